@@ -1,0 +1,48 @@
+/* env.h - what machine is this: native Linux or WSL2, virtualisation, kernel, distribution, CPU.
+ *
+ * Everything is read below a root directory so that tests can point the detection at a fake tree
+ * (tests/test_env.c builds a WSL2-looking one). NVML is loaded at run time, when present, for clocks
+ * and the PCIe link; its absence is a normal answer, not an error.
+ */
+#ifndef RINGBENCH_ENV_H
+#define RINGBENCH_ENV_H
+
+#include <stddef.h>
+
+#define ENV_STR 256
+
+typedef struct env_info {
+    char hostname[ENV_STR];
+    char os_pretty[ENV_STR];      /* PRETTY_NAME of etc/os-release, or "unknown" */
+    char kernel_release[ENV_STR]; /* proc/sys/kernel/osrelease */
+    char kernel_version[ENV_STR]; /* first line of proc/version */
+    int is_wsl2;                  /* 1 when the signs say WSL2, else 0 */
+    char wsl2_evidence[512];      /* which signs were seen, in words; "none" when none */
+    char virt[ENV_STR];           /* "none", or hypervisor flag + DMI vendor/product in words */
+    char cpu_model[ENV_STR];
+    int cpu_count;                /* logical CPUs listed in proc/cpuinfo */
+} env_info;
+
+/* Fills *out from the tree under root ("/" or NULL for the live system). Missing files give
+ * "unknown" fields, never an error. Returns 0, or -1 with errno set when out is NULL. */
+int env_detect(const char *root, env_info *out);
+
+/* Calls fn(ctx, key, value) for every field, with stable snake_case keys (the HDF5 provenance
+ * attribute names). Stops and returns fn's value when it is non-zero; otherwise returns 0. */
+int env_foreach(const env_info *e, int (*fn)(void *ctx, const char *key, const char *value), void *ctx);
+
+/* NVML, loaded with dlopen. available is 0 (with reason) when the library or the device is absent. */
+typedef struct env_nvml {
+    int available;
+    char reason[ENV_STR];
+    char driver_version[64];
+    int sm_clock_mhz, mem_clock_mhz;   /* -1 when not told */
+    int pcie_gen, pcie_width;          /* current link; -1 when not told */
+    int pcie_gen_max, pcie_width_max;  /* -1 when not told */
+} env_nvml;
+
+/* Queries the device with PCI bus id pci_bus_id ("0000:41:00.0"). Always returns 0 and fills *out;
+ * out->available says whether anything was learned. */
+int env_nvml_query(const char *pci_bus_id, env_nvml *out);
+
+#endif

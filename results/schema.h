@@ -1,0 +1,93 @@
+/* schema.h - the one definition of the ringbench results file: group, dataset and attribute names,
+ * the metric families with their units, and the row of the cells table.
+ *
+ * The runner, the writer, the reader, the report and results/SCHEMA.md all use these names; change
+ * one here and bump RB_SCHEMA_VERSION.
+ */
+#ifndef RINGBENCH_SCHEMA_H
+#define RINGBENCH_SCHEMA_H
+
+#include <stdint.h>
+
+#define RB_SCHEMA_VERSION 1
+
+/* Groups, datasets and file-level attributes. */
+#define RB_H5_CELLS            "/cells"         /* compound table, one rb_row per row */
+#define RB_H5_SAMPLES          "/samples"       /* group: one float64 dataset per row with samples */
+#define RB_H5_SAMPLE_FMT       "row_%06d"       /* name of a row's samples inside RB_H5_SAMPLES */
+#define RB_H5_PROVENANCE       "/provenance"    /* group of string/int/float attributes */
+#define RB_H5_CAPABILITIES     "/capabilities"  /* group of attributes: name -> value, name_error -> text */
+#define RB_H5_ATTR_SCHEMA      "schema_version" /* int, on the root */
+#define RB_H5_ATTR_COMPLETE    "complete"       /* int 0/1, on the root: 0 while running or interrupted */
+#define RB_H5_ATTR_INTERRUPTED "interrupted_by" /* string on the root: "" or e.g. "SIGINT" */
+#define RB_H5_ATTR_TOOL        "tool"           /* string on the root: "ringbench" */
+
+/* Status of a row. */
+#define RB_STATUS_OK          "ok"
+#define RB_STATUS_UNSUPPORTED "unsupported" /* this platform cannot run the mode; reason says why */
+#define RB_STATUS_INVALID     "invalid"     /* the combination makes no sense (mapped + malloc) */
+#define RB_STATUS_FAILED      "failed"      /* ran, but went wrong (lost/duplicated/corrupted, timeout) */
+
+/* The text used for a mode field that does not apply (baselines). */
+#define RB_NOT_APPLICABLE "-"
+
+/* Metric families: X(ENUM, name, unit, what it is). Units: "us" microseconds, "GB/s" 1e9 B/s. */
+#define RB_FAMILIES(X) \
+    X(LATENCY,        "latency",        "us",   "round trip of one message in flight: send, kernel transform, verified reply") \
+    X(THROUGHPUT,     "throughput",     "GB/s", "payload bytes per second with a window of messages in flight (one repetition per sample)") \
+    X(CB_READ,        "cb_read",        "us",   "host reads the kernel-written half of the control block") \
+    X(CB_WRITE,       "cb_write",       "us",   "host writes one host-written control-block flag") \
+    X(CB_HANDSHAKE,   "cb_handshake",   "us",   "host sets a flag, the kernel acknowledges it, the host sees the acknowledgement") \
+    X(LC_LAUNCH,      "lc_launch",      "us",   "launch of the persistent kernel until its first heartbeat") \
+    X(LC_ACTIVATE,    "lc_activate",    "us",   "host sets active until the kernel reports active") \
+    X(LC_DEACTIVATE,  "lc_deactivate",  "us",   "host clears active until the kernel reports idle") \
+    X(LC_TERMINATE,   "lc_terminate",   "us",   "host sets terminate until the kernel has exited") \
+    X(BASE_FLOOR,     "base_floor",     "us",   "baseline: persistent one-word ping-pong through mapped pinned memory") \
+    X(BASE_LAUNCH,    "base_launch",    "us",   "baseline: copy in, one kernel launch, copy out, synchronize, per message (pinned)") \
+    X(BASE_GRAPH,     "base_graph",     "us",   "baseline: the same three steps as one CUDA graph launch per message") \
+    X(MEMCPY_H2D_PINNED,   "memcpy_h2d_pinned",   "GB/s", "baseline: cudaMemcpy host to device from pinned memory") \
+    X(MEMCPY_D2H_PINNED,   "memcpy_d2h_pinned",   "GB/s", "baseline: cudaMemcpy device to host into pinned memory") \
+    X(MEMCPY_H2D_PAGEABLE, "memcpy_h2d_pageable", "GB/s", "baseline: cudaMemcpy host to device from malloc memory") \
+    X(MEMCPY_D2H_PAGEABLE, "memcpy_d2h_pageable", "GB/s", "baseline: cudaMemcpy device to host into malloc memory")
+
+typedef enum rb_family {
+#define RB_FAMILY_ENUM(e, name, unit, doc) RB_FAM_##e,
+    RB_FAMILIES(RB_FAMILY_ENUM)
+#undef RB_FAMILY_ENUM
+    RB_FAM_COUNT
+} rb_family;
+
+const char *rb_family_name(rb_family f);   /* "latency", ...; NULL when out of range */
+const char *rb_family_unit(rb_family f);
+const char *rb_family_doc(rb_family f);
+int rb_family_parse(const char *name);     /* the enum value, or -1 */
+
+#define RB_NAME_LEN   32
+#define RB_REASON_LEN 192
+
+/* One row of the cells table. Strings are NUL-terminated fixed-size fields (HDF5 fixed strings).
+ * Statistics are in the row's unit; NaN where a value does not apply or could not be measured. */
+typedef struct rb_row {
+    int32_t row_id;                 /* index in the table; also names the samples dataset */
+    char backend[RB_NAME_LEN];      /* "cuda" or "cpu" (the CPU reference backend) */
+    char family[RB_NAME_LEN];       /* rb_family_name() */
+    char host_mem[RB_NAME_LEN];     /* "pinned" | "malloc" | "-" */
+    char xfer[RB_NAME_LEN];         /* "async" | "sync" | "-" */
+    char launch[RB_NAME_LEN];       /* "coop" | "noncoop" | "-" */
+    char ctrl[RB_NAME_LEN];         /* "managed" | "device" | "mapped" | "-" */
+    uint64_t size_bytes;            /* payload bytes per message; 0 where size does not apply */
+    char status[RB_NAME_LEN];       /* RB_STATUS_* */
+    char reason[RB_REASON_LEN];     /* why unsupported/invalid/failed; "" when ok */
+    char unit[RB_NAME_LEN];         /* rb_family_unit() */
+    char stop_rule[RB_NAME_LEN];    /* stats_stop_name(), or "fixed" for a fixed repetition count */
+    uint64_t n;                     /* samples kept */
+    double min, p50, p90, p99, p999, max, mean, stddev, ci_lo, ci_hi;
+    double msgs_per_s;              /* throughput rows: median messages per second; else NaN */
+    double ratio_floor;             /* latency-like rows: p50 / base_floor p50 of the same run; else NaN */
+    double ratio_memcpy;            /* throughput rows: p50 / the matching memcpy bandwidth; else NaN */
+    uint64_t messages;              /* messages exchanged and verified in this row */
+    uint64_t lost, duplicated, corrupted, kernel_errors;
+    double elapsed_s;               /* wall time spent on the row */
+} rb_row;
+
+#endif
