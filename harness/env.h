@@ -18,9 +18,10 @@ typedef struct env_info {
     char kernel_version[ENV_STR]; /* first line of proc/version */
     int is_wsl2;                  /* 1 when the signs say WSL2, else 0 */
     char wsl2_evidence[512];      /* which signs were seen, in words; "none" when none */
-    char virt[ENV_STR];           /* "none", or hypervisor flag + DMI vendor/product in words */
+    char virt[ENV_STR];           /* "none", or hypervisor flag + DMI vendor/product in words;
+                                     "unknown" when proc/cpuinfo was unreadable and DMI said nothing */
     char cpu_model[ENV_STR];
-    int cpu_count;                /* logical CPUs listed in proc/cpuinfo */
+    int cpu_count;                /* logical CPUs listed in proc/cpuinfo; 0 when unreadable */
 } env_info;
 
 /* Fills *out from the tree under root ("/" or NULL for the live system). Missing files give
@@ -28,7 +29,9 @@ typedef struct env_info {
 int env_detect(const char *root, env_info *out);
 
 /* Calls fn(ctx, key, value) for every field, with stable snake_case keys (the HDF5 provenance
- * attribute names). Stops and returns fn's value when it is non-zero; otherwise returns 0. */
+ * attribute names): hostname, os, kernel_release, kernel_version, wsl2 ("1"/"0"), wsl2_evidence,
+ * virtualization, cpu_model, cpu_count ("unknown" when 0). Stops and returns fn's value when it is
+ * non-zero; otherwise returns 0. Returns -1 with errno EINVAL when e or fn is NULL. */
 int env_foreach(const env_info *e, int (*fn)(void *ctx, const char *key, const char *value), void *ctx);
 
 /* NVML, loaded with dlopen. available is 0 (with reason) when the library or the device is absent. */
@@ -41,8 +44,10 @@ typedef struct env_nvml {
     int pcie_gen_max, pcie_width_max;  /* -1 when not told */
 } env_nvml;
 
-/* Queries the device with PCI bus id pci_bus_id ("0000:41:00.0"). Always returns 0 and fills *out;
- * out->available says whether anything was learned. */
+/* Queries the device with PCI bus id pci_bus_id ("0000:41:00.0"). Returns 0 and fills *out;
+ * out->available says whether the device was found. driver_version is filled whenever NVML itself
+ * loads, even without a device ("unknown" otherwise). Returns -1 with errno EINVAL only when out is
+ * NULL. */
 int env_nvml_query(const char *pci_bus_id, env_nvml *out);
 
 #endif
