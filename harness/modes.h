@@ -1,0 +1,60 @@
+/* modes.h - the mode axes of a ring-kernel system, their names, and the --modes grammar.
+ *
+ * This is the single source of truth for mode names: the runner, the results file, the report and the
+ * README all use these tables. A mode is one value on each of four independent axes:
+ *   host   pinned | malloc        where host-side staging buffers live (cudaHostAlloc or malloc)
+ *   xfer   async | sync | zerocopy how payload and staged control-block copies move
+ *                                  (cudaMemcpyAsync + stream sync, cudaMemcpy, or none: the rings
+ *                                  live in mapped pinned memory the kernel reads directly)
+ *   launch coop | noncoop          cudaLaunchCooperativeKernel + grid.sync(), or an ordinary launch
+ *                                  completing through a last-block-done counter
+ *   ctrl   managed | device | mapped  where the control block lives
+ */
+#ifndef RINGBENCH_MODES_H
+#define RINGBENCH_MODES_H
+
+#include <stddef.h>
+
+typedef enum { RB_HOST_PINNED, RB_HOST_MALLOC, RB_HOST_COUNT } rb_host_mem;
+typedef enum { RB_XFER_ASYNC, RB_XFER_SYNC, RB_XFER_ZEROCOPY, RB_XFER_COUNT } rb_xfer;
+typedef enum { RB_LAUNCH_COOP, RB_LAUNCH_NONCOOP, RB_LAUNCH_COUNT } rb_launch;
+typedef enum { RB_CTRL_MANAGED, RB_CTRL_DEVICE, RB_CTRL_MAPPED, RB_CTRL_COUNT } rb_ctrl;
+
+typedef enum { RB_AXIS_HOST, RB_AXIS_XFER, RB_AXIS_LAUNCH, RB_AXIS_CTRL, RB_AXIS_COUNT } rb_axis;
+
+typedef struct rb_mode {
+    int v[RB_AXIS_COUNT]; /* v[RB_AXIS_HOST] is an rb_host_mem, and so on */
+} rb_mode;
+
+#define RB_MODE_COUNT (RB_HOST_COUNT * RB_XFER_COUNT * RB_LAUNCH_COUNT * RB_CTRL_COUNT)
+
+const char *rb_axis_name(rb_axis a);                 /* "host", "xfer", "launch", "ctrl" */
+size_t rb_axis_size(rb_axis a);                      /* number of values on the axis */
+const char *rb_axis_value(rb_axis a, int v);         /* "pinned", ...; NULL when out of range */
+const char *rb_axis_doc(rb_axis a, int v);           /* one sentence on what the value means */
+int rb_axis_parse(rb_axis a, const char *name);      /* value index, or -1 */
+
+/* The i-th mode in the canonical order (host slowest, ctrl fastest), i < RB_MODE_COUNT. */
+rb_mode rb_mode_at(size_t i);
+
+/* NULL when the combination makes sense, else why not (the "invalid" reason in results). */
+const char *rb_mode_invalid_reason(const rb_mode *m);
+
+/* "pinned/async/coop/mapped". Returns buf. */
+char *rb_mode_label(const rb_mode *m, char *buf, size_t n);
+
+/* The WSL2 fallback path of the document under test, and the native path it is compared with. */
+rb_mode rb_mode_wsl2_fallback(void);  /* malloc/sync/noncoop/device */
+rb_mode rb_mode_native(void);         /* pinned/async/coop/mapped */
+
+/* A set of modes: selected[i] for rb_mode_at(i). */
+typedef struct rb_mode_set {
+    unsigned char selected[RB_MODE_COUNT];
+} rb_mode_set;
+
+/* Parses the --modes grammar: "all", or comma-separated AXIS=V1|V2 terms, e.g.
+ * "host=pinned,ctrl=mapped|managed". An axis not named keeps all its values. Returns 0, or -1 with a
+ * one-line message in err (unknown axis or value, repeated axis, empty term). */
+int rb_mode_set_parse(const char *spec, rb_mode_set *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,484 @@
+/* ring.c - the host side of the ring protocol, common to every backend (see ring.h).
+ *
+ * Counters (all wrap at 2^32; differences are what matter):
+ *   issued    messages whose payload has been written and whose put has started
+ *   published messages announced to the kernel through in_tail
+ *   fetched   replies whose get has started (the kernel's out_tail said they exist)
+ *   consumed  replies verified; the host acknowledges them through out_ack
+ * The host never has more than `capacity` messages in flight (issued - consumed), so it never writes
+ * an input slot the kernel has not consumed, and the kernel never waits for an output slot as long as
+ * the host keeps publishing. That is why a staged control block can carry out_ack lazily, with the
+ * next in_tail.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ring_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing.h"
+
+/* How often (in polls) a waiting loop asks the backend whether the kernel is still alive. */
+#define STATUS_EVERY 256
+
+const char *ring_backend_name(ring_backend b)
+{
+    return b == RING_BACKEND_CUDA ? "cuda" : b == RING_BACKEND_CPU ? "cpu" : "unknown";
+}
+
+void ring_config_default(ring_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->backend = RING_BACKEND_CPU;
+    c->mode = rb_mode_native();
+    c->capacity = 16;
+    c->max_payload = 4096;
+    c->timeout_s = 5.0;
+    c->max_lifetime_s = 60.0;
+    c->seed = 1;
+}
+
+int ring_fail(ring *r, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, sizeof r->err, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+const char *ring_error(const ring *r) { return r->err; }
+const ring_stats *ring_get_stats(const ring *r) { return &r->st; }
+const ring_config *ring_get_config(const ring *r) { return &r->cfg; }
+uint32_t ring_blocks(const ring *r) { return r->blocks; }
+uint32_t ring_in_flight(const ring *r) { return r->issued - r->consumed; }
+
+/* --- control-block access -------------------------------------------------------------------- */
+
+static inline uint32_t load_acquire(const uint32_t *p)
+{
+    return atomic_load_explicit((_Atomic uint32_t *)(uintptr_t)p, memory_order_acquire);
+}
+
+static inline void store_release(uint32_t *p, uint32_t v)
+{
+    atomic_store_explicit((_Atomic uint32_t *)(uintptr_t)p, v, memory_order_release);
+}
+
+static int xfer_is(const ring *r, rb_xfer x) { return r->cfg.mode.v[RB_AXIS_XFER] == (int)x; }
+
+/* Writes the host half. Directly: only the fields that changed, each with a release store (the
+ * payload stores before it are ordered by it). Staged: the whole half as one copy; snap names the
+ * snapshot buffer the backend copies from (an input slot, or capacity for a synchronous write). */
+static int publish(ring *r, uint32_t snap)
+{
+    if (!r->cb_direct)
+        return r->ops->cb_write(r, snap);
+    ring_cb_host *h = &r->cb_direct->h, *w = &r->written;
+    if (w->out_ack != r->shadow.out_ack)
+        store_release(&h->out_ack, w->out_ack = r->shadow.out_ack);
+    if (w->flag != r->shadow.flag)
+        store_release(&h->flag, w->flag = r->shadow.flag);
+    if (w->cmd != r->shadow.cmd)
+        store_release(&h->cmd, w->cmd = r->shadow.cmd);
+    if (w->in_tail != r->shadow.in_tail)
+        store_release(&h->in_tail, w->in_tail = r->shadow.in_tail);
+    return RING_OK;
+}
+
+/* Refreshes r->kview. The hot path (full = 0) needs only out_tail, and reads only that when the
+ * control block is directly accessible: with managed memory every extra read can move the page. */
+static int refresh(ring *r, int full)
+{
+    if (!r->cb_direct)
+        return r->ops->cb_read(r);
+    const ring_cb_kern *k = &r->cb_direct->k;
+    r->kview.out_tail = load_acquire(&k->out_tail);
+    if (full) {
+        r->kview.state = load_acquire(&k->state);
+        r->kview.exit_reason = load_acquire(&k->exit_reason);
+        r->kview.in_head = load_acquire(&k->in_head);
+        r->kview.errors = load_acquire(&k->errors);
+        r->kview.heartbeat = load_acquire(&k->heartbeat);
+        r->kview.flag_ack = load_acquire(&k->flag_ack);
+        r->kview.blocks = load_acquire(&k->blocks);
+    }
+    return RING_OK;
+}
+
+/* --- open / close ------------------------------------------------------------------------------ */
+
+int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    const char *why = ring_check_geometry(cfg->capacity, cfg->max_payload);
+    if (!why)
+        why = rb_mode_invalid_reason(&cfg->mode);
+    if (!why && !(cfg->timeout_s > 0))
+        why = "timeout must be positive";
+    if (why) {
+        snprintf(err, errlen, "%s", why);
+        return RING_EARG;
+    }
+    const ring_ops *ops = NULL;
+    if (cfg->backend == RING_BACKEND_CPU)
+        ops = &ring_cpu_ops;
+#ifdef RINGBENCH_HAVE_CUDA
+    else if (cfg->backend == RING_BACKEND_CUDA)
+        ops = &ring_cuda_ops;
+#endif
+    if (!ops) {
+        snprintf(err, errlen, "backend '%s' is not built into this ringbench", ring_backend_name(cfg->backend));
+        return RING_EUNSUPPORTED;
+    }
+    ring *r = calloc(1, sizeof *r);
+    if (!r || !(r->lens = calloc(cfg->capacity, sizeof *r->lens))) {
+        free(r);
+        snprintf(err, errlen, "out of memory");
+        return RING_ENOMEM;
+    }
+    r->cfg = *cfg;
+    r->ops = ops;
+    r->stride = ring_slot_stride(cfg->max_payload);
+    r->mask = cfg->capacity - 1;
+    int rc = ops->open(r);
+    if (rc != RING_OK) {
+        snprintf(err, errlen, "%s", r->err);
+        ops->close(r);
+        free(r->lens);
+        free(r);
+        return rc;
+    }
+    *out = r;
+    return RING_OK;
+}
+
+void ring_close(ring *r)
+{
+    if (!r)
+        return;
+    if (r->launched && !r->terminated)
+        (void)ring_terminate(r);
+    r->ops->close(r);
+    free(r->lens);
+    free(r);
+}
+
+/* --- waiting ----------------------------------------------------------------------------------- */
+
+typedef enum { WAIT_STATE, WAIT_FLAG_ACK } wait_kind;
+
+static const char *state_name(uint32_t s)
+{
+    switch (s) {
+    case RING_STATE_NONE: return "not started";
+    case RING_STATE_IDLE: return "idle";
+    case RING_STATE_ACTIVE: return "active";
+    case RING_STATE_TERMINATED: return "terminated";
+    default: return "corrupt";
+    }
+}
+
+static const char *exit_name(uint32_t e)
+{
+    return e == RING_EXIT_REQUESTED ? "on request" : e == RING_EXIT_LIFETIME ? "at its maximum lifetime" : "";
+}
+
+/* Asks the backend whether the kernel still runs; turns an exit into RING_EKERNEL with a message. */
+static int check_alive(ring *r, const char *waiting_for)
+{
+    int s = r->ops->status(r);
+    if (s == 0)
+        return RING_OK;
+    if (s == 1) {
+        (void)refresh(r, 1);
+        r->terminated = 1;
+        return ring_fail(r, RING_EKERNEL, "kernel exited %s while waiting for %s",
+                         r->kview.exit_reason ? exit_name(r->kview.exit_reason) : "unexpectedly", waiting_for);
+    }
+    r->terminated = 1;
+    return s; /* the backend wrote why it died */
+}
+
+static int wait_for(ring *r, wait_kind kind, uint32_t value, const char *what)
+{
+    const uint64_t t0 = rb_now_ns();
+    for (uint64_t polls = 1;; polls++) {
+        int rc = refresh(r, 1);
+        if (rc != RING_OK)
+            return rc;
+        if ((kind == WAIT_STATE && r->kview.state == value) ||
+            (kind == WAIT_FLAG_ACK && r->kview.flag_ack == value))
+            return RING_OK;
+        if (polls % STATUS_EVERY == 0 || kind == WAIT_STATE) {
+            if ((rc = check_alive(r, what)) != RING_OK)
+                return rc;
+        }
+        if (rb_seconds_since(t0) > r->cfg.timeout_s)
+            return ring_fail(r, RING_ETIMEOUT,
+                             "timed out after %.3g s waiting for %s (kernel state %s, heartbeat %u)",
+                             r->cfg.timeout_s, what, state_name(r->kview.state), r->kview.heartbeat);
+    }
+}
+
+/* --- lifecycle --------------------------------------------------------------------------------- */
+
+int ring_launch(ring *r)
+{
+    if (r->launched && !r->terminated)
+        return ring_fail(r, RING_ESTATE, "ring_launch: the kernel is already running");
+    memset(&r->shadow, 0, sizeof r->shadow);
+    memset(&r->written, 0, sizeof r->written);
+    memset(&r->kview, 0, sizeof r->kview);
+    r->issued = r->published = r->fetched = r->consumed = 0;
+    r->launched = 0;
+    r->terminated = 0;
+    int rc = r->ops->launch(r); /* zeroes the control block and scratch, then launches */
+    if (rc != RING_OK)
+        return rc;
+    r->launched = 1;
+    return wait_for(r, WAIT_STATE, RING_STATE_IDLE, "the kernel's first heartbeat");
+}
+
+static int set_cmd(ring *r, uint32_t cmd, uint32_t state, const char *what)
+{
+    if (!r->launched || r->terminated)
+        return ring_fail(r, RING_ESTATE, "%s: the kernel is not running", what);
+    r->shadow.cmd = cmd;
+    r->shadow.out_ack = r->consumed;
+    int rc = publish(r, r->cfg.capacity);
+    if (rc != RING_OK)
+        return rc;
+    return wait_for(r, WAIT_STATE, state, what);
+}
+
+int ring_activate(ring *r) { return set_cmd(r, RING_CMD_ACTIVE, RING_STATE_ACTIVE, "activation"); }
+
+int ring_deactivate(ring *r) { return set_cmd(r, 0, RING_STATE_IDLE, "deactivation"); }
+
+int ring_terminate(ring *r)
+{
+    if (!r->launched)
+        return ring_fail(r, RING_ESTATE, "ring_terminate: the kernel was never launched");
+    int rc = RING_OK;
+    if (!r->terminated) {
+        r->shadow.cmd |= RING_CMD_TERMINATE;
+        rc = publish(r, r->cfg.capacity);
+        const uint64_t t0 = rb_now_ns();
+        while (rc == RING_OK) {
+            int s = r->ops->status(r);
+            if (s == 1)
+                break;
+            if (s < 0) {
+                rc = s;
+                break;
+            }
+            if (rb_seconds_since(t0) > r->cfg.timeout_s)
+                rc = ring_fail(r, RING_ETIMEOUT, "timed out after %.3g s waiting for the kernel to exit",
+                               r->cfg.timeout_s);
+        }
+        r->terminated = 1;
+    }
+    /* Whatever is still in flight will never be answered. */
+    r->st.lost += (uint32_t)(r->issued - r->consumed);
+    r->consumed = r->fetched = r->issued;
+    if (rc == RING_OK) {
+        (void)refresh(r, 1);
+        r->st.kernel_errors = r->kview.errors;
+    }
+    return rc;
+}
+
+/* --- messages ---------------------------------------------------------------------------------- */
+
+/* Fills slot with message seq: payload from the generator, then the sealed header. */
+static void stage_message(ring *r, uint32_t slot, uint32_t seq, uint32_t len)
+{
+    unsigned char *base = r->in_stage + (size_t)slot * r->stride;
+    uint32_t *w = (uint32_t *)(base + sizeof(ring_hdr));
+    const uint32_t n = len / 4, seed = r->cfg.seed;
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = ring_gen(seed, seq, i);
+        w[i] = v;
+        sum += ring_sum_term(v, i);
+    }
+    ring_hdr h = {seq, len, ring_seal(sum, seq, len), 0};
+    memcpy(base, &h, sizeof h);
+}
+
+/* Checks reply `index` in its output slot and counts the outcome. */
+static void verify_reply(ring *r, uint32_t index)
+{
+    const uint32_t slot = index & r->mask;
+    const unsigned char *base = r->out_stage + (size_t)slot * r->stride;
+    ring_hdr h;
+    memcpy(&h, base, sizeof h);
+    r->st.received++;
+    if (h.seq != index) {
+        if (ring_diff(h.seq, index) < 0)
+            r->st.duplicated++;
+        else
+            r->st.lost++;
+        return;
+    }
+    if (h.len != r->lens[slot] || (h.flags & RING_FLAG_BAD_INPUT)) {
+        r->st.corrupted++;
+        return;
+    }
+    const uint32_t *w = (const uint32_t *)(base + sizeof(ring_hdr));
+    const uint32_t n = h.len / 4, seed = r->cfg.seed;
+    uint32_t sum = 0, bad = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = w[i];
+        bad |= v ^ (ring_gen(seed, index, i) ^ ring_key(index, i));
+        sum += ring_sum_term(v, i);
+    }
+    if (bad || ring_seal(sum, index, h.len) != h.sum)
+        r->st.corrupted++;
+    else
+        r->st.verified++;
+}
+
+int ring_progress(ring *r)
+{
+    int rc = RING_OK;
+    const int zc = xfer_is(r, RB_XFER_ZEROCOPY);
+    /* 1. Announce messages whose payload has reached the device (direct control block only; a
+     *    staged one was published in stream order by ring_send). */
+    if (r->published != r->issued) {
+        uint32_t p = r->published;
+        while (p != r->issued && (zc || (rc = r->ops->put_done(r, p & r->mask)) == 1))
+            p++;
+        if (!zc && p != r->issued && rc < 0)
+            return rc;
+        if (p != r->published) {
+            r->published = p;
+            r->shadow.in_tail = p;
+            r->shadow.out_ack = r->consumed;
+            if ((rc = publish(r, r->cfg.capacity)) != RING_OK)
+                return rc;
+        }
+    }
+    /* 2. Learn which replies exist and start fetching them. */
+    if (r->fetched != r->issued) {
+        if ((rc = refresh(r, 0)) != RING_OK)
+            return rc;
+        while (r->fetched != r->issued && ring_diff(r->kview.out_tail, r->fetched) > 0) {
+            uint32_t slot = r->fetched & r->mask;
+            if (!zc && (rc = r->ops->get(r, slot, sizeof(ring_hdr) + r->lens[slot])) != RING_OK)
+                return rc;
+            r->fetched++;
+        }
+    }
+    /* 3. Verify fetched replies in order, then acknowledge them. */
+    uint32_t c = r->consumed;
+    while (c != r->fetched) {
+        if (!zc && (rc = r->ops->get_done(r, c & r->mask)) != 1) {
+            if (rc < 0)
+                return rc;
+            break;
+        }
+        verify_reply(r, c);
+        c++;
+    }
+    if (c != r->consumed) {
+        r->consumed = c;
+        r->shadow.out_ack = c;
+        if (r->cb_direct)
+            store_release(&r->cb_direct->h.out_ack, r->written.out_ack = c);
+    }
+    return RING_OK;
+}
+
+int ring_send(ring *r, uint32_t len)
+{
+    if (!r->launched || r->terminated)
+        return ring_fail(r, RING_ESTATE, "ring_send: the kernel is not running");
+    const char *why = ring_check_len(len, r->cfg.max_payload);
+    if (why)
+        return ring_fail(r, RING_EARG, "ring_send: %s (%u bytes, slot holds %u)", why, len, r->cfg.max_payload);
+    if (r->issued - r->consumed >= r->cfg.capacity)
+        return ring_fail(r, RING_EFULL, "ring_send: %u messages already in flight", r->cfg.capacity);
+    const uint32_t slot = r->issued & r->mask;
+    stage_message(r, slot, r->issued, len);
+    r->lens[slot] = len;
+    int rc;
+    if (!xfer_is(r, RB_XFER_ZEROCOPY) && (rc = r->ops->put(r, slot, sizeof(ring_hdr) + len)) != RING_OK)
+        return rc;
+    r->issued++;
+    r->st.sent++;
+    if (!r->cb_direct) {
+        /* Staged control block: the in_tail copy follows the payload copy in stream order. */
+        r->shadow.in_tail = r->issued;
+        r->shadow.out_ack = r->consumed;
+        if ((rc = publish(r, slot)) != RING_OK)
+            return rc;
+        r->published = r->issued;
+        return RING_OK;
+    }
+    return ring_progress(r);
+}
+
+int ring_recv(ring *r)
+{
+    if (!r->launched)
+        return ring_fail(r, RING_ESTATE, "ring_recv: the kernel was never launched");
+    if (r->consumed == r->issued)
+        return ring_fail(r, RING_ESTATE, "ring_recv: no message in flight");
+    const uint32_t target = r->consumed + 1;
+    const uint64_t t0 = rb_now_ns();
+    for (uint64_t polls = 1;; polls++) {
+        int rc = ring_progress(r);
+        if (rc != RING_OK)
+            return rc;
+        if (ring_diff(r->consumed, target) >= 0)
+            return RING_OK;
+        if (polls % STATUS_EVERY == 0) {
+            if ((rc = check_alive(r, "a reply")) != RING_OK)
+                return rc;
+            if (rb_seconds_since(t0) > r->cfg.timeout_s) {
+                (void)refresh(r, 1);
+                return ring_fail(r, RING_ETIMEOUT,
+                                 "timed out after %.3g s waiting for reply %u (kernel state %s, in_head %u, "
+                                 "out_tail %u, heartbeat %u)",
+                                 r->cfg.timeout_s, r->consumed, state_name(r->kview.state), r->kview.in_head,
+                                 r->kview.out_tail, r->kview.heartbeat);
+            }
+        }
+    }
+}
+
+/* --- control-block operations ------------------------------------------------------------------ */
+
+int ring_cb_read(ring *r, ring_cb_kern *out)
+{
+    int rc = refresh(r, 1);
+    if (rc == RING_OK)
+        *out = r->kview;
+    return rc;
+}
+
+int ring_cb_write_flag(ring *r, uint32_t value)
+{
+    if (!r->launched || r->terminated)
+        return ring_fail(r, RING_ESTATE, "ring_cb_write_flag: the kernel is not running");
+    r->shadow.flag = value;
+    if (!r->cb_direct)
+        return publish(r, r->cfg.capacity);
+    store_release(&r->cb_direct->h.flag, r->written.flag = value);
+    return RING_OK;
+}
+
+int ring_cb_handshake(ring *r)
+{
+    const uint32_t v = r->shadow.flag + 1;
+    int rc = ring_cb_write_flag(r, v);
+    if (rc != RING_OK)
+        return rc;
+    return wait_for(r, WAIT_FLAG_ACK, v, "the flag acknowledgement");
+}

@@ -1,0 +1,256 @@
+/* ring_cpu.c - the CPU reference backend: the ring protocol with a host thread as the kernel.
+ *
+ * It exists so that the whole system, and everything built on it (the sweep, the results file, the
+ * reports), runs and is tested on machines without a GPU. "Device" memory is ordinary memory; a put
+ * or get is a memcpy; a staged control block is copied word by word with atomics. The host-memory
+ * and launch axes have no meaning here and are recorded as given; results say backend "cpu".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ring_internal.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing.h"
+
+typedef struct cpu_state {
+    ring_cb *cb;
+    unsigned char *in_ring, *out_ring;
+    unsigned char *in_copy, *out_copy; /* staging buffers unless zerocopy */
+    pthread_t thread;
+    int thread_started;
+    atomic_int exited;
+} cpu_state;
+
+static inline uint32_t ld(const uint32_t *p)
+{
+    return atomic_load_explicit((_Atomic uint32_t *)(uintptr_t)p, memory_order_acquire);
+}
+
+static inline void st(uint32_t *p, uint32_t v)
+{
+    atomic_store_explicit((_Atomic uint32_t *)(uintptr_t)p, v, memory_order_release);
+}
+
+/* Transforms one message from its input slot into its output slot, as every block of the CUDA
+ * kernel does for its share, and seals the reply. Returns 1 when the input failed its checks. */
+static int cpu_process(const ring *r, const unsigned char *in, unsigned char *out)
+{
+    ring_hdr h;
+    memcpy(&h, in, sizeof h);
+    const int bad_len = ring_check_len(h.len, r->cfg.max_payload) != NULL;
+    const uint32_t n = bad_len ? 0 : h.len / 4;
+    const uint32_t *iw = (const uint32_t *)(in + sizeof(ring_hdr));
+    uint32_t *ow = (uint32_t *)(out + sizeof(ring_hdr));
+    uint32_t in_sum = 0, out_sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t w = iw[i], o = w ^ ring_key(h.seq, i);
+        in_sum += ring_sum_term(w, i);
+        out_sum += ring_sum_term(o, i);
+        ow[i] = o;
+    }
+    const int bad = bad_len || ring_seal(in_sum, h.seq, h.len) != h.sum;
+    ring_hdr reply = {h.seq, h.len, ring_seal(out_sum, h.seq, h.len), bad ? RING_FLAG_BAD_INPUT : 0u};
+    memcpy(out, &reply, sizeof reply);
+    return bad;
+}
+
+/* The "kernel": the same loop as the CUDA leader (kernels/ring_kernel.cu, rk_lead), one thread. */
+static void *cpu_kernel(void *arg)
+{
+    ring *r = arg;
+    cpu_state *s = r->be;
+    ring_cb *cb = s->cb;
+    const uint64_t start = rb_now_ns(), lifetime = (uint64_t)(r->cfg.max_lifetime_s * 1e9);
+    uint64_t last_beat = start;
+    uint32_t beats = 1, state = RING_STATE_IDLE, flag_ack = ld(&cb->k.flag_ack), done = 0, errors = 0;
+    unsigned idle_polls = 0;
+    st(&cb->k.blocks, 1);
+    st(&cb->k.heartbeat, beats);
+    st(&cb->k.state, state);
+    for (;;) {
+        const uint32_t in_tail = ld(&cb->h.in_tail), out_ack = ld(&cb->h.out_ack);
+        const uint32_t flag = ld(&cb->h.flag), cmd = ld(&cb->h.cmd);
+        const uint64_t now = rb_now_ns();
+        if (now - last_beat >= RING_HEARTBEAT_NS) {
+            last_beat = now;
+            st(&cb->k.heartbeat, ++beats);
+        }
+        if (flag != flag_ack)
+            st(&cb->k.flag_ack, flag_ack = flag);
+        uint32_t exit_reason = RING_EXIT_NONE;
+        if (cmd & RING_CMD_TERMINATE)
+            exit_reason = RING_EXIT_REQUESTED;
+        else if (lifetime && now - start >= lifetime)
+            exit_reason = RING_EXIT_LIFETIME;
+        if (exit_reason != RING_EXIT_NONE) {
+            st(&cb->k.exit_reason, exit_reason);
+            break;
+        }
+        const uint32_t want = (cmd & RING_CMD_ACTIVE) ? RING_STATE_ACTIVE : RING_STATE_IDLE;
+        if (want != state)
+            st(&cb->k.state, state = want);
+        if (state == RING_STATE_ACTIVE && in_tail != done && done - out_ack < r->cfg.capacity) {
+            const size_t off = (size_t)(done & r->mask) * r->stride;
+            if (cpu_process(r, s->in_ring + off, s->out_ring + off))
+                st(&cb->k.errors, ++errors);
+            done++;
+            st(&cb->k.in_head, done);
+            st(&cb->k.out_tail, done);
+            idle_polls = 0;
+        } else if (++idle_polls > 64) {
+            sched_yield(); /* CI machines have two cores: leave one to the host thread */
+        }
+    }
+    st(&cb->k.state, RING_STATE_TERMINATED);
+    atomic_store(&s->exited, 1);
+    return NULL;
+}
+
+static void *alloc_aligned(size_t bytes)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, RING_SLOT_ALIGN, bytes ? bytes : RING_SLOT_ALIGN) != 0)
+        return NULL;
+    memset(p, 0, bytes);
+    return p;
+}
+
+static int cpu_open(ring *r)
+{
+    cpu_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ring_fail(r, RING_ENOMEM, "out of memory");
+    r->be = s;
+    const size_t ring_bytes = (size_t)r->cfg.capacity * r->stride;
+    s->cb = alloc_aligned(sizeof(ring_cb));
+    s->in_ring = alloc_aligned(ring_bytes);
+    s->out_ring = alloc_aligned(ring_bytes);
+    if (!s->cb || !s->in_ring || !s->out_ring)
+        return ring_fail(r, RING_ENOMEM, "out of memory for %zu-byte rings", ring_bytes);
+    if (r->cfg.mode.v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY) {
+        r->in_stage = s->in_ring;
+        r->out_stage = s->out_ring;
+    } else {
+        s->in_copy = alloc_aligned(ring_bytes);
+        s->out_copy = alloc_aligned(ring_bytes);
+        if (!s->in_copy || !s->out_copy)
+            return ring_fail(r, RING_ENOMEM, "out of memory for %zu-byte staging", ring_bytes);
+        r->in_stage = s->in_copy;
+        r->out_stage = s->out_copy;
+    }
+    r->cb_direct = r->cfg.mode.v[RB_AXIS_CTRL] == RB_CTRL_DEVICE ? NULL : s->cb;
+    r->blocks = 1;
+    return RING_OK;
+}
+
+static void cpu_join(cpu_state *s)
+{
+    if (s->thread_started) {
+        pthread_join(s->thread, NULL);
+        s->thread_started = 0;
+    }
+}
+
+static void cpu_close(ring *r)
+{
+    cpu_state *s = r->be;
+    if (!s)
+        return;
+    /* ring_close terminated the kernel (bounded); if that failed, stop it outright. */
+    if (s->thread_started && !atomic_load(&s->exited))
+        st(&s->cb->h.cmd, RING_CMD_TERMINATE);
+    cpu_join(s);
+    free(s->cb);
+    free(s->in_ring);
+    free(s->out_ring);
+    free(s->in_copy);
+    free(s->out_copy);
+    free(s);
+    r->be = NULL;
+}
+
+static int cpu_launch(ring *r)
+{
+    cpu_state *s = r->be;
+    cpu_join(s);
+    uint32_t *w = (uint32_t *)s->cb;
+    for (size_t i = 0; i < sizeof(ring_cb) / 4; i++)
+        st(&w[i], 0);
+    atomic_store(&s->exited, 0);
+    if (pthread_create(&s->thread, NULL, cpu_kernel, r) != 0)
+        return ring_fail(r, RING_EKERNEL, "pthread_create failed for the CPU kernel thread");
+    s->thread_started = 1;
+    return RING_OK;
+}
+
+static int cpu_status(ring *r)
+{
+    cpu_state *s = r->be;
+    if (!s->thread_started)
+        return 1;
+    if (!atomic_load(&s->exited))
+        return 0;
+    cpu_join(s);
+    return 1;
+}
+
+static int cpu_put(ring *r, uint32_t slot, size_t bytes)
+{
+    cpu_state *s = r->be;
+    const size_t off = (size_t)slot * r->stride;
+    memcpy(s->in_ring + off, r->in_stage + off, bytes);
+    return RING_OK;
+}
+
+static int cpu_get(ring *r, uint32_t slot, size_t bytes)
+{
+    cpu_state *s = r->be;
+    const size_t off = (size_t)slot * r->stride;
+    memcpy(r->out_stage + off, s->out_ring + off, bytes);
+    return RING_OK;
+}
+
+static int cpu_done(ring *r, uint32_t slot)
+{
+    (void)r;
+    (void)slot;
+    return 1; /* copies complete before put/get return */
+}
+
+static int cpu_cb_write(ring *r, uint32_t snap)
+{
+    (void)snap;
+    cpu_state *s = r->be;
+    st(&s->cb->h.out_ack, r->shadow.out_ack);
+    st(&s->cb->h.flag, r->shadow.flag);
+    st(&s->cb->h.cmd, r->shadow.cmd);
+    st(&s->cb->h.in_tail, r->shadow.in_tail);
+    return RING_OK;
+}
+
+static int cpu_cb_read(ring *r)
+{
+    cpu_state *s = r->be;
+    const uint32_t *src = (const uint32_t *)&s->cb->k;
+    uint32_t *dst = (uint32_t *)&r->kview;
+    for (size_t i = 0; i < sizeof(ring_cb_kern) / 4; i++)
+        dst[i] = ld(&src[i]);
+    return RING_OK;
+}
+
+const ring_ops ring_cpu_ops = {
+    .open = cpu_open,
+    .close = cpu_close,
+    .launch = cpu_launch,
+    .status = cpu_status,
+    .put = cpu_put,
+    .get = cpu_get,
+    .put_done = cpu_done,
+    .get_done = cpu_done,
+    .cb_write = cpu_cb_write,
+    .cb_read = cpu_cb_read,
+};

@@ -1,0 +1,71 @@
+/* ring_internal.h - what ring.c shares with its backends (ring_cpu.c, ring_cuda.c). Not public.
+ *
+ * ring.c owns the protocol: counters, publication order, waiting, verification. A backend owns
+ * memory and movement: it allocates the control block, rings and staging buffers for the mode, moves
+ * slots and control-block halves between host and "device", and runs the kernel.
+ */
+#ifndef RINGBENCH_RING_INTERNAL_H
+#define RINGBENCH_RING_INTERNAL_H
+
+#include "ring.h"
+
+typedef struct ring_ops {
+    /* Allocates the control block and rings for r->cfg and sets the pointers below. RING_EUNSUPPORTED
+     * when the platform refuses an allocation the mode needs. */
+    int (*open)(ring *r);
+    void (*close)(ring *r);
+    int (*launch)(ring *r);
+    /* 0 while the kernel runs, 1 once it has exited cleanly, RING_EKERNEL if it died (text in r->err). */
+    int (*status)(ring *r);
+    /* Starts moving input slot `slot` (bytes from its start) from in_stage to the device ring. */
+    int (*put)(ring *r, uint32_t slot, size_t bytes);
+    /* Starts moving output slot `slot` from the device ring to out_stage. */
+    int (*get)(ring *r, uint32_t slot, size_t bytes);
+    /* 1 when the put/get of slot has completed, 0 when not yet, <0 on error. */
+    int (*put_done)(ring *r, uint32_t slot);
+    int (*get_done)(ring *r, uint32_t slot);
+    /* Staged control block (ctrl=device): writes r->shadow to the device after every put already
+     * started (stream order), or reads the kernel half into r->kview. snap is the input slot whose
+     * snapshot buffer the copy reads from (it stays untouched until that slot is reused, by when the
+     * kernel has seen the copy), or capacity for a write that completes before cb_write returns. */
+    int (*cb_write)(ring *r, uint32_t snap);
+    int (*cb_read)(ring *r);
+} ring_ops;
+
+extern const ring_ops ring_cpu_ops;
+#ifdef RINGBENCH_HAVE_CUDA
+extern const ring_ops ring_cuda_ops;
+#endif
+
+struct ring {
+    ring_config cfg;
+    const ring_ops *ops;
+    void *be;                  /* backend state */
+    char err[320];
+
+    /* Set by ops->open. */
+    ring_cb *cb_direct;        /* host pointer to the control block when the host accesses it directly
+                                * (managed, mapped, CPU backend); NULL when every access is staged */
+    unsigned char *in_stage;   /* host side of each input slot (for zerocopy: the ring itself) */
+    unsigned char *out_stage;
+    uint32_t blocks;
+
+    /* Protocol state, owned by ring.c. */
+    size_t stride;
+    uint32_t mask;
+    ring_cb_host shadow;       /* what the host has written, or will write, to the host half */
+    ring_cb_host written;      /* what a direct control block holds now (to store only changes) */
+    ring_cb_kern kview;        /* the last kernel half the host read */
+    uint32_t issued;           /* messages whose put has started */
+    uint32_t published;        /* messages announced through in_tail */
+    uint32_t fetched;          /* replies whose get has started */
+    uint32_t consumed;         /* replies verified and released */
+    uint32_t *lens;            /* payload length of each in-flight message, by slot */
+    int launched, terminated;
+    ring_stats st;
+};
+
+/* Formats a message into r->err and returns code. */
+int ring_fail(ring *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
