@@ -5,6 +5,8 @@
  *   published messages announced to the kernel through in_tail
  *   fetched   replies whose get has started (the kernel's out_tail said they exist)
  *   consumed  replies verified; the host acknowledges them through out_ack
+ *   delivered replies handed to the caller, one per ring_recv (progress made inside ring_send may
+ *             verify replies before the caller asks for them)
  * The host never has more than `capacity` messages in flight (issued - consumed), so it never writes
  * an input slot the kernel has not consumed, and the kernel never waits for an output slot as long as
  * the host keeps publishing. That is why a staged control block can carry out_ack lazily, with the
@@ -55,7 +57,7 @@ const char *ring_error(const ring *r) { return r->err; }
 const ring_stats *ring_get_stats(const ring *r) { return &r->st; }
 const ring_config *ring_get_config(const ring *r) { return &r->cfg; }
 uint32_t ring_blocks(const ring *r) { return r->blocks; }
-uint32_t ring_in_flight(const ring *r) { return r->issued - r->consumed; }
+uint32_t ring_in_flight(const ring *r) { return r->issued - r->delivered; }
 
 /* --- control-block access -------------------------------------------------------------------- */
 
@@ -234,7 +236,7 @@ int ring_launch(ring *r)
     memset(&r->shadow, 0, sizeof r->shadow);
     memset(&r->written, 0, sizeof r->written);
     memset(&r->kview, 0, sizeof r->kview);
-    r->issued = r->published = r->fetched = r->consumed = 0;
+    r->issued = r->published = r->fetched = r->consumed = r->delivered = 0;
     r->launched = 0;
     r->terminated = 0;
     int rc = r->ops->launch(r); /* zeroes the control block and scratch, then launches */
@@ -285,7 +287,7 @@ int ring_terminate(ring *r)
     }
     /* Whatever is still in flight will never be answered. */
     r->st.lost += (uint32_t)(r->issued - r->consumed);
-    r->consumed = r->fetched = r->issued;
+    r->consumed = r->fetched = r->delivered = r->issued;
     if (rc == RING_OK) {
         (void)refresh(r, 1);
         r->st.kernel_errors = r->kview.errors;
@@ -402,7 +404,7 @@ int ring_send(ring *r, uint32_t len)
     const char *why = ring_check_len(len, r->cfg.max_payload);
     if (why)
         return ring_fail(r, RING_EARG, "ring_send: %s (%u bytes, slot holds %u)", why, len, r->cfg.max_payload);
-    if (r->issued - r->consumed >= r->cfg.capacity)
+    if (r->issued - r->delivered >= r->cfg.capacity)
         return ring_fail(r, RING_EFULL, "ring_send: %u messages already in flight", r->cfg.capacity);
     const uint32_t slot = r->issued & r->mask;
     stage_message(r, slot, r->issued, len);
@@ -428,16 +430,17 @@ int ring_recv(ring *r)
 {
     if (!r->launched)
         return ring_fail(r, RING_ESTATE, "ring_recv: the kernel was never launched");
-    if (r->consumed == r->issued)
+    if (r->delivered == r->issued)
         return ring_fail(r, RING_ESTATE, "ring_recv: no message in flight");
-    const uint32_t target = r->consumed + 1;
     const uint64_t t0 = rb_now_ns();
     for (uint64_t polls = 1;; polls++) {
+        if (r->delivered != r->consumed) {
+            r->delivered++;
+            return RING_OK;
+        }
         int rc = ring_progress(r);
         if (rc != RING_OK)
             return rc;
-        if (ring_diff(r->consumed, target) >= 0)
-            return RING_OK;
         if (polls % STATUS_EVERY == 0) {
             if ((rc = check_alive(r, "a reply")) != RING_OK)
                 return rc;

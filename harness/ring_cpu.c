@@ -58,6 +58,20 @@ static int cpu_process(const ring *r, const unsigned char *in, unsigned char *ou
     return bad;
 }
 
+/* Damages a sealed reply the way a broken transport would (tests of the verifier only). */
+static void inject_fault(int kind, unsigned char *reply)
+{
+    ring_hdr h;
+    memcpy(&h, reply, sizeof h);
+    if (kind == RING_FAULT_CORRUPT && h.len >= 4)
+        reply[sizeof h + h.len - 1] ^= 0x10;
+    else if (kind == RING_FAULT_DUPLICATE)
+        h.seq -= 1;
+    else if (kind == RING_FAULT_SKIP)
+        h.seq += 1;
+    memcpy(reply, &h, sizeof h);
+}
+
 /* The "kernel": the same loop as the CUDA leader (kernels/ring_kernel.cu, rk_lead), one thread. */
 static void *cpu_kernel(void *arg)
 {
@@ -97,6 +111,8 @@ static void *cpu_kernel(void *arg)
             const size_t off = (size_t)(done & r->mask) * r->stride;
             if (cpu_process(r, s->in_ring + off, s->out_ring + off))
                 st(&cb->k.errors, ++errors);
+            if (r->cfg.fault_every && (done + 1) % r->cfg.fault_every == 0)
+                inject_fault(r->cfg.fault_kind, s->out_ring + off);
             done++;
             st(&cb->k.in_head, done);
             st(&cb->k.out_tail, done);

@@ -60,6 +60,7 @@ struct ring {
     uint32_t published;        /* messages announced through in_tail */
     uint32_t fetched;          /* replies whose get has started */
     uint32_t consumed;         /* replies verified and released */
+    uint32_t delivered;        /* replies handed to the caller by ring_recv (<= consumed) */
     uint32_t *lens;            /* payload length of each in-flight message, by slot */
     int launched, terminated;
     ring_stats st;

@@ -302,9 +302,11 @@ stats_stop stats_should_stop(stats_stopper *st, const stats_rule *rule, const do
         errno = EINVAL;
         return STATS_CONTINUE;
     }
-    if (n < rule->min_samples || elapsed_s < rule->min_seconds || n == 0) return STATS_CONTINUE;
-
+    if (n == 0) return STATS_CONTINUE;
     int time_cap = elapsed_s >= rule->max_seconds;
+    /* The time cap bounds every cell, even one too slow to reach its minimums: a sweep must end. */
+    if (!time_cap && (n < rule->min_samples || elapsed_s < rule->min_seconds)) return STATS_CONTINUE;
+
     int count_cap = n >= rule->max_samples;
     /* Sorting is the only costly step, so it happens only at checkpoints, each ~25% further on than
      * the last (total cost O(n log n), amortised O(log n) per sample), and at the final call when a

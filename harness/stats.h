@@ -72,8 +72,9 @@ void stats_stopper_free(stats_stopper *st);
  * re-sorts (a scratch copy it owns in *st) only every so often, at checkpoints ~25% apart, and
  * otherwise costs O(1); x[0..n) is read only at a checkpoint.
  *
- * The order of the rule: (1) never stop while n < min_samples or elapsed_s < min_seconds, even past a
- * cap (the minimums win; a rule should set max_* above min_*); (2) at a checkpoint, or at any call
+ * The order of the rule: (1) never stop while n < min_samples or elapsed_s < min_seconds, unless
+ * elapsed_s >= max_seconds (the time cap bounds every cell, so a sweep always ends; the count cap
+ * does not override the minimums); (2) at a checkpoint, or at any call
  * where a cap is reached, check convergence of the 95% median CI, (ci_hi - ci_lo) / median <=
  * rel_ci_width with median > 0, and return STATS_CONVERGED if it holds; (3) else STATS_TIME_CAP if
  * elapsed_s >= max_seconds; (4) else STATS_COUNT_CAP if n >= max_samples; (5) else STATS_CONTINUE.

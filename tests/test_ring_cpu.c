@@ -1,0 +1,311 @@
+#define _POSIX_C_SOURCE 200809L
+/* test_ring_cpu.c - the ring protocol on the CPU reference backend: every mode combination,
+ * wrap-around, full and empty rings, ordering and exactly-once delivery, the lifecycle state machine,
+ * timeouts, the verifier's fault detection, and bad arguments. Label: unit (no GPU). */
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "ring.h"
+
+static ring *open_ring(uint32_t capacity, uint32_t max_payload, rb_mode mode)
+{
+    ring_config c;
+    ring_config_default(&c);
+    c.backend = RING_BACKEND_CPU;
+    c.capacity = capacity;
+    c.max_payload = max_payload;
+    c.mode = mode;
+    c.timeout_s = 10;
+    char err[256] = "";
+    ring *r = NULL;
+    int rc = ring_open(&c, &r, err, sizeof err);
+    CHECK_MSG(rc == RING_OK, "ring_open: %s", err);
+    return r;
+}
+
+static int start(ring *r)
+{
+    int rc = ring_launch(r);
+    CHECK_MSG(rc == RING_OK, "launch: %s", ring_error(r));
+    if (rc == RING_OK) {
+        rc = ring_activate(r);
+        CHECK_MSG(rc == RING_OK, "activate: %s", ring_error(r));
+    }
+    return rc;
+}
+
+/* Exchanges n messages of len bytes keeping up to window in flight; 0 when every call succeeded. */
+static int exchange(ring *r, uint32_t n, uint32_t len, uint32_t window)
+{
+    uint32_t sent = 0, got = 0;
+    while (got < n) {
+        while (sent < n && sent - got < window) {
+            int rc = ring_send(r, len);
+            if (rc != RING_OK) {
+                fprintf(stderr, "send %u: %s\n", sent, ring_error(r));
+                return rc;
+            }
+            sent++;
+        }
+        int rc = ring_recv(r);
+        if (rc != RING_OK) {
+            fprintf(stderr, "recv %u: %s\n", got, ring_error(r));
+            return rc;
+        }
+        got++;
+    }
+    return RING_OK;
+}
+
+static void expect_clean(const ring *r, uint64_t n)
+{
+    const ring_stats *s = ring_get_stats(r);
+    CHECK_INT(s->sent, n);
+    CHECK_INT(s->received, n);
+    CHECK_INT(s->verified, n);
+    CHECK_INT(s->lost, 0);
+    CHECK_INT(s->duplicated, 0);
+    CHECK_INT(s->corrupted, 0);
+    CHECK_INT(s->kernel_errors, 0);
+}
+
+static void test_every_mode(void)
+{
+    static const uint32_t sizes[] = {4, 8, 60, 1024, 4096};
+    for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+        rb_mode m = rb_mode_at(i);
+        if (rb_mode_invalid_reason(&m))
+            continue;
+        ring *r = open_ring(8, 4096, m);
+        if (!r || start(r) != RING_OK) {
+            ring_close(r);
+            continue;
+        }
+        uint64_t n = 0;
+        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+            CHECK(exchange(r, 150, sizes[s], 1) == RING_OK);
+            CHECK(exchange(r, 150, sizes[s], 8) == RING_OK);
+            n += 300;
+        }
+        CHECK(ring_terminate(r) == RING_OK);
+        expect_clean(r, n);
+        ring_close(r);
+    }
+}
+
+static void test_wraparound_and_full(void)
+{
+    ring *r = open_ring(4, 64, rb_mode_native());
+    if (!r || start(r) != RING_OK)
+        return;
+    /* 10000 messages through 4 slots: every slot reused 2500 times. */
+    CHECK(exchange(r, 10000, 64, 4) == RING_OK);
+    /* Full: 4 in flight, the fifth is refused until one is received. */
+    for (int i = 0; i < 4; i++)
+        CHECK(ring_send(r, 16) == RING_OK);
+    CHECK_INT(ring_in_flight(r), 4);
+    CHECK(ring_send(r, 16) == RING_EFULL);
+    CHECK(strstr(ring_error(r), "in flight") != NULL);
+    for (int i = 0; i < 4; i++)
+        CHECK(ring_recv(r) == RING_OK);
+    /* Empty: nothing to receive. */
+    CHECK(ring_recv(r) == RING_ESTATE);
+    CHECK(ring_terminate(r) == RING_OK);
+    expect_clean(r, 10004);
+    ring_close(r);
+}
+
+static void test_lifecycle(void)
+{
+    ring *r = open_ring(8, 256, rb_mode_wsl2_fallback());
+    if (!r)
+        return;
+    CHECK(ring_send(r, 8) == RING_ESTATE); /* not launched */
+    CHECK(ring_terminate(r) == RING_ESTATE);
+    if (start(r) != RING_OK) {
+        ring_close(r);
+        return;
+    }
+    ring_cb_kern k;
+    CHECK(ring_cb_read(r, &k) == RING_OK);
+    CHECK_INT(k.state, RING_STATE_ACTIVE);
+    CHECK_INT(k.blocks, 1);
+    CHECK(exchange(r, 100, 8, 1) == RING_OK);
+    /* Deactivated: resident, idle, messages wait. */
+    CHECK(ring_deactivate(r) == RING_OK);
+    CHECK(ring_cb_read(r, &k) == RING_OK);
+    CHECK_INT(k.state, RING_STATE_IDLE);
+    CHECK(ring_send(r, 8) == RING_OK);
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    CHECK(ring_cb_read(r, &k) == RING_OK);
+    CHECK_INT(k.in_head, 100); /* not consumed while idle */
+    /* Reactivated: the waiting message is answered. */
+    CHECK(ring_activate(r) == RING_OK);
+    CHECK(ring_recv(r) == RING_OK);
+    for (int i = 0; i < 50; i++)
+        CHECK(ring_cb_handshake(r) == RING_OK);
+    CHECK(ring_terminate(r) == RING_OK);
+    CHECK(ring_cb_read(r, &k) == RING_OK);
+    CHECK_INT(k.state, RING_STATE_TERMINATED);
+    CHECK_INT(k.exit_reason, RING_EXIT_REQUESTED);
+    CHECK(ring_send(r, 8) == RING_ESTATE);
+    expect_clean(r, 101);
+    /* A fresh launch of the same ring works again. */
+    CHECK(start(r) == RING_OK);
+    CHECK(exchange(r, 10, 8, 2) == RING_OK);
+    CHECK(ring_terminate(r) == RING_OK);
+    ring_close(r);
+}
+
+static void test_timeouts_and_lifetime(void)
+{
+    ring_config c;
+    ring_config_default(&c);
+    c.timeout_s = 0.2;
+    c.max_lifetime_s = 0.3;
+    char err[256];
+    ring *r = NULL;
+    CHECK(ring_open(&c, &r, err, sizeof err) == RING_OK);
+    if (!r)
+        return;
+    CHECK(ring_launch(r) == RING_OK);
+    /* Not activated: a message is never answered, and the wait is bounded. */
+    CHECK(ring_send(r, 8) == RING_OK);
+    int rc = ring_recv(r);
+    CHECK_INT(rc, RING_ETIMEOUT);
+    CHECK_MSG(strstr(ring_error(r), "timed out") && strstr(ring_error(r), "idle"), "%s", ring_error(r));
+    /* The kernel leaves by itself at its maximum lifetime; the host sees it and says so. */
+    struct timespec ts = {0, 300 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    rc = ring_activate(r);
+    CHECK_INT(rc, RING_EKERNEL);
+    CHECK_MSG(strstr(ring_error(r), "maximum lifetime") != NULL, "%s", ring_error(r));
+    (void)ring_terminate(r);
+    CHECK_INT(ring_get_stats(r)->lost, 1);
+    ring_close(r);
+}
+
+static void test_fault_detection(void)
+{
+    static const int kinds[] = {RING_FAULT_CORRUPT, RING_FAULT_DUPLICATE, RING_FAULT_SKIP};
+    for (size_t k = 0; k < 3; k++) {
+        ring_config c;
+        ring_config_default(&c);
+        c.fault_every = 10;
+        c.fault_kind = kinds[k];
+        char err[256];
+        ring *r = NULL;
+        CHECK(ring_open(&c, &r, err, sizeof err) == RING_OK);
+        if (!r || start(r) != RING_OK) {
+            ring_close(r);
+            continue;
+        }
+        CHECK(exchange(r, 100, 32, 4) == RING_OK);
+        const ring_stats *s = ring_get_stats(r);
+        CHECK_INT(s->received, 100);
+        CHECK_INT(s->verified, 90);
+        CHECK_INT(s->corrupted, kinds[k] == RING_FAULT_CORRUPT ? 10 : 0);
+        CHECK_INT(s->duplicated, kinds[k] == RING_FAULT_DUPLICATE ? 10 : 0);
+        CHECK_INT(s->lost, kinds[k] == RING_FAULT_SKIP ? 10 : 0);
+        ring_close(r);
+    }
+}
+
+static void expect_open_error(uint32_t capacity, uint32_t max_payload, rb_mode m, const char *text)
+{
+    ring_config c;
+    ring_config_default(&c);
+    c.capacity = capacity;
+    c.max_payload = max_payload;
+    c.mode = m;
+    char err[256] = "";
+    ring *r = NULL;
+    CHECK_INT(ring_open(&c, &r, err, sizeof err), RING_EARG);
+    CHECK(r == NULL);
+    CHECK_MSG(strstr(err, text) != NULL, "'%s' lacks '%s'", err, text);
+}
+
+static void test_bad_arguments(void)
+{
+    expect_open_error(3, 64, rb_mode_native(), "power of two");
+    expect_open_error(1, 64, rb_mode_native(), "between 2 and");
+    expect_open_error(8, 0, rb_mode_native(), "at least 4");
+    expect_open_error(8, 6, rb_mode_native(), "multiple of 4");
+    rb_mode bad = {{RB_HOST_MALLOC, RB_XFER_SYNC, RB_LAUNCH_COOP, RB_CTRL_MAPPED}};
+    expect_open_error(8, 64, bad, "malloc");
+    rb_mode bad2 = {{RB_HOST_MALLOC, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_DEVICE}};
+    expect_open_error(8, 64, bad2, "malloc");
+
+    ring *r = open_ring(8, 64, rb_mode_native());
+    if (!r || start(r) != RING_OK) {
+        ring_close(r);
+        return;
+    }
+    CHECK(ring_send(r, 0) == RING_EARG);
+    CHECK(strstr(ring_error(r), "size 0") != NULL);
+    CHECK(ring_send(r, 6) == RING_EARG);
+    CHECK(ring_send(r, 68) == RING_EARG);
+    CHECK(strstr(ring_error(r), "larger") != NULL);
+    CHECK(ring_send(r, 64) == RING_OK);
+    CHECK(ring_recv(r) == RING_OK);
+    CHECK(ring_terminate(r) == RING_OK);
+    expect_clean(r, 1);
+    ring_close(r);
+}
+
+static void test_mode_grammar(void)
+{
+    rb_mode_set set;
+    char err[256];
+    CHECK(rb_mode_set_parse("all", &set, err, sizeof err) == 0);
+    size_t n = 0;
+    for (size_t i = 0; i < RB_MODE_COUNT; i++)
+        n += set.selected[i];
+    CHECK_INT(n, RB_MODE_COUNT);
+    CHECK(rb_mode_set_parse("host=pinned,ctrl=mapped|managed", &set, err, sizeof err) == 0);
+    n = 0;
+    for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+        rb_mode m = rb_mode_at(i);
+        if (set.selected[i]) {
+            n++;
+            CHECK(m.v[RB_AXIS_HOST] == RB_HOST_PINNED && m.v[RB_AXIS_CTRL] != RB_CTRL_DEVICE);
+        }
+    }
+    CHECK_INT(n, 3 * 2 * 2);
+    CHECK(rb_mode_set_parse("host=gold", &set, err, sizeof err) < 0);
+    CHECK(strstr(err, "unknown host 'gold'") && strstr(err, "pinned|malloc"));
+    CHECK(rb_mode_set_parse("color=red", &set, err, sizeof err) < 0);
+    CHECK(strstr(err, "unknown axis") != NULL);
+    CHECK(rb_mode_set_parse("host=pinned,host=malloc", &set, err, sizeof err) < 0);
+    CHECK(rb_mode_set_parse("host=pinned|", &set, err, sizeof err) < 0);
+    CHECK(rb_mode_set_parse("host", &set, err, sizeof err) < 0);
+    CHECK(rb_mode_set_parse("", &set, err, sizeof err) < 0);
+    char label[64];
+    rb_mode w = rb_mode_wsl2_fallback();
+    CHECK_STR(rb_mode_label(&w, label, sizeof label), "malloc/sync/noncoop/device");
+    /* Canonical order covers each combination exactly once. */
+    int seen[RB_HOST_COUNT][RB_XFER_COUNT][RB_LAUNCH_COUNT][RB_CTRL_COUNT] = {{{{0}}}};
+    for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+        rb_mode m = rb_mode_at(i);
+        seen[m.v[0]][m.v[1]][m.v[2]][m.v[3]]++;
+    }
+    for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+        rb_mode m = rb_mode_at(i);
+        CHECK_INT(seen[m.v[0]][m.v[1]][m.v[2]][m.v[3]], 1);
+    }
+}
+
+int main(void)
+{
+    test_mode_grammar();
+    test_bad_arguments();
+    test_every_mode();
+    test_wraparound_and_full();
+    test_lifecycle();
+    test_timeouts_and_lifetime();
+    test_fault_detection();
+    CHECK_DONE();
+}
