@@ -272,11 +272,22 @@ static void test_stopper(void) {
     r.max_samples = 2048;
     CHECK_INT(run_fresh(&r, MAXN, &at), STATS_TIME_CAP);
     CHECK_INT(at, 2048);
-    /* The minimums win over a cap set below them. */
+    /* The minimums win over a count cap set below them. */
     r.min_samples = 500;
     r.max_samples = 10;
     CHECK_INT(run_fresh(&r, MAXN, &at), STATS_COUNT_CAP);
     CHECK_INT(at, 500);
+    /* ...but not over the time cap: a cell too slow for its minimums still ends. */
+    {
+        stats_rule slow = {.min_samples = 1000000, .min_seconds = 0, .max_seconds = 1.0,
+                           .max_samples = 100000000, .rel_ci_width = 0.01};
+        stats_stopper s2;
+        stats_stopper_init(&s2);
+        double few[3] = {1, 2, 3};
+        CHECK_INT(stats_should_stop(&s2, &slow, few, 3, 0.5), STATS_CONTINUE);
+        CHECK_INT(stats_should_stop(&s2, &slow, few, 3, 1.5), STATS_TIME_CAP);
+        stats_stopper_free(&s2);
+    }
 
     /* Convergence wins over a cap reached at the same call, even between checkpoints: the first
      * checkpoint is at n = 500 (noisy, not converged), the next ~25% later, but the count cap at
