@@ -49,6 +49,7 @@ typedef struct ring_config {
     double timeout_s;        /* bound of any single wait */
     double max_lifetime_s;   /* the kernel leaves by itself after this; 0 = no limit */
     uint32_t seed;           /* payload generator seed */
+    int host_workers;        /* threads for host work on messages >= 256 KiB; -1 = by CPU count */
     /* Fault injection, CPU backend only, for tests of the verifier: every fault_every-th reply is
      * damaged as fault_kind says. 0 = never. */
     uint32_t fault_every;
@@ -57,7 +58,7 @@ typedef struct ring_config {
 
 enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP };
 
-/* Defaults: capacity 16, max_payload 4096, timeout 5 s, lifetime 60 s, seed 1. */
+/* Defaults: capacity 16, max_payload 4096, timeout 5 s, lifetime 60 s, seed 1, host_workers -1. */
 void ring_config_default(ring_config *c);
 
 typedef struct ring_stats {

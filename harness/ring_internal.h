@@ -7,6 +7,7 @@
 #ifndef RINGBENCH_RING_INTERNAL_H
 #define RINGBENCH_RING_INTERNAL_H
 
+#include "pool.h"
 #include "ring.h"
 
 typedef struct ring_ops {
@@ -64,6 +65,7 @@ struct ring {
     uint32_t *lens;            /* payload length of each in-flight message, by slot */
     int launched, terminated;
     ring_stats st;
+    rb_pool *pool;             /* workers for per-byte host work on large messages, or NULL */
 };
 
 /* Formats a message into r->err and returns code. */

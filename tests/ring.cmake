@@ -1,2 +1,25 @@
 # The ring protocol and runtime (harness/ring*.c, kernels/ring_protocol.h).
 rb_add_test(test_ring_cpu SOURCES test_ring_cpu.c LIBS rb_ring LABELS unit)
+
+# Every mode combination on a real device: one CTest test per combination (invalid ones are not
+# registered; unsupported ones, and machines without a CUDA device, exit 77 = skipped).
+if(RINGBENCH_HAVE_CUDA)
+  rb_add_test(test_ring_gpu_build_only SOURCES test_ring_gpu.c LIBS rb_ring LABELS gpu)
+  set_target_properties(test_ring_gpu_build_only PROPERTIES OUTPUT_NAME test_ring_gpu)
+  set_tests_properties(test_ring_gpu_build_only PROPERTIES DISABLED TRUE)
+  foreach(host pinned malloc)
+    foreach(xfer async sync zerocopy)
+      foreach(launch coop noncoop)
+        foreach(ctrl managed device mapped)
+          if(host STREQUAL "malloc" AND (ctrl STREQUAL "mapped" OR xfer STREQUAL "zerocopy"))
+            continue()
+          endif()
+          add_test(NAME gpu_ring_${host}_${xfer}_${launch}_${ctrl}
+                   COMMAND test_ring_gpu_build_only ${host}/${xfer}/${launch}/${ctrl})
+          set_tests_properties(gpu_ring_${host}_${xfer}_${launch}_${ctrl} PROPERTIES
+                               LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 600)
+        endforeach()
+      endforeach()
+    endforeach()
+  endforeach()
+endif()

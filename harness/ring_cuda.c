@@ -1,0 +1,407 @@
+/* ring_cuda.c - the CUDA backend of the ring runtime: memory per mode, copies, and the persistent
+ * kernel's launch and liveness. Runtime API only (the document under test reports that mixing the
+ * Driver and Runtime APIs corrupts contexts on WSL2).
+ *
+ * Where things live, per mode axis:
+ *   ctrl=managed  control block from cudaMallocManaged, read and written by the host directly
+ *   ctrl=device   control block from cudaMalloc; the host reads and writes it with staged copies
+ *   ctrl=mapped   control block from cudaHostAlloc(Mapped), host pointer + device pointer
+ *   xfer=zerocopy both rings from cudaHostAlloc(Mapped); no copies at all
+ *   otherwise     both rings in device memory, host staging from cudaHostAlloc (pinned) or malloc
+ * Copies: async = cudaMemcpyAsync on non-blocking streams with an event per slot; sync = cudaMemcpy
+ * on the legacy stream. The kernel runs on its own non-blocking stream, so neither waits for it.
+ * Nothing is allocated or freed while the kernel runs: cudaFree would wait for it forever.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ring_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda_check.h"
+#include "ring_kernel.h"
+#include "timing.h"
+
+typedef struct cuda_state {
+    ring_cb *cb_dev;                     /* device-visible control block */
+    void *cb_alloc;                      /* what was allocated for it */
+    unsigned char *in_dev, *out_dev;     /* device-visible rings */
+    unsigned char *in_alloc, *out_alloc; /* what was allocated for them */
+    unsigned char *in_host, *out_host;   /* host staging (not zerocopy) */
+    ring_cb_host *snap;                  /* capacity + 1 snapshots of the host half */
+    ring_cb_kern *kstage;                /* landing place of staged kernel-half reads */
+    void *scratch;
+    cudaStream_t kstream, h2d, d2h, ctl;
+    cudaEvent_t *ev_in, *ev_out;
+    int pinned, async, zerocopy, ctrl, launched, broken;
+    char cerr[256];
+} cuda_state;
+
+/* --- host memory of the mode's kind ------------------------------------------------------------ */
+
+static int host_alloc(ring *r, void **p, size_t bytes)
+{
+    cuda_state *s = r->be;
+    *p = NULL;
+    if (s->pinned) {
+        CUDA_TRY(s->cerr, cudaHostAlloc(p, bytes, cudaHostAllocDefault), refused);
+        memset(*p, 0, bytes);
+        return RING_OK;
+    refused:
+        *p = NULL;
+        (void)cudaGetLastError();
+        return ring_fail(r, RING_EUNSUPPORTED, "pinned host memory refused (%zu bytes): %s", bytes, s->cerr);
+    }
+    if (posix_memalign(p, 4096, bytes) != 0) {
+        *p = NULL;
+        return ring_fail(r, RING_ENOMEM, "malloc of %zu bytes failed", bytes);
+    }
+    memset(*p, 0, bytes);
+    return RING_OK;
+}
+
+static void host_free(cuda_state *s, void *p)
+{
+    if (!p)
+        return;
+    if (s->pinned)
+        cudaFreeHost(p);
+    else
+        free(p);
+}
+
+/* Mapped pinned memory: host pointer *h, device pointer *d. */
+static int mapped_alloc(ring *r, void **h, void **d, size_t bytes, const char *what)
+{
+    cuda_state *s = r->be;
+    *h = *d = NULL;
+    CUDA_TRY(s->cerr, cudaHostAlloc(h, bytes, cudaHostAllocMapped), refused);
+    memset(*h, 0, bytes);
+    CUDA_TRY(s->cerr, cudaHostGetDevicePointer(d, *h, 0), refused);
+    return RING_OK;
+refused:
+    (void)cudaGetLastError();
+    return ring_fail(r, RING_EUNSUPPORTED, "mapped pinned memory for the %s refused: %s", what, s->cerr);
+}
+
+/* --- open / close ------------------------------------------------------------------------------ */
+
+static int open_control_block(ring *r)
+{
+    cuda_state *s = r->be;
+    void *h = NULL, *d = NULL;
+    switch (s->ctrl) {
+    case RB_CTRL_MANAGED:
+        CUDA_TRY(s->cerr, cudaMallocManaged(&s->cb_alloc, sizeof(ring_cb), cudaMemAttachGlobal), refused);
+        memset(s->cb_alloc, 0, sizeof(ring_cb));
+        s->cb_dev = r->cb_direct = s->cb_alloc;
+        return RING_OK;
+    case RB_CTRL_DEVICE:
+        CUDA_TRY(s->cerr, cudaMalloc(&s->cb_alloc, sizeof(ring_cb)), failed);
+        s->cb_dev = s->cb_alloc;
+        r->cb_direct = NULL;
+        return RING_OK;
+    default: {
+        int rc = mapped_alloc(r, &h, &d, sizeof(ring_cb), "control block");
+        s->cb_alloc = h;
+        s->cb_dev = d;
+        r->cb_direct = h;
+        return rc;
+    }
+    }
+refused:
+    (void)cudaGetLastError();
+    return ring_fail(r, RING_EUNSUPPORTED, "managed memory for the control block refused: %s", s->cerr);
+failed:
+    return ring_fail(r, RING_ECUDA, "%s", s->cerr);
+}
+
+static int open_rings(ring *r)
+{
+    cuda_state *s = r->be;
+    const size_t bytes = (size_t)r->cfg.capacity * r->stride;
+    int rc;
+    if (s->zerocopy) {
+        void *h, *d;
+        if ((rc = mapped_alloc(r, &h, &d, bytes, "input ring")) != RING_OK)
+            return rc;
+        s->in_alloc = h;
+        s->in_dev = d;
+        if ((rc = mapped_alloc(r, &h, &d, bytes, "output ring")) != RING_OK)
+            return rc;
+        s->out_alloc = h;
+        s->out_dev = d;
+        r->in_stage = s->in_alloc;
+        r->out_stage = s->out_alloc;
+        return RING_OK;
+    }
+    CUDA_TRY(s->cerr, cudaMalloc((void **)&s->in_alloc, bytes), failed);
+    CUDA_TRY(s->cerr, cudaMalloc((void **)&s->out_alloc, bytes), failed);
+    s->in_dev = s->in_alloc;
+    s->out_dev = s->out_alloc;
+    if ((rc = host_alloc(r, (void **)&s->in_host, bytes)) != RING_OK ||
+        (rc = host_alloc(r, (void **)&s->out_host, bytes)) != RING_OK)
+        return rc;
+    r->in_stage = s->in_host;
+    r->out_stage = s->out_host;
+    return RING_OK;
+failed:
+    return ring_fail(r, RING_ECUDA, "device memory for the rings (%zu bytes each): %s", bytes, s->cerr);
+}
+
+static int cuda_open(ring *r)
+{
+    cuda_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ring_fail(r, RING_ENOMEM, "out of memory");
+    r->be = s;
+    const rb_mode *m = &r->cfg.mode;
+    s->pinned = m->v[RB_AXIS_HOST] == RB_HOST_PINNED;
+    s->zerocopy = m->v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY;
+    /* Staged control-block copies under zerocopy rings use the async path (the memory is pinned). */
+    s->async = m->v[RB_AXIS_XFER] != RB_XFER_SYNC;
+    s->ctrl = m->v[RB_AXIS_CTRL];
+    int rc;
+    unsigned max_blocks = 0;
+    CUDA_TRY(s->cerr, cudaSetDevice(r->cfg.device), no_device);
+    CUDA_TRY(s->cerr, ring_kernel_prepare(&max_blocks), failed);
+    r->blocks = r->cfg.blocks && r->cfg.blocks < max_blocks ? r->cfg.blocks : max_blocks;
+    CUDA_TRY(s->cerr, cudaStreamCreateWithFlags(&s->kstream, cudaStreamNonBlocking), failed);
+    CUDA_TRY(s->cerr, cudaStreamCreateWithFlags(&s->h2d, cudaStreamNonBlocking), failed);
+    CUDA_TRY(s->cerr, cudaStreamCreateWithFlags(&s->d2h, cudaStreamNonBlocking), failed);
+    CUDA_TRY(s->cerr, cudaStreamCreateWithFlags(&s->ctl, cudaStreamNonBlocking), failed);
+    if ((rc = open_control_block(r)) != RING_OK || (rc = open_rings(r)) != RING_OK)
+        return rc;
+    if ((rc = host_alloc(r, (void **)&s->snap, (r->cfg.capacity + 1) * sizeof(ring_cb_host))) != RING_OK ||
+        (rc = host_alloc(r, (void **)&s->kstage, sizeof(ring_cb_kern))) != RING_OK)
+        return rc;
+    CUDA_TRY(s->cerr, cudaMalloc(&s->scratch, ring_kernel_scratch_bytes()), failed);
+    s->ev_in = calloc(r->cfg.capacity, sizeof *s->ev_in);
+    s->ev_out = calloc(r->cfg.capacity, sizeof *s->ev_out);
+    if (!s->ev_in || !s->ev_out)
+        return ring_fail(r, RING_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < r->cfg.capacity; i++) {
+        CUDA_TRY(s->cerr, cudaEventCreateWithFlags(&s->ev_in[i], cudaEventDisableTiming), failed);
+        CUDA_TRY(s->cerr, cudaEventCreateWithFlags(&s->ev_out[i], cudaEventDisableTiming), failed);
+    }
+    return RING_OK;
+no_device:
+    return ring_fail(r, RING_EUNSUPPORTED, "no usable CUDA device %d: %s", r->cfg.device, s->cerr);
+failed:
+    return ring_fail(r, RING_ECUDA, "%s", s->cerr);
+}
+
+static void cuda_close(ring *r)
+{
+    cuda_state *s = r->be;
+    if (!s)
+        return;
+    if (s->launched && cudaStreamQuery(s->kstream) == cudaErrorNotReady) {
+        /* The kernel ignored terminate: freeing its memory would wait for it forever. Leave the
+         * memory to process exit rather than hang. */
+        free(s->ev_in);
+        free(s->ev_out);
+        free(s);
+        r->be = NULL;
+        return;
+    }
+    for (uint32_t i = 0; s->ev_in && i < r->cfg.capacity; i++)
+        if (s->ev_in[i])
+            cudaEventDestroy(s->ev_in[i]);
+    for (uint32_t i = 0; s->ev_out && i < r->cfg.capacity; i++)
+        if (s->ev_out[i])
+            cudaEventDestroy(s->ev_out[i]);
+    free(s->ev_in);
+    free(s->ev_out);
+    if (s->ctrl == RB_CTRL_MAPPED) {
+        if (s->cb_alloc)
+            cudaFreeHost(s->cb_alloc);
+    } else if (s->cb_alloc) {
+        cudaFree(s->cb_alloc);
+    }
+    if (s->zerocopy) {
+        if (s->in_alloc)
+            cudaFreeHost(s->in_alloc);
+        if (s->out_alloc)
+            cudaFreeHost(s->out_alloc);
+    } else {
+        if (s->in_alloc)
+            cudaFree(s->in_alloc);
+        if (s->out_alloc)
+            cudaFree(s->out_alloc);
+    }
+    host_free(s, s->in_host);
+    host_free(s, s->out_host);
+    host_free(s, s->snap);
+    host_free(s, s->kstage);
+    if (s->scratch)
+        cudaFree(s->scratch);
+    cudaStream_t streams[] = {s->kstream, s->h2d, s->d2h, s->ctl};
+    for (size_t i = 0; i < 4; i++)
+        if (streams[i])
+            cudaStreamDestroy(streams[i]);
+    /* A kernel fault leaves the context unusable for every later call; reset it so the next ring
+     * (the next cell of a sweep) starts on a clean one. */
+    if (s->broken)
+        cudaDeviceReset();
+    (void)cudaGetLastError();
+    free(s);
+    r->be = NULL;
+}
+
+/* --- kernel ------------------------------------------------------------------------------------ */
+
+static int cuda_launch(ring *r)
+{
+    cuda_state *s = r->be;
+    const int coop = r->cfg.mode.v[RB_AXIS_LAUNCH] == RB_LAUNCH_COOP;
+    if (r->cb_direct)
+        memset(r->cb_direct, 0, sizeof(ring_cb));
+    else
+        CUDA_TRY(s->cerr, cudaMemset(s->cb_dev, 0, sizeof(ring_cb)), failed);
+    CUDA_TRY(s->cerr, cudaMemset(s->scratch, 0, ring_kernel_scratch_bytes()), failed);
+    CUDA_TRY(s->cerr, cudaDeviceSynchronize(), failed);
+    ring_kernel_args a = {
+        .cb = s->cb_dev,
+        .in_ring = s->in_dev,
+        .out_ring = s->out_dev,
+        .scratch = s->scratch,
+        .slot_stride = r->stride,
+        .max_lifetime_ns = (uint64_t)(r->cfg.max_lifetime_s * 1e9),
+        .capacity = r->cfg.capacity,
+        .max_payload = r->cfg.max_payload,
+    };
+    CUDA_TRY(s->cerr, ring_kernel_launch(&a, coop, r->blocks, s->kstream), failed);
+    s->launched = 1;
+    return RING_OK;
+failed:
+    return ring_fail(r, RING_ECUDA, "kernel launch (%u blocks, %s): %s", r->blocks, coop ? "cooperative" : "ordinary",
+                     s->cerr);
+}
+
+static int cuda_status(ring *r)
+{
+    cuda_state *s = r->be;
+    if (!s->launched)
+        return 1;
+    cudaError_t e = cudaStreamQuery(s->kstream);
+    if (e == cudaErrorNotReady)
+        return 0;
+    s->launched = 0;
+    if (e == cudaSuccess)
+        return 1;
+    s->broken = 1;
+    rb_cuda_describe(s->cerr, sizeof s->cerr, "the ring kernel", e, __FILE__, __LINE__);
+    return ring_fail(r, RING_EKERNEL, "kernel died: %s%s", s->cerr,
+                     e == cudaErrorLaunchTimeout ? " -- killed by the GPU watchdog (on WSL2/Windows: TDR, 2 s "
+                                                   "by default on a display GPU); lower --max-lifetime"
+                                                 : "");
+}
+
+/* --- copies ------------------------------------------------------------------------------------ */
+
+static int copy_failed(ring *r)
+{
+    cuda_state *s = r->be;
+    s->broken = 1;
+    return ring_fail(r, RING_ECUDA, "%s", s->cerr);
+}
+
+static int cuda_put(ring *r, uint32_t slot, size_t bytes)
+{
+    cuda_state *s = r->be;
+    const size_t off = (size_t)slot * r->stride;
+    if (s->async) {
+        CUDA_TRY(s->cerr, cudaMemcpyAsync(s->in_dev + off, r->in_stage + off, bytes, cudaMemcpyHostToDevice, s->h2d), failed);
+        CUDA_TRY(s->cerr, cudaEventRecord(s->ev_in[slot], s->h2d), failed);
+        return RING_OK;
+    }
+    CUDA_TRY(s->cerr, cudaMemcpy(s->in_dev + off, r->in_stage + off, bytes, cudaMemcpyHostToDevice), failed);
+    /* From pageable memory cudaMemcpy may return before the DMA has landed; a control block the host
+     * writes directly would then announce bytes the kernel cannot see yet. */
+    if (!s->pinned && r->cb_direct)
+        CUDA_TRY(s->cerr, cudaStreamSynchronize(0), failed);
+    return RING_OK;
+failed:
+    return copy_failed(r);
+}
+
+static int cuda_get(ring *r, uint32_t slot, size_t bytes)
+{
+    cuda_state *s = r->be;
+    const size_t off = (size_t)slot * r->stride;
+    if (s->async) {
+        CUDA_TRY(s->cerr, cudaMemcpyAsync(r->out_stage + off, s->out_dev + off, bytes, cudaMemcpyDeviceToHost, s->d2h), failed);
+        CUDA_TRY(s->cerr, cudaEventRecord(s->ev_out[slot], s->d2h), failed);
+        return RING_OK;
+    }
+    CUDA_TRY(s->cerr, cudaMemcpy(r->out_stage + off, s->out_dev + off, bytes, cudaMemcpyDeviceToHost), failed);
+    return RING_OK;
+failed:
+    return copy_failed(r);
+}
+
+static int event_done(ring *r, cudaEvent_t ev)
+{
+    cuda_state *s = r->be;
+    if (!s->async)
+        return 1;
+    cudaError_t e = cudaEventQuery(ev);
+    if (e == cudaSuccess)
+        return 1;
+    if (e == cudaErrorNotReady)
+        return 0;
+    rb_cuda_describe(s->cerr, sizeof s->cerr, "cudaEventQuery", e, __FILE__, __LINE__);
+    return copy_failed(r);
+}
+
+static int cuda_put_done(ring *r, uint32_t slot) { return event_done(r, ((cuda_state *)r->be)->ev_in[slot]); }
+static int cuda_get_done(ring *r, uint32_t slot) { return event_done(r, ((cuda_state *)r->be)->ev_out[slot]); }
+
+static int cuda_cb_write(ring *r, uint32_t snap)
+{
+    cuda_state *s = r->be;
+    ring_cb_host *src = &s->snap[snap];
+    *src = r->shadow;
+    if (s->async) {
+        /* On the h2d stream: after every payload copy already queued there. */
+        CUDA_TRY(s->cerr, cudaMemcpyAsync(&s->cb_dev->h, src, sizeof *src, cudaMemcpyHostToDevice, s->h2d), failed);
+        if (snap == r->cfg.capacity)
+            CUDA_TRY(s->cerr, cudaStreamSynchronize(s->h2d), failed);
+        return RING_OK;
+    }
+    CUDA_TRY(s->cerr, cudaMemcpy(&s->cb_dev->h, src, sizeof *src, cudaMemcpyHostToDevice), failed);
+    return RING_OK;
+failed:
+    return copy_failed(r);
+}
+
+static int cuda_cb_read(ring *r)
+{
+    cuda_state *s = r->be;
+    if (s->async) {
+        CUDA_TRY(s->cerr, cudaMemcpyAsync(s->kstage, &s->cb_dev->k, sizeof *s->kstage, cudaMemcpyDeviceToHost, s->ctl), failed);
+        CUDA_TRY(s->cerr, cudaStreamSynchronize(s->ctl), failed);
+    } else {
+        CUDA_TRY(s->cerr, cudaMemcpy(s->kstage, &s->cb_dev->k, sizeof *s->kstage, cudaMemcpyDeviceToHost), failed);
+    }
+    r->kview = *s->kstage;
+    return RING_OK;
+failed:
+    return copy_failed(r);
+}
+
+const ring_ops ring_cuda_ops = {
+    .open = cuda_open,
+    .close = cuda_close,
+    .launch = cuda_launch,
+    .status = cuda_status,
+    .put = cuda_put,
+    .get = cuda_get,
+    .put_done = cuda_put_done,
+    .get_done = cuda_get_done,
+    .cb_write = cuda_cb_write,
+    .cb_read = cuda_cb_read,
+};
