@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <hdf5.h>
 #include "schema.h"
 
 typedef struct h5out h5out;
@@ -35,5 +36,11 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
 
 /* The last error message of the writer. */
 const char *h5out_error(const h5out *w);
+
+/* The HDF5 compound type of rb_row (native types, fixed-size NUL-terminated strings), built field
+ * by field from RB_ROW_COLUMNS. The writer stores /cells with it and the reader uses it as its memory
+ * type, reading by field name, so both sides share one definition. Returns a type the caller closes
+ * with H5Tclose, or H5I_INVALID_HID. */
+hid_t h5out_row_type(void);
 
 #endif

@@ -90,4 +90,49 @@ typedef struct rb_row {
     double elapsed_s;               /* wall time spent on the row */
 } rb_row;
 
+/* The columns of the cells table, one per rb_row field and in the struct's order: X(KIND, field, unit).
+ * KIND is STR (a NUL-terminated char array), I32, U64 or F64. unit is what the writer stores in the
+ * /cells attribute "unit_<field>"; text columns have none (""). The writer builds the HDF5 compound
+ * type from this list and the reader asks the file for each of these names, so a new rb_row field
+ * needs exactly one line here (test_h5_roundtrip checks that the list covers the whole struct). */
+#define RB_UNIT_OF_ROW "row unit (see column 'unit')"
+#define RB_ROW_COLUMNS(X) \
+    X(I32, row_id,        "index") \
+    X(STR, backend,       "") \
+    X(STR, family,        "") \
+    X(STR, host_mem,      "") \
+    X(STR, xfer,          "") \
+    X(STR, launch,        "") \
+    X(STR, ctrl,          "") \
+    X(U64, size_bytes,    "bytes") \
+    X(STR, status,        "") \
+    X(STR, reason,        "") \
+    X(STR, unit,          "") \
+    X(STR, stop_rule,     "") \
+    X(U64, n,             "count") \
+    X(F64, min,           RB_UNIT_OF_ROW) \
+    X(F64, p50,           RB_UNIT_OF_ROW) \
+    X(F64, p90,           RB_UNIT_OF_ROW) \
+    X(F64, p99,           RB_UNIT_OF_ROW) \
+    X(F64, p999,          RB_UNIT_OF_ROW) \
+    X(F64, max,           RB_UNIT_OF_ROW) \
+    X(F64, mean,          RB_UNIT_OF_ROW) \
+    X(F64, stddev,        RB_UNIT_OF_ROW) \
+    X(F64, ci_lo,         RB_UNIT_OF_ROW) \
+    X(F64, ci_hi,         RB_UNIT_OF_ROW) \
+    X(F64, msgs_per_s,    "1/s") \
+    X(F64, ratio_floor,   "ratio") \
+    X(F64, ratio_memcpy,  "ratio") \
+    X(U64, messages,      "count") \
+    X(U64, lost,          "count") \
+    X(U64, duplicated,    "count") \
+    X(U64, corrupted,     "count") \
+    X(U64, kernel_errors, "count") \
+    X(F64, elapsed_s,     "s")
+
+/* Attributes on /cells written from the tables above, so the file documents itself. */
+#define RB_H5_ATTR_UNIT_PREFIX "unit_"    /* "unit_<column>" for every numeric column */
+#define RB_H5_ATTR_FAMILIES    "families" /* "name: unit: doc" lines, one per metric family */
+#define RB_H5_ATTR_SAMPLE_UNIT "unit"     /* on each samples dataset: the row's unit */
+
 #endif

@@ -1,0 +1,742 @@
+/* h5out.c - writes a ringbench results file (HDF5) so that a crash loses at most the row being run.
+ *
+ * Layout (results/SCHEMA.md documents it for readers):
+ *   /                 attributes tool, schema_version, complete, interrupted_by
+ *   /cells            chunked, unlimited 1-D compound dataset, one rb_row per row (RB_ROW_COLUMNS),
+ *                     with "unit_<column>" and "families" attributes so the file documents itself
+ *   /samples/row_N    float64 raw samples of row N (absent when a row has none)
+ *   /provenance, /capabilities   groups of scalar attributes, created on first use
+ *
+ * The table follows HDF5's H5TBmake_table: a C struct per row, a compound type built field by field
+ * with HOFFSET, a chunked dataset extended by one row per append, deflate only when this HDF5 can
+ * encode it. The file is created as PATH.partial, flushed and fsync'd after every row, and moved to
+ * PATH by h5out_close (redis-style: never a half-written PATH). Exercised by tests/test_h5_roundtrip.c.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "h5out.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CELLS_CHUNK_ROWS  64     /* rows per chunk of /cells: ~40 KiB, one chunk for most sweeps */
+#define SAMPLES_CHUNK     16384  /* doubles per chunk of a samples dataset (128 KiB) */
+#define DEFLATE_LEVEL     4      /* a good ratio for a small cost; rows are seconds apart anyway */
+
+struct h5out {
+    char *path;       /* where the finished file goes */
+    char *partial;    /* path + ".partial": where it is written until h5out_close */
+    int force;        /* replace an existing path */
+    int deflate;      /* this HDF5 can encode deflate */
+    int fletcher32;   /* this HDF5 has the checksum filter, so damaged chunks are detected on read */
+    hid_t file;
+    hid_t cells;      /* the /cells dataset */
+    hid_t row_type;   /* memory type of rb_row */
+    int32_t nrows;
+    char err[512];
+};
+
+// --- errors ----------------------------------------------------------------------------------------
+
+typedef struct { char *buf; size_t len; } h5_detail_buf;
+
+static herr_t h5_detail_cb(unsigned n, const H5E_error2_t *e, void *data)
+{
+    h5_detail_buf *d = data;
+    /* Walking upward, the first entry is the innermost and most specific one. */
+    if (n == 0 && e->desc != NULL)
+        snprintf(d->buf, d->len, "%s", e->desc);
+    return 0;
+}
+
+/* The innermost message of HDF5's error stack on one line, then clears the stack. */
+static void h5_detail(char *buf, size_t len)
+{
+    h5_detail_buf d = { buf, len };
+    buf[0] = '\0';
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, h5_detail_cb, &d);
+    H5Eclear2(H5E_DEFAULT);
+    for (char *p = buf; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+}
+
+static void put_err(char *err, size_t errlen, const char *msg)
+{
+    if (err != NULL && errlen > 0)
+        snprintf(err, errlen, "%s", msg);
+}
+
+static void fail(h5out *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+}
+
+/* A failed HDF5 call: what we were doing, on which file, and HDF5's own innermost reason. */
+static void fail_h5(h5out *w, const char *what)
+{
+    char detail[256];
+    h5_detail(detail, sizeof detail);
+    fail(w, "%s: %s failed%s%s", w->partial, what, detail[0] ? ": " : "", detail);
+}
+
+#define H5_CHECK(w, call, what) do { if ((call) < 0) { fail_h5((w), (what)); goto out; } } while (0)
+
+static void close_id(hid_t *id, herr_t (*closer)(hid_t))
+{
+    if (*id >= 0)
+        closer(*id);
+    *id = H5I_INVALID_HID;
+}
+
+// --- the row type ----------------------------------------------------------------------------------
+
+/* Each insert checks that the column's KIND in RB_ROW_COLUMNS matches the size of the struct field. */
+static int insert_STR(hid_t type, const char *name, size_t offset, size_t size)
+{
+    hid_t str = H5I_INVALID_HID;
+    int rc = -1;
+    if ((str = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(str, size) < 0 ||
+        H5Tset_strpad(str, H5T_STR_NULLTERM) < 0 || H5Tinsert(type, name, offset, str) < 0)
+        goto out;
+    rc = 0;
+out:
+    close_id(&str, H5Tclose);
+    return rc;
+}
+
+static int insert_I32(hid_t type, const char *name, size_t offset, size_t size)
+{
+    return size == sizeof(int32_t) && H5Tinsert(type, name, offset, H5T_NATIVE_INT32) >= 0 ? 0 : -1;
+}
+
+static int insert_U64(hid_t type, const char *name, size_t offset, size_t size)
+{
+    return size == sizeof(uint64_t) && H5Tinsert(type, name, offset, H5T_NATIVE_UINT64) >= 0 ? 0 : -1;
+}
+
+static int insert_F64(hid_t type, const char *name, size_t offset, size_t size)
+{
+    return size == sizeof(double) && H5Tinsert(type, name, offset, H5T_NATIVE_DOUBLE) >= 0 ? 0 : -1;
+}
+
+hid_t h5out_row_type(void)
+{
+    hid_t type = H5Tcreate(H5T_COMPOUND, sizeof(rb_row));
+    if (type < 0)
+        return H5I_INVALID_HID;
+#define RB_INSERT_COLUMN(kind, field, unit) \
+    if (insert_##kind(type, #field, HOFFSET(rb_row, field), sizeof(((rb_row *)0)->field)) < 0) \
+        goto fail;
+    RB_ROW_COLUMNS(RB_INSERT_COLUMN)
+#undef RB_INSERT_COLUMN
+    return type;
+fail:
+    H5Tclose(type);
+    return H5I_INVALID_HID;
+}
+
+/* Terminates a fixed string field and zeroes what follows the terminator, so a row written twice
+ * gives the same bytes and no stale memory reaches the file. */
+static void tidy_str(char *s, size_t size)
+{
+    s[size - 1] = '\0';
+    size_t len = strlen(s);
+    memset(s + len, 0, size - len);
+}
+
+static void tidy_row(rb_row *r)
+{
+#define RB_TIDY_STR(field) tidy_str(r->field, sizeof r->field);
+#define RB_TIDY_I32(field)
+#define RB_TIDY_U64(field)
+#define RB_TIDY_F64(field)
+#define RB_TIDY_COLUMN(kind, field, unit) RB_TIDY_##kind(field)
+    RB_ROW_COLUMNS(RB_TIDY_COLUMN)
+#undef RB_TIDY_COLUMN
+#undef RB_TIDY_STR
+#undef RB_TIDY_I32
+#undef RB_TIDY_U64
+#undef RB_TIDY_F64
+}
+
+// --- attributes ------------------------------------------------------------------------------------
+
+/* Writes a scalar attribute on obj, replacing one of the same name. */
+static int attr_write(h5out *w, hid_t obj, const char *name, hid_t type, const void *value)
+{
+    hid_t space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
+    htri_t exists;
+    int rc = -1;
+
+    H5_CHECK(w, exists = H5Aexists(obj, name), "H5Aexists");
+    if (exists)
+        H5_CHECK(w, H5Adelete(obj, name), "H5Adelete");
+    H5_CHECK(w, space = H5Screate(H5S_SCALAR), "H5Screate");
+    H5_CHECK(w, attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), "H5Acreate2");
+    H5_CHECK(w, H5Awrite(attr, type, value), "H5Awrite");
+    rc = 0;
+out:
+    close_id(&attr, H5Aclose);
+    close_id(&space, H5Sclose);
+    return rc;
+}
+
+/* Strings are stored fixed-length and NUL-terminated, the size of the text plus its terminator. */
+static int attr_write_str(h5out *w, hid_t obj, const char *name, const char *value)
+{
+    hid_t type = H5I_INVALID_HID;
+    int rc = -1;
+
+    if (value == NULL)
+        value = "";
+    H5_CHECK(w, type = H5Tcopy(H5T_C_S1), "H5Tcopy");
+    H5_CHECK(w, H5Tset_size(type, strlen(value) + 1), "H5Tset_size");
+    H5_CHECK(w, H5Tset_strpad(type, H5T_STR_NULLTERM), "H5Tset_strpad");
+    rc = attr_write(w, obj, name, type, value);
+out:
+    close_id(&type, H5Tclose);
+    return rc;
+}
+
+/* Opens "/", RB_H5_PROVENANCE or RB_H5_CAPABILITIES, creating the group on first use. Other names
+ * are refused: the reader loads exactly these three, and anything else would be written unread. */
+static hid_t group_open(h5out *w, const char *group)
+{
+    htri_t exists;
+
+    if (w == NULL || w->file < 0) {
+        if (w != NULL)
+            fail(w, "%s: the writer is closed", w->partial);
+        return H5I_INVALID_HID;
+    }
+    if (group == NULL || (strcmp(group, "/") != 0 && strcmp(group, RB_H5_PROVENANCE) != 0 &&
+                          strcmp(group, RB_H5_CAPABILITIES) != 0)) {
+        fail(w, "%s: attributes go on \"/\", \"" RB_H5_PROVENANCE "\" or \"" RB_H5_CAPABILITIES
+             "\", not \"%s\"", w->partial, group ? group : "(null)");
+        return H5I_INVALID_HID;
+    }
+    if (strcmp(group, "/") == 0)
+        exists = 1;
+    else if ((exists = H5Lexists(w->file, group, H5P_DEFAULT)) < 0) {
+        fail_h5(w, "H5Lexists");
+        return H5I_INVALID_HID;
+    }
+    hid_t g = exists ? H5Gopen2(w->file, group, H5P_DEFAULT)
+                     : H5Gcreate2(w->file, group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        fail_h5(w, exists ? "H5Gopen2" : "H5Gcreate2");
+    return g;
+}
+
+/* type is H5T_C_S1 for a string value (stored at its own length), else the value's native type. */
+static int attr_on_group(h5out *w, const char *group, const char *name, hid_t type, const void *value)
+{
+    hid_t g = group_open(w, group);
+    if (g < 0)
+        return -1;
+    int rc = -1;
+    if (name == NULL || name[0] == '\0')
+        fail(w, "%s: attribute without a name on %s", w->partial, group);
+    else
+        rc = type == H5T_C_S1 ? attr_write_str(w, g, name, value) : attr_write(w, g, name, type, value);
+    H5Gclose(g);
+    return rc;
+}
+
+int h5out_attr_str(h5out *w, const char *group, const char *name, const char *value)
+{
+    return attr_on_group(w, group, name, H5T_C_S1, value);
+}
+
+int h5out_attr_i64(h5out *w, const char *group, const char *name, int64_t value)
+{
+    return attr_on_group(w, group, name, H5T_NATIVE_INT64, &value);
+}
+
+int h5out_attr_f64(h5out *w, const char *group, const char *name, double value)
+{
+    return attr_on_group(w, group, name, H5T_NATIVE_DOUBLE, &value);
+}
+
+/* "name: unit: doc" for every metric family, one per line. Returns a malloc'd string or NULL. */
+static char *families_text(void)
+{
+    size_t len = 1;
+    for (int f = 0; f < RB_FAM_COUNT; f++)
+        len += strlen(rb_family_name(f)) + strlen(rb_family_unit(f)) + strlen(rb_family_doc(f)) + 5;
+    char *text = malloc(len), *p = text;
+    if (text == NULL)
+        return NULL;
+    for (int f = 0; f < RB_FAM_COUNT; f++)
+        p += snprintf(p, len - (size_t)(p - text), "%s: %s: %s\n",
+                      rb_family_name(f), rb_family_unit(f), rb_family_doc(f));
+    *p = '\0';
+    return text;
+}
+
+/* The attributes that make /cells self-describing: the unit of every numeric column, the families. */
+static int cells_describe(h5out *w)
+{
+    char *families = NULL;
+    int rc = -1;
+
+#define RB_UNIT_ATTR(kind, field, unit) \
+    if ((unit)[0] != '\0' && attr_write_str(w, w->cells, RB_H5_ATTR_UNIT_PREFIX #field, unit) < 0) \
+        goto out;
+    RB_ROW_COLUMNS(RB_UNIT_ATTR)
+#undef RB_UNIT_ATTR
+    if ((families = families_text()) == NULL) {
+        fail(w, "%s: out of memory", w->partial);
+        goto out;
+    }
+    if (attr_write_str(w, w->cells, RB_H5_ATTR_FAMILIES, families) < 0)
+        goto out;
+    rc = 0;
+out:
+    free(families);
+    return rc;
+}
+
+// --- datasets --------------------------------------------------------------------------------------
+
+/* The creation list of every dataset: chunked, deflated when this HDF5 can encode it, and
+ * checksummed (fletcher32) so that a damaged chunk is reported on read instead of returned. */
+static hid_t chunked_dcpl(h5out *w, hsize_t chunk)
+{
+    hid_t dcpl = H5I_INVALID_HID;
+
+    H5_CHECK(w, dcpl = H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate");
+    H5_CHECK(w, H5Pset_chunk(dcpl, 1, &chunk), "H5Pset_chunk");
+    if (w->deflate)
+        H5_CHECK(w, H5Pset_deflate(dcpl, DEFLATE_LEVEL), "H5Pset_deflate");
+    if (w->fletcher32)
+        H5_CHECK(w, H5Pset_fletcher32(dcpl), "H5Pset_fletcher32");
+    return dcpl;
+out:
+    close_id(&dcpl, H5Pclose);
+    return H5I_INVALID_HID;
+}
+
+static int filter_can_encode(H5Z_filter_t filter)
+{
+    unsigned int info = 0;
+    if (H5Zfilter_avail(filter) <= 0 || H5Zget_filter_info(filter, &info) < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0;
+    }
+    return (info & H5Z_FILTER_CONFIG_ENCODE_ENABLED) && (info & H5Z_FILTER_CONFIG_DECODE_ENABLED);
+}
+
+static int cells_create(h5out *w)
+{
+    hid_t file_type = H5I_INVALID_HID, space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
+    hsize_t dims = 0, maxdims = H5S_UNLIMITED;
+    int rc = -1;
+
+    if ((w->row_type = h5out_row_type()) < 0) {
+        fail_h5(w, "building the rb_row type");
+        goto out;
+    }
+    /* The file type is the row type without the struct's padding: no holes of stale bytes on disk,
+     * and readers (h5py, h5dump) see exactly the columns. */
+    H5_CHECK(w, file_type = H5Tcopy(w->row_type), "H5Tcopy");
+    H5_CHECK(w, H5Tpack(file_type), "H5Tpack");
+    H5_CHECK(w, space = H5Screate_simple(1, &dims, &maxdims), "H5Screate_simple");
+    if ((dcpl = chunked_dcpl(w, CELLS_CHUNK_ROWS)) < 0)
+        goto out;
+    H5_CHECK(w, w->cells = H5Dcreate2(w->file, RB_H5_CELLS, file_type, space, H5P_DEFAULT, dcpl,
+                                      H5P_DEFAULT), "creating " RB_H5_CELLS);
+    rc = cells_describe(w);
+out:
+    close_id(&dcpl, H5Pclose);
+    close_id(&space, H5Sclose);
+    close_id(&file_type, H5Tclose);
+    return rc;
+}
+
+static int samples_write(h5out *w, int32_t row_id, const char *unit, const double *samples, size_t n)
+{
+    hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, dset = H5I_INVALID_HID;
+    hsize_t dims = n, chunk = n < SAMPLES_CHUNK ? n : SAMPLES_CHUNK;
+    char name[64];
+    htri_t exists;
+    int rc = -1;
+
+    snprintf(name, sizeof name, RB_H5_SAMPLES "/" RB_H5_SAMPLE_FMT, (int)row_id);
+    /* A previous append of this row may have failed after its samples were written. */
+    H5_CHECK(w, exists = H5Lexists(w->file, name, H5P_DEFAULT), "H5Lexists");
+    if (exists)
+        H5_CHECK(w, H5Ldelete(w->file, name, H5P_DEFAULT), "H5Ldelete");
+    H5_CHECK(w, space = H5Screate_simple(1, &dims, NULL), "H5Screate_simple");
+    if ((dcpl = chunked_dcpl(w, chunk)) < 0)
+        goto out;
+    H5_CHECK(w, dset = H5Dcreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl,
+                                  H5P_DEFAULT), "creating the samples dataset");
+    H5_CHECK(w, H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, samples),
+             "writing samples");
+    rc = attr_write_str(w, dset, RB_H5_ATTR_SAMPLE_UNIT, unit);
+out:
+    close_id(&dset, H5Dclose);
+    close_id(&dcpl, H5Pclose);
+    close_id(&space, H5Sclose);
+    return rc;
+}
+
+/* Pushes everything written so far to the disk: HDF5's caches to the file, then the file to the
+ * device, so that neither a crash of this process nor of the machine loses a completed row. */
+static int flush_to_disk(h5out *w)
+{
+    void *handle = NULL;
+    int rc = -1;
+
+    H5_CHECK(w, H5Fflush(w->file, H5F_SCOPE_GLOBAL), "H5Fflush");
+    H5_CHECK(w, H5Fget_vfd_handle(w->file, H5P_DEFAULT, &handle), "H5Fget_vfd_handle");
+    if (handle != NULL && fsync(*(int *)handle) != 0) {
+        fail(w, "%s: fsync failed: %s", w->partial, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    return rc;
+}
+
+// --- open, append, close ---------------------------------------------------------------------------
+
+/* The directory of path, malloc'd. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        return strdup(".");
+    if (slash == path)
+        return strdup("/");
+    char *dir = malloc((size_t)(slash - path) + 1);
+    if (dir != NULL) {
+        memcpy(dir, path, (size_t)(slash - path));
+        dir[slash - path] = '\0';
+    }
+    return dir;
+}
+
+/* Everything that can be said before HDF5 is involved: a writable directory, no PATH unless force,
+ * no stale PATH.partial unless force (then it is removed). */
+static int check_paths(h5out *w)
+{
+    struct stat st;
+    char *dir = dir_of(w->path);
+    int rc = -1;
+
+    if (dir == NULL) {
+        fail(w, "%s: out of memory", w->path);
+        goto out;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fail(w, "cannot write '%s': directory '%s' %s", w->path, dir,
+             errno == ENOENT ? "does not exist" : "is not a directory");
+        goto out;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        fail(w, "cannot write '%s': directory '%s' is not writable (%s)", w->path, dir, strerror(errno));
+        goto out;
+    }
+    if (lstat(w->path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            fail(w, "%s is a directory", w->path);
+            goto out;
+        }
+        if (!w->force) {
+            fail(w, "%s exists; use --force to replace it", w->path);
+            goto out;
+        }
+    }
+    if (lstat(w->partial, &st) == 0) {
+        if (!w->force) {
+            fail(w, "%s exists, left by a ringbench that crashed or is still running; "
+                 "look at it with h5dump, remove it, or use --force", w->partial);
+            goto out;
+        }
+        if (unlink(w->partial) != 0) {
+            fail(w, "cannot remove the stale %s: %s", w->partial, strerror(errno));
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(dir);
+    return rc;
+}
+
+/* Creates PATH.partial, refusing to take over one that appears meanwhile (H5F_ACC_EXCL opens with
+ * O_EXCL). The file format is pinned to the 1.8 layout: its metadata is checksummed, so damage is
+ * detected on read, and unlike the 1.10 superblock it carries no "open for writing" flag that would
+ * make the .partial of a crashed run unreadable without h5clear. */
+static int file_create(h5out *w)
+{
+    hid_t fapl = H5I_INVALID_HID;
+    int rc = -1;
+
+    H5_CHECK(w, fapl = H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate");
+    H5_CHECK(w, H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18), "H5Pset_libver_bounds");
+    /* Closing the file closes whatever is still open in it, so nothing keeps it open past close. */
+    H5_CHECK(w, H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG), "H5Pset_fclose_degree");
+    errno = 0;
+    w->file = H5Fcreate(w->partial, H5F_ACC_EXCL, H5P_DEFAULT, fapl);
+    if (w->file < 0) {
+        int saved = errno;
+        struct stat st;
+        if (lstat(w->partial, &st) == 0)
+            fail(w, "%s appeared while opening it: is another ringbench writing here?", w->partial);
+        else if (saved != 0)
+            fail(w, "cannot create %s: %s", w->partial, strerror(saved));
+        else
+            fail_h5(w, "H5Fcreate");
+        H5Eclear2(H5E_DEFAULT);
+        goto out;
+    }
+    rc = 0;
+out:
+    close_id(&fapl, H5Pclose);
+    return rc;
+}
+
+static void writer_free(h5out *w)
+{
+    if (w == NULL)
+        return;
+    close_id(&w->cells, H5Dclose);
+    close_id(&w->row_type, H5Tclose);
+    close_id(&w->file, H5Fclose);
+    free(w->path);
+    free(w->partial);
+    free(w);
+}
+
+int h5out_open(const char *path, int force, h5out **out, char *err, size_t errlen)
+{
+    h5out *w = NULL;
+    hid_t root = H5I_INVALID_HID, samples = H5I_INVALID_HID;
+    int32_t version = RB_SCHEMA_VERSION, complete = 0;
+    int rc = -1;
+
+    if (out != NULL)
+        *out = NULL;
+    if (path == NULL || path[0] == '\0' || out == NULL) {
+        put_err(err, errlen, "h5out_open: no output path");
+        return -1;
+    }
+    /* HDF5 would print its whole error stack to stderr; every failure becomes one line instead. */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    if ((w = calloc(1, sizeof *w)) == NULL) {
+        put_err(err, errlen, "h5out_open: out of memory");
+        return -1;
+    }
+    w->file = w->cells = w->row_type = H5I_INVALID_HID;
+    w->force = force;
+    w->path = strdup(path);
+    w->partial = malloc(strlen(path) + sizeof ".partial");
+    if (w->path == NULL || w->partial == NULL) {
+        put_err(err, errlen, "h5out_open: out of memory");
+        writer_free(w);
+        return -1;
+    }
+    sprintf(w->partial, "%s.partial", path);
+    w->deflate = filter_can_encode(H5Z_FILTER_DEFLATE);
+    w->fletcher32 = filter_can_encode(H5Z_FILTER_FLETCHER32);
+
+    if (check_paths(w) < 0 || file_create(w) < 0)
+        goto out;
+    H5_CHECK(w, root = H5Gopen2(w->file, "/", H5P_DEFAULT), "H5Gopen2 /");
+    if (attr_write_str(w, root, RB_H5_ATTR_TOOL, "ringbench") < 0 ||
+        attr_write(w, root, RB_H5_ATTR_SCHEMA, H5T_NATIVE_INT32, &version) < 0 ||
+        attr_write(w, root, RB_H5_ATTR_COMPLETE, H5T_NATIVE_INT32, &complete) < 0 ||
+        attr_write_str(w, root, RB_H5_ATTR_INTERRUPTED, "") < 0)
+        goto out;
+    H5_CHECK(w, samples = H5Gcreate2(w->file, RB_H5_SAMPLES, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+             "creating " RB_H5_SAMPLES);
+    if (cells_create(w) < 0 || flush_to_disk(w) < 0)
+        goto out;
+    rc = 0;
+out:
+    close_id(&samples, H5Gclose);
+    close_id(&root, H5Gclose);
+    if (rc != 0) {
+        put_err(err, errlen, w->err);
+        /* The .partial is ours and holds nothing yet: remove it so it is not taken for a crash. */
+        if (w->file >= 0) {
+            close_id(&w->cells, H5Dclose);
+            close_id(&w->file, H5Fclose);
+            unlink(w->partial);
+        }
+        writer_free(w);
+        return -1;
+    }
+    *out = w;
+    return 0;
+}
+
+int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n)
+{
+    hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+    hsize_t start, one = 1, extent;
+    rb_row copy;
+    int rc = -1;
+
+    if (w == NULL)
+        return -1;
+    if (w->file < 0 || w->cells < 0) {
+        fail(w, "%s: the writer is closed", w->partial);
+        return -1;
+    }
+    if (row == NULL || (n > 0 && samples == NULL)) {
+        fail(w, "%s: h5out_append without a row or with %zu samples at NULL", w->partial, n);
+        return -1;
+    }
+    if (w->nrows == INT32_MAX) {
+        fail(w, "%s: the table is full (%d rows)", w->partial, (int)INT32_MAX);
+        return -1;
+    }
+    memcpy(&copy, row, sizeof copy);
+    copy.row_id = w->nrows;
+    tidy_row(&copy);
+
+    /* Samples first: a row that made it into the table always has its samples. */
+    if (n > 0 && samples_write(w, copy.row_id, copy.unit, samples, n) < 0)
+        goto out;
+    start = (hsize_t)w->nrows;
+    extent = start + 1;
+    H5_CHECK(w, H5Dset_extent(w->cells, &extent), "extending " RB_H5_CELLS);
+    H5_CHECK(w, fspace = H5Dget_space(w->cells), "H5Dget_space");
+    H5_CHECK(w, H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &one, NULL),
+             "H5Sselect_hyperslab");
+    H5_CHECK(w, mspace = H5Screate_simple(1, &one, NULL), "H5Screate_simple");
+    H5_CHECK(w, H5Dwrite(w->cells, w->row_type, mspace, fspace, H5P_DEFAULT, &copy),
+             "writing a row of " RB_H5_CELLS);
+    if (flush_to_disk(w) < 0)
+        goto out;
+    w->nrows++;
+    row->row_id = copy.row_id;
+    rc = 0;
+out:
+    close_id(&mspace, H5Sclose);
+    close_id(&fspace, H5Sclose);
+    return rc;
+}
+
+/* Makes the file's rename durable: the directory entry is on disk too. Best effort: some
+ * filesystems refuse fsync on a directory, and the data itself is already safe. */
+static void sync_dir(const char *path)
+{
+    char *dir = dir_of(path);
+    int fd = dir ? open(dir, O_RDONLY) : -1;
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+/* Moves PATH.partial to PATH. Without force, link()+unlink() so that a PATH created meanwhile by
+ * someone else is never replaced (rename() would silently clobber it). */
+static int publish(h5out *w)
+{
+    struct stat st;
+
+    if (!w->force) {
+        if (link(w->partial, w->path) == 0) {
+            if (unlink(w->partial) != 0) {
+                fail(w, "%s written, but cannot remove %s: %s", w->path, w->partial, strerror(errno));
+                return -1;
+            }
+            return 0;
+        }
+        if (errno == EEXIST) {
+            fail(w, "%s appeared while ringbench ran; not replacing it (results are in %s)",
+                 w->path, w->partial);
+            return -1;
+        }
+        /* Filesystems without hard links (some FUSE and Windows mounts): check, then rename; the
+         * window between the two is the best such a filesystem allows. */
+        if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP && errno != ENOSYS) {
+            fail(w, "cannot link %s to %s: %s", w->partial, w->path, strerror(errno));
+            return -1;
+        }
+        if (lstat(w->path, &st) == 0) {
+            fail(w, "%s appeared while ringbench ran; not replacing it (results are in %s)",
+                 w->path, w->partial);
+            return -1;
+        }
+    }
+    if (rename(w->partial, w->path) != 0) {
+        fail(w, "cannot rename %s to %s: %s", w->partial, w->path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errlen)
+{
+    hid_t root = H5I_INVALID_HID;
+    int32_t flag = complete ? 1 : 0;
+    ssize_t left;
+    int fd, rc = -1;
+
+    if (w == NULL) {
+        put_err(err, errlen, "h5out_close: no writer");
+        return -1;
+    }
+    if (w->file < 0) {
+        fail(w, "%s: the writer is closed", w->partial);
+        goto out;
+    }
+    if (!complete && (why == NULL || why[0] == '\0'))
+        why = "unknown";
+    H5_CHECK(w, root = H5Gopen2(w->file, "/", H5P_DEFAULT), "H5Gopen2 /");
+    if (attr_write(w, root, RB_H5_ATTR_COMPLETE, H5T_NATIVE_INT32, &flag) < 0 ||
+        attr_write_str(w, root, RB_H5_ATTR_INTERRUPTED, complete ? "" : why) < 0)
+        goto out;
+    close_id(&root, H5Gclose);
+    close_id(&w->cells, H5Dclose);
+    close_id(&w->row_type, H5Tclose);
+    /* Everything this module opened is closed by now; anything left is a leak to fix. */
+    H5_CHECK(w, left = H5Fget_obj_count(w->file, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE |
+                                                 H5F_OBJ_ATTR), "H5Fget_obj_count");
+    if (left != 0) {
+        fail(w, "%s: internal error: %zd HDF5 objects left open", w->partial, left);
+        goto out;
+    }
+    hid_t file = w->file;
+    w->file = H5I_INVALID_HID;
+    H5_CHECK(w, H5Fclose(file), "H5Fclose");
+    if ((fd = open(w->partial, O_RDONLY)) < 0 || fsync(fd) != 0) {
+        fail(w, "%s: fsync failed: %s", w->partial, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        goto out;
+    }
+    close(fd);
+    if (publish(w) < 0)
+        goto out;
+    sync_dir(w->path);
+    rc = 0;
+out:
+    close_id(&root, H5Gclose);
+    if (rc != 0)
+        put_err(err, errlen, w->err);
+    writer_free(w);
+    return rc;
+}
+
+const char *h5out_error(const h5out *w)
+{
+    return w != NULL ? w->err : "no writer";
+}
