@@ -45,6 +45,9 @@ managed_done:
 
 int rb_probe(int device, rb_caps *c)
 {
+    /* Load every module when the context is created: a module loaded lazily while a persistent
+     * kernel occupies the GPU can deadlock (a known failure of spin-kernel benchmarks). */
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0);
     memset(c, 0, sizeof *c);
     c->device = device;
     c->can_map_host_memory = c->concurrent_managed_access = c->pageable_memory_access = -1;

@@ -165,6 +165,7 @@ static int cuda_open(ring *r)
     s->ctrl = m->v[RB_AXIS_CTRL];
     int rc;
     unsigned max_blocks = 0;
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0); /* see rb_probe: no lazy loading under a spinning kernel */
     CUDA_TRY(s->cerr, cudaSetDevice(r->cfg.device), no_device);
     CUDA_TRY(s->cerr, ring_kernel_prepare(&max_blocks), failed);
     r->blocks = r->cfg.blocks && r->cfg.blocks < max_blocks ? r->cfg.blocks : max_blocks;

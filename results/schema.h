@@ -48,7 +48,8 @@
     X(MEMCPY_H2D_PINNED,   "memcpy_h2d_pinned",   "GB/s", "baseline: cudaMemcpy host to device from pinned memory") \
     X(MEMCPY_D2H_PINNED,   "memcpy_d2h_pinned",   "GB/s", "baseline: cudaMemcpy device to host into pinned memory") \
     X(MEMCPY_H2D_PAGEABLE, "memcpy_h2d_pageable", "GB/s", "baseline: cudaMemcpy host to device from malloc memory") \
-    X(MEMCPY_D2H_PAGEABLE, "memcpy_d2h_pageable", "GB/s", "baseline: cudaMemcpy device to host into malloc memory")
+    X(MEMCPY_D2H_PAGEABLE, "memcpy_d2h_pageable", "GB/s", "baseline: cudaMemcpy device to host into malloc memory") \
+    X(HARNESS_OVERHEAD,    "harness_overhead",    "us",   "what the sampler records for an empty operation: two clock reads and its bookkeeping")
 
 typedef enum rb_family {
 #define RB_FAMILY_ENUM(e, name, unit, doc) RB_FAM_##e,

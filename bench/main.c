@@ -1,0 +1,582 @@
+/* main.c - the ringbench command line: run, probe, list, report, compare.
+ *
+ * Only this file prints usage and chooses exit codes: 0 ok, 1 a failure (a failed cell, a runtime
+ * error, an interrupted run), 2 a usage error (bad option, bad value, output file exists).
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "h5out.h"
+#include "probe.h"
+#include "report.h"
+#include "sweep.h"
+
+#ifndef RINGBENCH_VERSION
+#define RINGBENCH_VERSION "0.0.0"
+#endif
+#ifndef RINGBENCH_GIT_COMMIT
+#define RINGBENCH_GIT_COMMIT "unknown"
+#endif
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+static volatile sig_atomic_t g_stop;
+static volatile sig_atomic_t g_signal;
+
+static void on_signal(int sig)
+{
+    g_signal = sig;
+    g_stop = 1;
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends the process at once */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* --- small parsing helpers ---------------------------------------------------------------------- */
+
+/* Matches "--name value" and "--name=value" (and a short alias "-x value"); advances *i. */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char *alias, const char **val)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) == 0 && a[n] == '=') {
+        *val = a + n + 1;
+        return 1;
+    }
+    if (strcmp(a, name) == 0 || (alias && strcmp(a, alias) == 0)) {
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "ringbench: %s needs a value\n", name);
+            exit(EXIT_USAGE);
+        }
+        *val = argv[++*i];
+        return 1;
+    }
+    return 0;
+}
+
+static long parse_long(const char *opt, const char *s, long lo, long hi)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        fprintf(stderr, "ringbench: %s: '%s' is not an integer from %ld to %ld\n", opt, s, lo, hi);
+        exit(EXIT_USAGE);
+    }
+    return v;
+}
+
+static double parse_seconds(const char *opt, const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v > 0) || v > 86400) {
+        fprintf(stderr, "ringbench: %s: '%s' is not a positive number of seconds\n", opt, s);
+        exit(EXIT_USAGE);
+    }
+    return v;
+}
+
+static void utc_now(char *buf, size_t n, const char *fmt)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, fmt, &tm);
+}
+
+/* --- provenance and capabilities ---------------------------------------------------------------- */
+
+static int put_env(void *ctx, const char *key, const char *value)
+{
+    return h5out_attr_str(ctx, RB_H5_PROVENANCE, key, value);
+}
+
+static int put_cap(void *ctx, const char *key, const char *value, const char *error)
+{
+    h5out *w = ctx;
+    if (h5out_attr_str(w, RB_H5_CAPABILITIES, key, value) != 0)
+        return -1;
+    if (error && *error) {
+        char k[96];
+        snprintf(k, sizeof k, "%s_error", key);
+        return h5out_attr_str(w, RB_H5_CAPABILITIES, k, error);
+    }
+    return 0;
+}
+
+static int put_nvml(h5out *w, const rb_caps *caps, const char *when)
+{
+    env_nvml nv;
+    env_nvml_query(caps->pci_bus_id, &nv);
+    char k[64];
+    snprintf(k, sizeof k, "nvml_%s", when);
+    if (!nv.available) {
+        return h5out_attr_str(w, RB_H5_PROVENANCE, k, nv.reason);
+    }
+    struct { const char *name; int v; } f[] = {
+        {"sm_clock_mhz", nv.sm_clock_mhz}, {"mem_clock_mhz", nv.mem_clock_mhz}, {"pcie_gen", nv.pcie_gen},
+        {"pcie_width", nv.pcie_width}, {"pcie_gen_max", nv.pcie_gen_max}, {"pcie_width_max", nv.pcie_width_max}};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+        snprintf(k, sizeof k, "nvml_%s_%s", when, f[i].name);
+        if (h5out_attr_i64(w, RB_H5_PROVENANCE, k, f[i].v) != 0)
+            return -1;
+    }
+    return h5out_attr_str(w, RB_H5_PROVENANCE, "nvml_driver_version", nv.driver_version);
+}
+
+typedef struct run_meta {
+    const char *command_line, *preset, *modes, *sizes, *backend_notice;
+    ring_backend backend;
+    uint32_t seed;
+} run_meta;
+
+static int write_header(h5out *w, const env_info *env, const rb_caps *caps, const run_meta *m)
+{
+    char v[64];
+    if (env_foreach(env, put_env, w) != 0 || rb_caps_foreach(caps, put_cap, w) != 0)
+        return -1;
+    utc_now(v, sizeof v, "%Y-%m-%dT%H:%M:%SZ");
+    struct { const char *k, *v; } s[] = {
+        {"suite_version", RINGBENCH_VERSION}, {"git_commit", RINGBENCH_GIT_COMMIT},
+        {"command_line", m->command_line}, {"start_utc", v}, {"backend", ring_backend_name(m->backend)},
+        {"backend_notice", m->backend_notice}, {"preset", m->preset}, {"modes", m->modes}, {"sizes", m->sizes},
+        {"gpu_name", caps->name}, {"pci_bus_id", caps->pci_bus_id}};
+    for (size_t i = 0; i < sizeof s / sizeof *s; i++)
+        if (h5out_attr_str(w, RB_H5_PROVENANCE, s[i].k, s[i].v ? s[i].v : "") != 0)
+            return -1;
+    snprintf(v, sizeof v, "%d.%d", caps->cc_major, caps->cc_minor);
+    if (h5out_attr_str(w, RB_H5_PROVENANCE, "compute_capability", v) != 0 ||
+        h5out_attr_i64(w, RB_H5_PROVENANCE, "sm_count", caps->sm_count) != 0 ||
+        h5out_attr_i64(w, RB_H5_PROVENANCE, "driver_version", caps->driver_version) != 0 ||
+        h5out_attr_i64(w, RB_H5_PROVENANCE, "runtime_version", caps->runtime_version) != 0 ||
+        h5out_attr_i64(w, RB_H5_PROVENANCE, "seed", m->seed) != 0)
+        return -1;
+    return caps->cuda_usable ? put_nvml(w, caps, "start") : 0;
+}
+
+/* --- run ---------------------------------------------------------------------------------------- */
+
+static void usage_run(FILE *f)
+{
+    fprintf(f,
+        "usage: ringbench run [options]\n"
+        "Measure the ring-kernel system in every selected mode x message size; write an HDF5 results file.\n\n"
+        "  --preset NAME       quick | default | full (default: default); see `ringbench list presets`\n"
+        "  --modes SPEC        all, or AXIS=V1|V2 terms joined by commas, e.g. host=pinned,ctrl=mapped|managed\n"
+        "                      axes: host=pinned|malloc xfer=async|sync|zerocopy launch=coop|noncoop\n"
+        "                      ctrl=managed|device|mapped (default: all)\n"
+        "  --sizes SPEC        sizes and ranges, e.g. 8,4K,1M or 8..4M (powers of 2) or 16..4M:x4\n"
+        "                      (default: the preset's)\n"
+        "  --backend B         auto | cuda | cpu (default auto: CUDA if a device is usable, else the CPU\n"
+        "                      reference backend, with a notice)\n"
+        "  --device N          CUDA device ordinal (default 0)\n"
+        "  --seed N            payload generator seed (default 1)\n"
+        "  -o, --output FILE   results file (default results/<host>-<UTC time>.h5)\n"
+        "  --force             replace FILE if it exists\n"
+        "  --timeout S         bound of any single wait on the kernel (default 5)\n"
+        "  --max-lifetime S    a kernel leaves by itself after S seconds (default 60; on WSL2 keep it\n"
+        "                      below the Windows watchdog if that applies, see README)\n"
+        "  --report            write the report next to the results file afterwards\n"
+        "  --quiet             no progress on stderr\n"
+        "Exit status: 0 every cell ok or recorded unsupported/invalid; 1 a failed cell, an error or an\n"
+        "interrupt (the file keeps every completed cell, marked incomplete); 2 a usage error.\n");
+}
+
+static void default_output(char *buf, size_t n)
+{
+    char host[128] = "host", ts[32];
+    gethostname(host, sizeof host - 1);
+    for (char *p = host; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-'))
+            *p = '_';
+    utc_now(ts, sizeof ts, "%Y%m%dT%H%M%SZ");
+    struct stat st;
+    const int have_dir = stat("results", &st) == 0 && S_ISDIR(st.st_mode);
+    snprintf(buf, n, "%s%s-%s.h5", have_dir ? "results/" : "", host, ts);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    const char *preset_name = "default", *modes = "all", *sizes = NULL, *output = NULL, *backend = "auto";
+    int device = 0, force = 0, quiet = 0, report = 0;
+    uint32_t seed = 1;
+    double timeout_s = 5, lifetime_s = 60;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage_run(stdout);
+            return EXIT_OK;
+        } else if (opt_value(argc, argv, &i, "--preset", NULL, &v)) {
+            preset_name = v;
+        } else if (opt_value(argc, argv, &i, "--modes", NULL, &v)) {
+            modes = v;
+        } else if (opt_value(argc, argv, &i, "--sizes", NULL, &v)) {
+            sizes = v;
+        } else if (opt_value(argc, argv, &i, "--backend", NULL, &v)) {
+            backend = v;
+        } else if (opt_value(argc, argv, &i, "--device", NULL, &v)) {
+            device = (int)parse_long("--device", v, 0, 1023);
+        } else if (opt_value(argc, argv, &i, "--seed", NULL, &v)) {
+            seed = (uint32_t)parse_long("--seed", v, 0, 0xFFFFFFFFL);
+        } else if (opt_value(argc, argv, &i, "--output", "-o", &v)) {
+            output = v;
+        } else if (opt_value(argc, argv, &i, "--timeout", NULL, &v)) {
+            timeout_s = parse_seconds("--timeout", v);
+        } else if (opt_value(argc, argv, &i, "--max-lifetime", NULL, &v)) {
+            lifetime_s = parse_seconds("--max-lifetime", v);
+        } else if (strcmp(argv[i], "--force") == 0) {
+            force = 1;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = 1;
+        } else if (strcmp(argv[i], "--report") == 0) {
+            report = 1;
+        } else {
+            fprintf(stderr, "ringbench run: unknown option '%s' (see ringbench run --help)\n", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    rb_sweep_opts o;
+    memset(&o, 0, sizeof o);
+    char err[512];
+    if (!(o.preset = rb_preset_find(preset_name))) {
+        fprintf(stderr, "ringbench run: unknown preset '%s' (quick, default or full)\n", preset_name);
+        return EXIT_USAGE;
+    }
+    if (!sizes)
+        sizes = o.preset->sizes;
+    if (rb_mode_set_parse(modes, &o.modes, err, sizeof err) != 0 || rb_sizes_parse(sizes, &o.sizes, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench run: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (strcmp(backend, "auto") && strcmp(backend, "cuda") && strcmp(backend, "cpu")) {
+        fprintf(stderr, "ringbench run: --backend must be auto, cuda or cpu, not '%s'\n", backend);
+        return EXIT_USAGE;
+    }
+    o.device = device;
+    o.seed = seed;
+    o.timeout_s = timeout_s;
+    o.max_lifetime_s = lifetime_s;
+    o.quiet = quiet;
+
+    rb_caps caps;
+    const char *notice = "";
+    if (strcmp(backend, "cpu") == 0) {
+        memset(&caps, 0, sizeof caps);
+        rb_probe(-1, &caps); /* records why no device is used, without touching one */
+        snprintf(caps.cuda_error, sizeof caps.cuda_error, "not used: --backend cpu");
+        o.backend = RING_BACKEND_CPU;
+    } else {
+        rb_probe(device, &caps);
+        if (caps.cuda_usable) {
+            o.backend = RING_BACKEND_CUDA;
+        } else if (strcmp(backend, "cuda") == 0) {
+            fprintf(stderr, "ringbench run: --backend cuda: no usable CUDA device: %s\n", caps.cuda_error);
+            return EXIT_FAIL;
+        } else {
+            o.backend = RING_BACKEND_CPU;
+            notice = "no usable CUDA device: these are CPU reference backend numbers, not GPU measurements";
+            fprintf(stderr,
+                    "ringbench: NOTICE: no usable CUDA device (%s).\n"
+                    "ringbench: NOTICE: running the CPU REFERENCE BACKEND: a host thread plays the kernel. Its numbers\n"
+                    "ringbench: NOTICE: exercise the protocol, the sweep and the results file; they are NOT GPU measurements.\n",
+                    caps.cuda_error);
+        }
+    }
+    if (o.backend == RING_BACKEND_CUDA) {
+        for (size_t i = 0; i < o.sizes.n; i++) {
+            /* Two rings of up to 16 slots plus the baselines' buffers must fit comfortably. */
+            uint64_t need = 4ull * 16 * ring_slot_stride(o.sizes.v[i]);
+            if (need > caps.total_mem / 2) {
+                char name[32];
+                fprintf(stderr, "ringbench run: --sizes: %s is too large for %s (%.1f GiB)\n",
+                        rb_size_name(o.sizes.v[i], name, sizeof name), caps.name, caps.total_mem / 1073741824.0);
+                return EXIT_USAGE;
+            }
+        }
+    }
+
+    char path[1024], cmdline[2048] = "";
+    if (output)
+        snprintf(path, sizeof path, "%s", output);
+    else
+        default_output(path, sizeof path);
+    for (int i = 0; i < argc + 1 && strlen(cmdline) < sizeof cmdline - 64; i++) {
+        const char *a = i == 0 ? "ringbench" : argv[i - 1];
+        strncat(cmdline, a, sizeof cmdline - strlen(cmdline) - 2);
+        strcat(cmdline, " ");
+    }
+    h5out *w = NULL;
+    if (h5out_open(path, force, &w, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench run: %s\n", err);
+        return EXIT_USAGE;
+    }
+    env_info env;
+    env_detect(NULL, &env);
+    run_meta meta = {cmdline, o.preset->name, modes, sizes, notice, o.backend, seed};
+    if (write_header(w, &env, &caps, &meta) != 0) {
+        fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
+        h5out_close(w, 0, "write error", err, sizeof err);
+        return EXIT_FAIL;
+    }
+    if (env.is_wsl2 && !quiet)
+        fprintf(stderr, "ringbench: WSL2 detected (%s)\n", env.wsl2_evidence);
+
+    install_signals();
+    rb_sweep_result res;
+    int rc = rb_sweep_run(&o, &caps, w, &g_stop, &res, err, sizeof err);
+    char end[64];
+    utc_now(end, sizeof end, "%Y-%m-%dT%H:%M:%SZ");
+    h5out_attr_str(w, RB_H5_PROVENANCE, "end_utc", end);
+    if (caps.cuda_usable)
+        put_nvml(w, &caps, "end");
+    const char *why = rc == 1 ? (g_signal == SIGTERM ? "SIGTERM" : "SIGINT") : rc < 0 ? "error" : "";
+    char cerr[512];
+    if (h5out_close(w, rc == 0, why, cerr, sizeof cerr) != 0) {
+        fprintf(stderr, "ringbench run: %s\n", cerr);
+        rb_sweep_result_free(&res);
+        return EXIT_FAIL;
+    }
+    rb_sweep_summary(&res, stdout);
+    int code = EXIT_OK;
+    if (rc < 0) {
+        fprintf(stderr, "ringbench run: %s\n", err);
+        code = EXIT_FAIL;
+    } else if (rc == 1) {
+        fprintf(stderr, "ringbench run: interrupted by %s: %zu rows kept in %s, marked incomplete\n", why, res.nrows, path);
+        code = EXIT_FAIL;
+    } else if (res.failed) {
+        fprintf(stderr, "ringbench run: %zu rows FAILED (see their reason column)\n", res.failed);
+        code = EXIT_FAIL;
+    }
+    printf("results: %s\n", path);
+    rb_sweep_result_free(&res);
+    if (report && rc != -1) {
+        char *rargv[] = {"report", path, NULL};
+        int r = report_cmd(2, rargv);
+        if (r != 0 && code == EXIT_OK)
+            code = EXIT_FAIL;
+    }
+    return code;
+}
+
+/* --- probe -------------------------------------------------------------------------------------- */
+
+static int print_kv(void *ctx, const char *key, const char *value)
+{
+    (void)ctx;
+    printf("  %-32s %s\n", key, value);
+    return 0;
+}
+
+static int print_cap(void *ctx, const char *key, const char *value, const char *error)
+{
+    (void)ctx;
+    printf("  %-32s %s", key, value);
+    if (error && *error)
+        printf("   (%s)", error);
+    printf("\n");
+    return 0;
+}
+
+static int cmd_probe(int argc, char **argv)
+{
+    int device = 0, force = 0;
+    const char *output = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: ringbench probe [--device N] [-o FILE.h5 [--force]]\n"
+                   "Print what this machine is (native Linux or WSL2, virtualisation, CPU, kernel) and what the\n"
+                   "CUDA platform allows (pinned, mapped and managed allocation, concurrent managed access,\n"
+                   "cooperative launch...), with the CUDA error behind every 'no'. -o also saves it as a\n"
+                   "results file holding only provenance and capabilities.\n");
+            return EXIT_OK;
+        } else if (opt_value(argc, argv, &i, "--device", NULL, &v)) {
+            device = (int)parse_long("--device", v, 0, 1023);
+        } else if (opt_value(argc, argv, &i, "--output", "-o", &v)) {
+            output = v;
+        } else if (strcmp(argv[i], "--force") == 0) {
+            force = 1;
+        } else {
+            fprintf(stderr, "ringbench probe: unknown option '%s'\n", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    env_info env;
+    env_detect(NULL, &env);
+    rb_caps caps;
+    rb_probe(device, &caps);
+    printf("environment:\n");
+    env_foreach(&env, print_kv, NULL);
+    printf("capabilities (device %d):\n", device);
+    rb_caps_foreach(&caps, print_cap, NULL);
+    env_nvml nv;
+    env_nvml_query(caps.pci_bus_id, &nv);
+    if (nv.available)
+        printf("nvml:\n  sm clock %d MHz, memory clock %d MHz, PCIe gen %d x%d (max gen %d x%d), driver %s\n",
+               nv.sm_clock_mhz, nv.mem_clock_mhz, nv.pcie_gen, nv.pcie_width, nv.pcie_gen_max, nv.pcie_width_max,
+               nv.driver_version);
+    else
+        printf("nvml: not available: %s\n", nv.reason);
+    printf("modes this platform can run:\n");
+    for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+        rb_mode m = rb_mode_at(i);
+        char label[64], why[256];
+        const char *reason = rb_mode_invalid_reason(&m);
+        const char *status = reason ? "invalid" : "ok";
+        if (!reason && (reason = rb_caps_unsupported_reason(&caps, &m, why, sizeof why)))
+            status = "unsupported";
+        printf("  %-30s %-11s %s\n", rb_mode_label(&m, label, sizeof label), status, reason ? reason : "");
+    }
+    if (output) {
+        char err[512];
+        h5out *w;
+        if (h5out_open(output, force, &w, err, sizeof err) != 0) {
+            fprintf(stderr, "ringbench probe: %s\n", err);
+            return EXIT_USAGE;
+        }
+        run_meta meta = {"ringbench probe", "", "", "", "", RING_BACKEND_CUDA, 0};
+        int bad = write_header(w, &env, &caps, &meta) != 0;
+        if (h5out_close(w, !bad, bad ? "write error" : "", err, sizeof err) != 0 || bad) {
+            fprintf(stderr, "ringbench probe: writing %s failed: %s\n", output, err);
+            return EXIT_FAIL;
+        }
+        printf("saved: %s\n", output);
+    }
+    return EXIT_OK;
+}
+
+/* --- list --------------------------------------------------------------------------------------- */
+
+static int cmd_list(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "all";
+    int all = strcmp(what, "all") == 0, shown = 0;
+    if (strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0) {
+        printf("usage: ringbench list [modes|presets|sizes|families|all]\n");
+        return EXIT_OK;
+    }
+    if (all || strcmp(what, "modes") == 0) {
+        shown = 1;
+        printf("Mode axes (--modes AXIS=V1|V2,...):\n");
+        for (int a = 0; a < RB_AXIS_COUNT; a++)
+            for (size_t v = 0; v < rb_axis_size((rb_axis)a); v++)
+                printf("  %-7s %-9s %s\n", rb_axis_name((rb_axis)a), rb_axis_value((rb_axis)a, (int)v),
+                       rb_axis_doc((rb_axis)a, (int)v));
+        printf("Combinations (%d):\n", RB_MODE_COUNT);
+        for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+            rb_mode m = rb_mode_at(i);
+            char label[64];
+            const char *why = rb_mode_invalid_reason(&m);
+            printf("  %-30s %s%s\n", rb_mode_label(&m, label, sizeof label), why ? "invalid: " : "valid", why ? why : "");
+        }
+    }
+    if (all || strcmp(what, "presets") == 0) {
+        shown = 1;
+        printf("Presets (--preset):\n");
+        for (size_t i = 0; i < rb_preset_count(); i++) {
+            const rb_preset *p = rb_preset_at(i);
+            printf("  %-8s sizes %-12s latency: >= %zu samples and %.2g s, at most %.2g s per cell, CI of the median "
+                   "within %.0f%%; throughput: %d x %.2g s\n           %s\n",
+                   p->name, p->sizes, p->latency.rule.min_samples, p->latency.rule.min_seconds,
+                   p->latency.rule.max_seconds, p->latency.rule.rel_ci_width * 100, p->tput_reps, p->tput_rep_seconds,
+                   p->doc);
+        }
+    }
+    if (all || strcmp(what, "sizes") == 0) {
+        shown = 1;
+        printf("Sizes (--sizes): comma-separated sizes (8, 4K, 16M) and ranges: LO..HI = every power of two\n"
+               "between, LO..HI:xF = LO, LO*F, ... up to HI. Multiples of 4 from 4 B to 1 GiB.\n");
+        for (size_t i = 0; i < rb_preset_count(); i++) {
+            rb_sizes s;
+            char err[128], name[32];
+            rb_sizes_parse(rb_preset_at(i)->sizes, &s, err, sizeof err);
+            printf("  %-8s", rb_preset_at(i)->name);
+            for (size_t k = 0; k < s.n; k++)
+                printf(" %s%s", rb_size_name(s.v[k], name, sizeof name), k + 1 < s.n ? "," : "\n");
+        }
+    }
+    if (all || strcmp(what, "families") == 0) {
+        shown = 1;
+        printf("Metric families (results file column 'family'):\n");
+        for (int f = 0; f < RB_FAM_COUNT; f++)
+            printf("  %-20s %-5s %s\n", rb_family_name((rb_family)f), rb_family_unit((rb_family)f),
+                   rb_family_doc((rb_family)f));
+    }
+    if (!shown) {
+        fprintf(stderr, "ringbench list: unknown topic '%s' (modes, presets, sizes, families, all)\n", what);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* --- main --------------------------------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: ringbench COMMAND [options]    (ringbench COMMAND --help for each)\n"
+        "What a GPU ring-kernel system costs, mode by mode: native Linux fast paths versus the WSL2 fallbacks.\n\n"
+        "commands:\n"
+        "  run       measure every selected mode x message size, write an HDF5 results file\n"
+        "  probe     print the environment (native/WSL2, virtualisation) and CUDA capabilities\n"
+        "  list      list modes, presets, sizes and metric families\n"
+        "  report    turn a results file into plots and report.md\n"
+        "  compare   compare two results files (e.g. native Linux vs WSL2), with confidence intervals\n"
+        "options: --help, --version\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("ringbench %s (git %s, protocol %d, results schema %d, %s)\n", RINGBENCH_VERSION, RINGBENCH_GIT_COMMIT,
+               RING_PROTOCOL_VERSION, RB_SCHEMA_VERSION,
+#ifdef RINGBENCH_HAVE_CUDA
+               "CUDA backend built in"
+#else
+               "CPU reference backend only"
+#endif
+        );
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "probe") == 0)
+        return cmd_probe(argc - 1, argv + 1);
+    if (strcmp(cmd, "list") == 0)
+        return cmd_list(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return report_cmd(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0)
+        return compare_cmd(argc - 1, argv + 1);
+    fprintf(stderr, "ringbench: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}

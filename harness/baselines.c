@@ -1,0 +1,389 @@
+/* baselines.c - the floor, launch-per-message, graph-per-message and memcpy baselines (see
+ * baselines.h). Sampling goes through rb_measure, as every ring measurement does. */
+#define _POSIX_C_SOURCE 200809L
+#include "baselines.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing.h"
+
+#ifdef RINGBENCH_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#include "cuda_check.h"
+#include "ring_kernel.h"
+#endif
+
+#define PONG_TIMEOUT_NS 2000000000ull
+
+static inline uint32_t ld_acq(const uint32_t *p)
+{
+    return atomic_load_explicit((_Atomic uint32_t *)(uintptr_t)p, memory_order_acquire);
+}
+
+static inline void st_rel(uint32_t *p, uint32_t v)
+{
+    atomic_store_explicit((_Atomic uint32_t *)(uintptr_t)p, v, memory_order_release);
+}
+
+/* --- floor --------------------------------------------------------------------------------------- */
+
+typedef struct pingpong {
+    uint32_t *ping, *pong; /* host view */
+    uint32_t next;
+} pingpong;
+
+/* One round trip: a new value out, the same value back. Gives up (non-zero) after 2 s. */
+static int pingpong_op(void *ctx)
+{
+    pingpong *pp = ctx;
+    const uint32_t v = ++pp->next;
+    st_rel(pp->ping, v);
+    const uint64_t t0 = rb_now_ns();
+    unsigned spins = 0;
+    while (ld_acq(pp->pong) != v)
+        if (++spins % 4096 == 0 && rb_now_ns() - t0 > PONG_TIMEOUT_NS)
+            return 1;
+    return 0;
+}
+
+/* The CPU floor's partner thread: answers every new ping until RB_PINGPONG_STOP. */
+static void *cpu_pong(void *arg)
+{
+    pingpong *pp = arg;
+    uint32_t last = 0; /* the words start zeroed; the first ping may come before this thread runs */
+    for (;;) {
+        uint32_t v = ld_acq(pp->ping);
+        if (v == last)
+            continue;
+        if (v == 0xFFFFFFFFu)
+            break;
+        last = v;
+        st_rel(pp->pong, v);
+    }
+    return NULL;
+}
+
+static int measure_result(int mrc, int op_rc, const char *what, char *err, size_t errlen)
+{
+    if (mrc == 1)
+        return RB_BASE_INTERRUPTED;
+    if (mrc < 0) {
+        snprintf(err, errlen, "%s: %s", what, op_rc ? "no answer within 2 s" : "out of memory");
+        return RB_BASE_FAILED;
+    }
+    return RB_BASE_OK;
+}
+
+static int cpu_floor(const rb_policy *p, rb_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop)
+{
+    /* ping and pong on separate cache lines, as the CUDA version keeps them. */
+    uint32_t *words = aligned_alloc(64, 128);
+    if (!words) {
+        snprintf(err, errlen, "out of memory");
+        return RB_BASE_FAILED;
+    }
+    memset(words, 0, 128);
+    pingpong pp = {&words[0], &words[16], 0};
+    pthread_t t;
+    if (pthread_create(&t, NULL, cpu_pong, &pp) != 0) {
+        free(words);
+        snprintf(err, errlen, "pthread_create failed");
+        return RB_BASE_FAILED;
+    }
+    int op_rc;
+    int mrc = rb_measure(p, pingpong_op, &pp, s, &op_rc, stop);
+    st_rel(pp.ping, 0xFFFFFFFFu);
+    pthread_join(t, NULL);
+    free(words);
+    return measure_result(mrc, op_rc, "CPU ping-pong", err, errlen);
+}
+
+#ifdef RINGBENCH_HAVE_CUDA
+/* Waits for a stream without trusting it to finish: a kernel that never ends must not hang us. */
+static cudaError_t stream_wait(cudaStream_t st, double seconds)
+{
+    const uint64_t t0 = rb_now_ns();
+    for (;;) {
+        cudaError_t e = cudaStreamQuery(st);
+        if (e != cudaErrorNotReady)
+            return e;
+        if (rb_seconds_since(t0) > seconds)
+            return cudaErrorNotReady;
+    }
+}
+
+static int cuda_floor(int device, const rb_policy *p, rb_samples *s, char *err, size_t errlen,
+                      volatile sig_atomic_t *stop)
+{
+    uint32_t *words = NULL, *dwords = NULL;
+    cudaStream_t st = NULL;
+    char cerr[256];
+    int rc = RB_BASE_FAILED;
+    CUDA_TRY(cerr, cudaSetDevice(device), fail);
+    CUDA_TRY(cerr, cudaHostAlloc((void **)&words, 128, cudaHostAllocMapped), unsupported);
+    memset(words, 0, 128);
+    CUDA_TRY(cerr, cudaHostGetDevicePointer((void **)&dwords, words, 0), unsupported);
+    CUDA_TRY(cerr, cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), fail);
+    CUDA_TRY(cerr, rb_pingpong_launch(&dwords[0], &dwords[16], st), fail);
+    pingpong pp = {&words[0], &words[16], 0};
+    int op_rc;
+    int mrc = rb_measure(p, pingpong_op, &pp, s, &op_rc, stop);
+    st_rel(pp.ping, RB_PINGPONG_STOP);
+    CUDA_TRY(cerr, stream_wait(st, 5.0), fail);
+    rc = measure_result(mrc, op_rc, "GPU ping-pong", err, errlen);
+    goto out;
+unsupported:
+    snprintf(err, errlen, "mapped pinned memory refused: %s", cerr);
+    rc = RB_BASE_UNSUPPORTED;
+    goto out;
+fail:
+    snprintf(err, errlen, "%s", cerr);
+out:
+    if (st)
+        cudaStreamDestroy(st);
+    if (words)
+        cudaFreeHost(words);
+    (void)cudaGetLastError();
+    return rc;
+}
+#endif
+
+int rb_base_floor(ring_backend b, int device, const rb_policy *p, rb_samples *s, char *err, size_t errlen,
+                  volatile sig_atomic_t *stop)
+{
+    memset(s, 0, sizeof *s);
+    if (b == RING_BACKEND_CPU)
+        return cpu_floor(p, s, err, errlen, stop);
+#ifdef RINGBENCH_HAVE_CUDA
+    return cuda_floor(device, p, s, err, errlen, stop);
+#else
+    (void)device;
+    snprintf(err, errlen, "built without CUDA");
+    return RB_BASE_UNSUPPORTED;
+#endif
+}
+
+/* --- launch and graph per message ------------------------------------------------------------------ */
+
+#ifdef RINGBENCH_HAVE_CUDA
+typedef struct launch_ctx {
+    uint32_t *hin, *hout, *din, *dout;
+    uint32_t nwords;
+    cudaStream_t st;
+    cudaGraphExec_t exec;
+    cudaError_t last;
+} launch_ctx;
+
+static cudaError_t enqueue_message(launch_ctx *c)
+{
+    cudaError_t e;
+    const size_t bytes = (size_t)c->nwords * 4;
+    if ((e = cudaMemcpyAsync(c->din, c->hin, bytes, cudaMemcpyHostToDevice, c->st)) != cudaSuccess ||
+        (e = rb_transform_launch(c->din, c->dout, c->nwords, 0, c->st)) != cudaSuccess)
+        return e;
+    return cudaMemcpyAsync(c->hout, c->dout, bytes, cudaMemcpyDeviceToHost, c->st);
+}
+
+static int launch_op(void *ctx)
+{
+    launch_ctx *c = ctx;
+    if ((c->last = enqueue_message(c)) != cudaSuccess || (c->last = cudaStreamSynchronize(c->st)) != cudaSuccess)
+        return 1;
+    return 0;
+}
+
+static int graph_op(void *ctx)
+{
+    launch_ctx *c = ctx;
+    if ((c->last = cudaGraphLaunch(c->exec, c->st)) != cudaSuccess ||
+        (c->last = cudaStreamSynchronize(c->st)) != cudaSuccess)
+        return 1;
+    return 0;
+}
+
+static int cuda_launch_baseline(int device, uint32_t size, int graph, const rb_policy *p, rb_samples *s,
+                                char *err, size_t errlen, volatile sig_atomic_t *stop)
+{
+    launch_ctx c = {0};
+    cudaGraph_t g = NULL;
+    char cerr[256];
+    int rc = RB_BASE_FAILED;
+    const size_t bytes = size;
+    c.nwords = size / 4;
+    CUDA_TRY(cerr, cudaSetDevice(device), fail);
+    CUDA_TRY(cerr, cudaHostAlloc((void **)&c.hin, bytes, cudaHostAllocDefault), unsupported);
+    CUDA_TRY(cerr, cudaHostAlloc((void **)&c.hout, bytes, cudaHostAllocDefault), unsupported);
+    CUDA_TRY(cerr, cudaMalloc((void **)&c.din, bytes), fail);
+    CUDA_TRY(cerr, cudaMalloc((void **)&c.dout, bytes), fail);
+    CUDA_TRY(cerr, cudaStreamCreateWithFlags(&c.st, cudaStreamNonBlocking), fail);
+    for (uint32_t i = 0; i < c.nwords; i++)
+        c.hin[i] = ring_gen(1, 0, i);
+    memset(c.hout, 0, bytes);
+    if (graph) {
+        CUDA_TRY(cerr, cudaStreamBeginCapture(c.st, cudaStreamCaptureModeThreadLocal), fail);
+        cudaError_t e = enqueue_message(&c);
+        cudaError_t e2 = cudaStreamEndCapture(c.st, &g);
+        CUDA_TRY(cerr, e, fail);
+        CUDA_TRY(cerr, e2, fail);
+        CUDA_TRY(cerr, cudaGraphInstantiate(&c.exec, g, 0), fail);
+    }
+    int op_rc;
+    int mrc = rb_measure(p, graph ? graph_op : launch_op, &c, s, &op_rc, stop);
+    if (mrc < 0 && op_rc) {
+        rb_cuda_describe(cerr, sizeof cerr, graph ? "graph launch" : "launch", c.last, __FILE__, __LINE__);
+        goto fail;
+    }
+    if (mrc == 1) {
+        rc = RB_BASE_INTERRUPTED;
+        goto out;
+    }
+    for (uint32_t i = 0; i < c.nwords; i++)
+        if (c.hout[i] != (ring_gen(1, 0, i) ^ ring_key(0, i))) {
+            snprintf(err, errlen, "baseline transform output wrong at word %u", i);
+            goto out;
+        }
+    rc = RB_BASE_OK;
+    goto out;
+unsupported:
+    snprintf(err, errlen, "pinned host memory refused: %s", cerr);
+    rc = RB_BASE_UNSUPPORTED;
+    goto out;
+fail:
+    snprintf(err, errlen, "%s", cerr);
+out:
+    if (c.exec)
+        cudaGraphExecDestroy(c.exec);
+    if (g)
+        cudaGraphDestroy(g);
+    if (c.st)
+        cudaStreamDestroy(c.st);
+    if (c.din)
+        cudaFree(c.din);
+    if (c.dout)
+        cudaFree(c.dout);
+    if (c.hin)
+        cudaFreeHost(c.hin);
+    if (c.hout)
+        cudaFreeHost(c.hout);
+    (void)cudaGetLastError();
+    return rc;
+}
+#endif
+
+int rb_base_launch(ring_backend b, int device, uint32_t size, int graph, const rb_policy *p, rb_samples *s,
+                   char *err, size_t errlen, volatile sig_atomic_t *stop)
+{
+    memset(s, 0, sizeof *s);
+    if (size == 0 || size % 4) {
+        snprintf(err, errlen, "message size must be a positive multiple of 4");
+        return RB_BASE_FAILED;
+    }
+    if (b == RING_BACKEND_CPU) {
+        snprintf(err, errlen, "CPU backend: there are no kernel launches to measure");
+        return RB_BASE_UNSUPPORTED;
+    }
+#ifdef RINGBENCH_HAVE_CUDA
+    return cuda_launch_baseline(device, size, graph, p, s, err, errlen, stop);
+#else
+    (void)device; (void)graph; (void)p; (void)stop;
+    snprintf(err, errlen, "built without CUDA");
+    return RB_BASE_UNSUPPORTED;
+#endif
+}
+
+/* --- memcpy bandwidth ------------------------------------------------------------------------------ */
+
+int rb_base_memcpy(ring_backend b, int device, uint32_t size, int pinned, int h2d, int reps, double rep_seconds,
+                   rb_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop)
+{
+    memset(s, 0, sizeof *s);
+    int rc = RB_BASE_FAILED;
+    void *host = NULL, *dev = NULL;
+    if (b == RING_BACKEND_CPU && pinned) {
+        snprintf(err, errlen, "CPU backend: there is no pinned memory");
+        return RB_BASE_UNSUPPORTED;
+    }
+#ifndef RINGBENCH_HAVE_CUDA
+    if (b == RING_BACKEND_CUDA) {
+        (void)device;
+        snprintf(err, errlen, "built without CUDA");
+        return RB_BASE_UNSUPPORTED;
+    }
+#else
+    char cerr[256];
+    if (b == RING_BACKEND_CUDA) {
+        CUDA_TRY(cerr, cudaSetDevice(device), fail);
+        if (pinned)
+            CUDA_TRY(cerr, cudaHostAlloc(&host, size, cudaHostAllocDefault), unsupported);
+        CUDA_TRY(cerr, cudaMalloc(&dev, size), fail);
+    }
+#endif
+    if (!host && !(host = malloc(size))) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    if (b == RING_BACKEND_CPU && !(dev = malloc(size))) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    memset(host, 0x5A, size);
+    if (b == RING_BACKEND_CPU)
+        memset(dev, 0xA5, size);
+    for (int r = -1; r < reps; r++) { /* r = -1 is the warm-up repetition */
+        if (stop && *stop) {
+            rc = RB_BASE_INTERRUPTED;
+            goto out;
+        }
+        const uint64_t t0 = rb_now_ns();
+        uint64_t copies = 0;
+        do {
+            if (b == RING_BACKEND_CPU) {
+                memcpy(h2d ? dev : host, h2d ? host : dev, size);
+            } else {
+#ifdef RINGBENCH_HAVE_CUDA
+                CUDA_TRY(cerr, cudaMemcpy(h2d ? dev : host, h2d ? host : dev, size,
+                                          h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost), fail);
+#endif
+            }
+            copies++;
+        } while (rb_seconds_since(t0) < rep_seconds);
+        const double secs = rb_seconds_since(t0);
+        if (r >= 0 && rb_samples_push(s, (double)copies * size / secs * 1e-9) != 0) {
+            snprintf(err, errlen, "out of memory");
+            goto out;
+        }
+    }
+    rc = RB_BASE_OK;
+    goto out;
+#ifdef RINGBENCH_HAVE_CUDA
+unsupported:
+    snprintf(err, errlen, "pinned host memory refused: %s", cerr);
+    rc = RB_BASE_UNSUPPORTED;
+    goto out;
+fail:
+    snprintf(err, errlen, "%s", cerr);
+#endif
+out:
+    if (b == RING_BACKEND_CPU) {
+        free(host);
+        free(dev);
+    }
+#ifdef RINGBENCH_HAVE_CUDA
+    else {
+        if (pinned && host)
+            cudaFreeHost(host);
+        else
+            free(host);
+        if (dev)
+            cudaFree(dev);
+        (void)cudaGetLastError();
+    }
+#endif
+    if (rc != RB_BASE_OK)
+        rb_samples_free(s);
+    return rc;
+}
