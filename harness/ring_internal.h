@@ -63,6 +63,7 @@ struct ring {
     uint32_t consumed;         /* replies verified and released */
     uint32_t delivered;        /* replies handed to the caller by ring_recv (<= consumed) */
     uint32_t *lens;            /* payload length of each in-flight message, by slot */
+    uint32_t *slot_len, *slot_sum; /* per input slot: the length whose payload checksum is cached */
     int launched, terminated;
     ring_stats st;
     rb_pool *pool;             /* workers for per-byte host work on large messages, or NULL */

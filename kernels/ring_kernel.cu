@@ -145,25 +145,19 @@ __device__ __forceinline__ uint2 rk_block_sum(unsigned int a, unsigned int b)
     return s;
 }
 
-// Writes the reply header and publishes it: the payload was made visible to the system by every
-// writing thread before it reached here, so one system fence orders the header before out_tail.
-__device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s)
+// Writes the reply header and publishes it. Every thread that wrote reply words made them visible to
+// the system before it reached here, so one system fence orders the header before out_tail.
+__device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, unsigned int index, unsigned int slot,
+                           unsigned int seq, unsigned int len, unsigned int sum, unsigned int in_sum,
+                           unsigned int out_sum)
 {
-    const unsigned int seq = ld_volatile(&s->seq), len = ld_volatile(&s->len);
-    const unsigned int index = ld_volatile(&s->index);
-    const unsigned int in_sum = atomicAdd(&s->in_sum, 0u), out_sum = atomicAdd(&s->out_sum, 0u);
     unsigned int flags = 0;
-    if (ring_check_len(len, a.max_payload) || ring_seal(in_sum, seq, len) != ld_volatile(&s->sum)) {
+    if (ring_check_len(len, a.max_payload) || ring_seal(in_sum, seq, len) != sum) {
         flags |= RING_FLAG_BAD_INPUT;
         st_volatile(&a.cb->k.errors, atomicAdd(&s->errors, 1u) + 1u);
     }
-    ring_hdr *out = (ring_hdr *)(a.out_ring + (size_t)ld_volatile(&s->slot) * a.slot_stride);
-    uint4 h = make_uint4(seq, len, ring_seal(out_sum, seq, len), flags);
-    __stcg((uint4 *)out, h);
-    // The next message's fan-in starts from zero.
-    st_volatile(&s->in_sum, 0u);
-    st_volatile(&s->out_sum, 0u);
-    st_volatile(&s->done, 0u);
+    ring_hdr *out = (ring_hdr *)(a.out_ring + (size_t)slot * a.slot_stride);
+    __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(out_sum, seq, len), flags));
     __threadfence_system();
     st_volatile(&a.cb->k.in_head, index + 1);
     st_volatile(&a.cb->k.out_tail, index + 1);
@@ -176,6 +170,13 @@ struct rk_leader {
     unsigned int beats, state, flag_ack, dispatched;
 };
 
+// The job every block reads after `go` moves. Block 0 (the leader's) also gets the first payload
+// quad the leader already read, so a message of up to 16 bytes costs no second read across the bus.
+struct rk_job {
+    unsigned int kind, index, slot, seq, len, sum, have_q0;
+    uint4 q0;
+};
+
 __device__ void rk_set_state(const ring_kernel_args &a, rk_leader *L, unsigned int state)
 {
     L->state = state;
@@ -183,12 +184,29 @@ __device__ void rk_set_state(const ring_kernel_args &a, rk_leader *L, unsigned i
     __threadfence_system();
 }
 
-// Polls the control block until there is a job, then writes it to scratch and bumps `go`.
-__device__ void rk_lead(const ring_kernel_args &a, rk_scratch *s, rk_leader *L)
+__device__ __forceinline__ unsigned int rk_quad_sum(uint4 q, unsigned int nwords)
+{
+    unsigned int w[4] = {q.x, q.y, q.z, q.w}, s = 0;
+#pragma unroll
+    for (unsigned int i = 0; i < 4; i++)
+        if (i < nwords)
+            s += ring_sum_term(w[i], i);
+    return s;
+}
+
+// Polls the control block until there is a job, then writes it to scratch and bumps `go`. Each poll
+// also reads the next slot's header and first payload quad, concurrently with the control block,
+// so that a message is usually in hand the moment in_tail announces it. Those two reads may predate
+// the host's writes (they can complete in any order); the header's sequence number and the
+// payload's checksum tell, and a stale read is simply repeated after a fence.
+__device__ void rk_lead(const ring_kernel_args &a, rk_scratch *s, rk_leader *L, rk_job *job)
 {
     const unsigned int mask = a.capacity - 1;
     for (;;) {
+        const unsigned char *slot_p = a.in_ring + (size_t)(L->dispatched & mask) * a.slot_stride;
         const uint4 h = ld_volatile4(&a.cb->h); // in_tail, out_ack, flag, cmd
+        uint4 hdr = ld_volatile4(slot_p);
+        uint4 q0 = ld_volatile4(slot_p + sizeof(ring_hdr));
         const unsigned long long now = globaltimer_ns();
         if (now - L->last_beat_ns >= RING_HEARTBEAT_NS) {
             L->last_beat_ns = now;
@@ -206,20 +224,26 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_scratch *s, rk_leader *L)
             exit_reason = RING_EXIT_LIFETIME;
         if (exit_reason != RING_EXIT_NONE) {
             st_volatile(&a.cb->k.exit_reason, exit_reason);
+            job->kind = JOB_EXIT;
             st_volatile(&s->kind, JOB_EXIT);
             break;
         }
         const unsigned int want = (h.w & RING_CMD_ACTIVE) ? RING_STATE_ACTIVE : RING_STATE_IDLE;
         if (want != L->state)
             rk_set_state(a, L, want);
-        if (L->state == RING_STATE_ACTIVE && h.x != L->dispatched &&
-            L->dispatched - h.y < a.capacity) {
+        if (L->state == RING_STATE_ACTIVE && h.x != L->dispatched && L->dispatched - h.y < a.capacity) {
             __threadfence_system(); // acquire: the slot's bytes were written before in_tail
-            const unsigned int slot = L->dispatched & mask;
-            const uint4 hdr = __ldcg((const uint4 *)(a.in_ring + (size_t)slot * a.slot_stride));
+            if (hdr.x != L->dispatched) {
+                hdr = ld_volatile4(slot_p);
+                q0 = ld_volatile4(slot_p + sizeof(ring_hdr));
+            }
+            const unsigned int small = hdr.y <= 16 && hdr.y % 4 == 0;
+            if (small && ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) != hdr.z)
+                q0 = ld_volatile4(slot_p + sizeof(ring_hdr)); // read before the host wrote it
+            *job = {JOB_MESSAGE, L->dispatched, L->dispatched & mask, hdr.x, hdr.y, hdr.z, small, q0};
             st_volatile(&s->kind, JOB_MESSAGE);
-            st_volatile(&s->index, L->dispatched);
-            st_volatile(&s->slot, slot);
+            st_volatile(&s->index, job->index);
+            st_volatile(&s->slot, job->slot);
             st_volatile(&s->seq, hdr.x);
             st_volatile(&s->len, hdr.y);
             st_volatile(&s->sum, hdr.z);
@@ -237,7 +261,7 @@ template <bool COOP>
 __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
 {
     rk_scratch *s = (rk_scratch *)a.scratch;
-    __shared__ unsigned int job_kind, job_seq, job_len, job_slot;
+    __shared__ rk_job job;
     const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
     rk_leader L;
     if (leader) {
@@ -253,53 +277,89 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
     unsigned int epoch = 0;
     for (;;) {
         if (threadIdx.x == 0) {
-            if (blockIdx.x == 0)
-                rk_lead(a, s, &L);
-            else
+            if (blockIdx.x == 0) {
+                rk_lead(a, s, &L, &job);
+            } else {
                 while (ld_volatile(&s->go) == epoch)
                     ;
+                __threadfence();
+                job.kind = ld_volatile(&s->kind);
+                job.index = ld_volatile(&s->index);
+                job.slot = ld_volatile(&s->slot);
+                job.seq = ld_volatile(&s->seq);
+                job.len = ld_volatile(&s->len);
+                job.sum = ld_volatile(&s->sum);
+                job.have_q0 = 0;
+            }
             epoch++;
-            __threadfence();
-            job_kind = ld_volatile(&s->kind);
-            job_seq = ld_volatile(&s->seq);
-            job_len = ld_volatile(&s->len);
-            job_slot = ld_volatile(&s->slot);
         }
         __syncthreads();
-        if (job_kind == JOB_EXIT)
+        if (job.kind == JOB_EXIT)
             break;
 
         // Consume: every block transforms its share of the payload.
-        const unsigned int nwords = ring_check_len(job_len, a.max_payload) ? 0 : job_len / 4;
+        const unsigned int nwords = ring_check_len(job.len, a.max_payload) ? 0 : job.len / 4;
         const unsigned int active = rk_active_blocks(nwords);
+        unsigned char *out_slot = a.out_ring + (size_t)job.slot * a.slot_stride;
         unsigned int in_sum = 0, out_sum = 0;
-        rk_transform(a.in_ring + (size_t)job_slot * a.slot_stride,
-                     a.out_ring + (size_t)job_slot * a.slot_stride, job_seq, nwords, &in_sum, &out_sum);
-        if (blockIdx.x < active) {
+        bool wrote;
+        if (job.have_q0) { // up to 16 bytes, already read by the leader: block 0 only
+            const unsigned int i = threadIdx.x;
+            wrote = blockIdx.x == 0 && i < nwords;
+            if (wrote) {
+                const unsigned int w = i == 0 ? job.q0.x : i == 1 ? job.q0.y : i == 2 ? job.q0.z : job.q0.w;
+                const unsigned int o = w ^ ring_key(job.seq, i);
+                in_sum = ring_sum_term(w, i);
+                out_sum = ring_sum_term(o, i);
+                __stcg((unsigned int *)(out_slot + sizeof(ring_hdr)) + i, o);
+            }
+        } else {
+            const unsigned int gtid = blockIdx.x * blockDim.x + threadIdx.x;
+            wrote = gtid < nwords / 4 || gtid < nwords % 4;
+            rk_transform(a.in_ring + (size_t)job.slot * a.slot_stride, out_slot, job.seq, nwords, &in_sum, &out_sum);
+        }
+        if (wrote)
             __threadfence_system(); // this thread's reply words, before the block reports done
-            uint2 sums = rk_block_sum(in_sum, out_sum);
-            if (threadIdx.x == 0) {
+        uint2 sums = make_uint2(0, 0);
+        if (blockIdx.x < active)
+            sums = rk_block_sum(in_sum, out_sum);
+
+        // Publish. A message that one block handled alone needs no fan-in but the launch's own.
+        bool published = false;
+        if (active == 1) {
+            if (COOP)
+                cg::this_grid().sync();
+            if (leader) {
+                rk_publish(a, s, job.index, job.slot, job.seq, job.len, job.sum, sums.x, sums.y);
+                published = true;
+            }
+        } else {
+            if (blockIdx.x < active && threadIdx.x == 0) {
                 atomicAdd(&s->in_sum, sums.x);
                 atomicAdd(&s->out_sum, sums.y);
             }
-        }
-
-        // Publish.
-        if (COOP) {
-            cg::this_grid().sync();
-            if (leader)
-                rk_publish(a, s);
-        } else if (blockIdx.x < active && threadIdx.x == 0) {
-            __threadfence();
-            if (atomicAdd(&s->done, 1u) == active - 1) { // the last block done publishes
-                rk_publish(a, s);
+            if (COOP) {
+                cg::this_grid().sync();
+                if (leader) {
+                    rk_publish(a, s, job.index, job.slot, job.seq, job.len, job.sum, atomicExch(&s->in_sum, 0u),
+                               atomicExch(&s->out_sum, 0u));
+                    published = true;
+                }
+            } else if (blockIdx.x < active && threadIdx.x == 0) {
                 __threadfence();
-                st_volatile(&s->finished, epoch);
+                if (atomicAdd(&s->done, 1u) == active - 1) { // the last block done publishes
+                    const unsigned int si = atomicExch(&s->in_sum, 0u), so = atomicExch(&s->out_sum, 0u);
+                    st_volatile(&s->done, 0u);
+                    rk_publish(a, s, job.index, job.slot, job.seq, job.len, job.sum, si, so);
+                    __threadfence();
+                    st_volatile(&s->finished, epoch);
+                    published = leader;
+                }
             }
+            if (!COOP && leader && !published)
+                while (ld_volatile(&s->finished) != epoch)
+                    ;
         }
-        if (!COOP && leader)
-            while (ld_volatile(&s->finished) != epoch)
-                ;
     }
     if (leader)
         rk_set_state(a, &L, RING_STATE_TERMINATED);

@@ -148,14 +148,16 @@ RING_HD int32_t ring_diff(uint32_t a, uint32_t b) { return (int32_t)(a - b); }
 /* ---------------------------------------------------------------------------------------------- */
 /* Payload, checksum and transform                                                                 */
 
-/* Payload word i of message seq. Cheap (two multiplies) so generating and checking stay near memory
- * speed, and different for every (seed, seq, i) so lost, duplicated and misplaced data all show. */
-RING_HD uint32_t ring_gen(uint32_t seed, uint32_t seq, uint32_t i)
+/* Payload word i of input slot `slot` (the host fills each slot once; see ring.c fill_slots). Cheap
+ * (two multiplies) so checking stays near memory speed, and different for every (seed, slot, i) so
+ * misplaced data shows. */
+RING_HD uint32_t ring_gen(uint32_t seed, uint32_t slot, uint32_t i)
 {
-    return ((seed ^ seq) * 0x9E3779B1u) ^ (i * 0x85EBCA77u) ^ (seq << 7);
+    return ((seed ^ slot) * 0x9E3779B1u) ^ (i * 0x85EBCA77u) ^ (slot << 7);
 }
 
-/* The key the kernel XORs into word i of message seq to form the reply. */
+/* The key the kernel XORs into word i of message seq to form the reply: it makes every reply
+ * unique to its message, so a stale, duplicated or misrouted reply cannot pass verification. */
 RING_HD uint32_t ring_key(uint32_t seq, uint32_t i)
 {
     return (seq * 0xC2B2AE3Du + 0x27D4EB2Fu) ^ (i * 0x165667B1u);
