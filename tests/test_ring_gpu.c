@@ -1,6 +1,6 @@
 /* test_ring_gpu.c - the ring-kernel system on a real CUDA device, one mode per run.
  *
- *   test_ring_gpu HOST/XFER/LAUNCH/CTRL [messages-per-size]
+ *   test_ring_gpu HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]
  *
  * Lifecycle first (launch, activate, exchange, deactivate with a message waiting, reactivate,
  * handshakes), then at least 10000 messages per size for sizes 8 B to 4 MiB, every reply verified;
@@ -73,10 +73,15 @@ int main(int argc, char **argv)
 {
     rb_mode m;
     if (argc < 2 || parse_mode(argv[1], &m) < 0) {
-        fprintf(stderr, "usage: test_ring_gpu HOST/XFER/LAUNCH/CTRL [messages-per-size]\n");
+        fprintf(stderr, "usage: test_ring_gpu HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
         return 2;
     }
     const uint32_t per_size = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 10000;
+    const uint32_t blocks = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 0; /* 0 = fill the GPU */
+    if (per_size < 100) {
+        fprintf(stderr, "test_ring_gpu: at least 100 messages per size\n");
+        return 2;
+    }
     rb_caps caps;
     rb_probe(0, &caps);
     if (!caps.cuda_usable)
@@ -93,6 +98,7 @@ int main(int argc, char **argv)
     c.mode = m;
     c.max_payload = 4u << 20;
     c.capacity = 8;
+    c.blocks = blocks;
     c.timeout_s = 10;
     c.max_lifetime_s = 600;
     char err[320];
