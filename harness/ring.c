@@ -447,7 +447,8 @@ static void stage_message(ring *r, uint32_t slot, uint32_t seq, uint32_t len)
         r->slot_sum[slot] = payload_pass(r, PASS_SUM, (uint32_t *)(base + sizeof(ring_hdr)), len / 4, slot, 0, NULL);
         r->slot_len[slot] = len;
     }
-    ring_hdr h = {seq, len, ring_seal(r->slot_sum[slot], seq, len), 0};
+    const uint32_t sum = ring_seal(r->slot_sum[slot], seq, len);
+    ring_hdr h = {seq, len, sum, ring_hdr_check(seq, len, sum)};
     memcpy(base, &h, sizeof h);
 }
 

@@ -24,6 +24,11 @@
 #include "ring_kernel.h"
 #include "timing.h"
 
+/* Set when a kernel could not be stopped: it still occupies every SM it was given, so no later ring
+ * on this device can run (and freeing its memory would wait for it forever). Later rings refuse at
+ * once with this reason, and a sweep records its remaining cells as failed instead of hanging. */
+static char g_stuck[256];
+
 typedef struct cuda_state {
     ring_cb *cb_dev;                     /* device-visible control block */
     void *cb_alloc;                      /* what was allocated for it */
@@ -93,11 +98,19 @@ static int open_control_block(ring *r)
     cuda_state *s = r->be;
     void *h = NULL, *d = NULL;
     switch (s->ctrl) {
-    case RB_CTRL_MANAGED:
+    case RB_CTRL_MANAGED: {
         CUDA_TRY(s->cerr, cudaMallocManaged(&s->cb_alloc, sizeof(ring_cb), cudaMemAttachGlobal), refused);
         memset(s->cb_alloc, 0, sizeof(ring_cb));
         s->cb_dev = r->cb_direct = s->cb_alloc;
+        /* A flag both sides poll must not migrate on every access: without these hints the page
+         * ping-pongs between host and device, and a kernel was seen stalled for seconds in a fault.
+         * Keep it in host memory and map it for the device (CUDA's advice for concurrent access). */
+        struct cudaMemLocation host = {.type = cudaMemLocationTypeHost, .id = 0};
+        struct cudaMemLocation dev = {.type = cudaMemLocationTypeDevice, .id = r->cfg.device};
+        CUDA_TRY(s->cerr, cudaMemAdvise(s->cb_alloc, sizeof(ring_cb), cudaMemAdviseSetPreferredLocation, host), failed);
+        CUDA_TRY(s->cerr, cudaMemAdvise(s->cb_alloc, sizeof(ring_cb), cudaMemAdviseSetAccessedBy, dev), failed);
         return RING_OK;
+    }
     case RB_CTRL_DEVICE:
         CUDA_TRY(s->cerr, cudaMalloc(&s->cb_alloc, sizeof(ring_cb)), failed);
         s->cb_dev = s->cb_alloc;
@@ -166,6 +179,8 @@ static int cuda_open(ring *r)
     int rc;
     unsigned max_blocks = 0;
     setenv("CUDA_MODULE_LOADING", "EAGER", 0); /* see rb_probe: no lazy loading under a spinning kernel */
+    if (g_stuck[0])
+        return ring_fail(r, RING_EKERNEL, "%s", g_stuck);
     CUDA_TRY(s->cerr, cudaSetDevice(r->cfg.device), no_device);
     CUDA_TRY(s->cerr, ring_kernel_prepare(&max_blocks), failed);
     r->blocks = r->cfg.blocks && r->cfg.blocks < max_blocks ? r->cfg.blocks : max_blocks;
@@ -201,7 +216,10 @@ static void cuda_close(ring *r)
         return;
     if (s->launched && cudaStreamQuery(s->kstream) == cudaErrorNotReady) {
         /* The kernel ignored terminate: freeing its memory would wait for it forever. Leave the
-         * memory to process exit rather than hang. */
+         * memory to process exit rather than hang, and keep later rings off the device. */
+        char label[64];
+        snprintf(g_stuck, sizeof g_stuck, "an earlier ring kernel (%s) never exited and still occupies the GPU",
+                 rb_mode_label(&r->cfg.mode, label, sizeof label));
         free(s->ev_in);
         free(s->ev_out);
         free(s);
@@ -258,12 +276,13 @@ static int cuda_launch(ring *r)
 {
     cuda_state *s = r->be;
     const int coop = r->cfg.mode.v[RB_AXIS_LAUNCH] == RB_LAUNCH_COOP;
+    /* Zeroed in the kernel's own stream, ahead of it: a device-wide synchronize here would wait
+     * forever for a kernel some earlier ring could not stop. */
     if (r->cb_direct)
         memset(r->cb_direct, 0, sizeof(ring_cb));
     else
-        CUDA_TRY(s->cerr, cudaMemset(s->cb_dev, 0, sizeof(ring_cb)), failed);
-    CUDA_TRY(s->cerr, cudaMemset(s->scratch, 0, ring_kernel_scratch_bytes()), failed);
-    CUDA_TRY(s->cerr, cudaDeviceSynchronize(), failed);
+        CUDA_TRY(s->cerr, cudaMemsetAsync(s->cb_dev, 0, sizeof(ring_cb), s->kstream), failed);
+    CUDA_TRY(s->cerr, cudaMemsetAsync(s->scratch, 0, ring_kernel_scratch_bytes(), s->kstream), failed);
     ring_kernel_args a = {
         .cb = s->cb_dev,
         .in_ring = s->in_dev,

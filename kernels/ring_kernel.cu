@@ -233,8 +233,8 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_scratch *s, rk_leader *L, 
             rk_set_state(a, L, want);
         if (L->state == RING_STATE_ACTIVE && h.x != L->dispatched && L->dispatched - h.y < a.capacity) {
             __threadfence_system(); // acquire: the slot's bytes were written before in_tail
-            if (hdr.x != L->dispatched) {
-                hdr = ld_volatile4(slot_p);
+            if (hdr.x != L->dispatched || hdr.w != ring_hdr_check(hdr.x, hdr.y, hdr.z)) {
+                hdr = ld_volatile4(slot_p); // read ahead of (or torn by) the host's write
                 q0 = ld_volatile4(slot_p + sizeof(ring_hdr));
             }
             const unsigned int small = hdr.y <= 16 && hdr.y % 4 == 0;

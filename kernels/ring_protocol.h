@@ -99,7 +99,7 @@ typedef struct ring_hdr {
     uint32_t seq;   /* message sequence number, from 0 */
     uint32_t len;   /* payload bytes, a multiple of 4 */
     uint32_t sum;   /* ring_checksum of the payload, salted with seq and len */
-    uint32_t flags; /* RING_FLAG_* (replies) */
+    uint32_t flags; /* input: ring_hdr_check(seq, len, sum); reply: RING_FLAG_* bits */
 } ring_hdr;
 RING_STATIC_ASSERT(sizeof(ring_hdr) == 16, "slot header is 16 bytes");
 
@@ -169,6 +169,14 @@ RING_HD uint32_t ring_key(uint32_t seq, uint32_t i)
 RING_HD uint32_t ring_sum_term(uint32_t w, uint32_t i)
 {
     return (w ^ (i * 0x9E3779B9u)) * ((i << 1) | 1u);
+}
+
+/* The check word of an input header. The kernel reads a header while the host may be writing it
+ * (it reads ahead, see ring_kernel.cu rk_lead), and a 16-byte read across the bus can see part of
+ * the old header and part of the new; only a header whose check word matches is taken as whole. */
+RING_HD uint32_t ring_hdr_check(uint32_t seq, uint32_t len, uint32_t sum)
+{
+    return (seq * 0x85EBCA6Bu) ^ (len * 0xC2B2AE35u) ^ sum ^ 0x5BD1E995u;
 }
 
 /* The header checksum: payload sum salted with seq and len. */
