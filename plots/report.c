@@ -1,0 +1,465 @@
+/* report.c - `ringbench report RUN.h5 [-o DIR] [--no-render]`: one results file into a directory of
+ * gnuplot data, scripts, rendered plots (PNG + SVG) and report.md with the environment, capabilities,
+ * what could not be measured and why, best and worst modes, key numbers and the verdict on the WSL2
+ * claim. Reads the file only; needs no GPU. Exercised by tests/test_report.c (ctest -L unit).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "report.h"
+#include "report_plots.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const report_scripts[] = {"latency.gp", "latency_dist.gp", "throughput.gp", "heatmap.gp", "cb.gp",
+                                             NULL};
+
+static void usage(FILE *f)
+{
+    fputs("usage: ringbench report RUN.h5 [-o DIR] [--no-render] [--seed N] [--reps N]\n"
+          "  Writes gnuplot data (*.dat), scripts (*.gp), plots (*.png, *.svg) and report.md into DIR\n"
+          "  (default: RUN-report next to RUN.h5). --no-render writes data and scripts only;\n"
+          "  --seed and --reps set the bootstrap of the verdict (default seed 20261122, 2000 resamples).\n",
+          f);
+}
+
+int report_parse_opts(const char *cmd, int argc, char **argv, report_opts *o, const char **files, int nfiles)
+{
+    int got = 0;
+    *o = (report_opts){NULL, 1, REPORT_DEFAULT_REPS, REPORT_DEFAULT_SEED};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            return 1;
+        if (strcmp(a, "--no-render") == 0) {
+            o->render = 0;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--reps") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "ringbench %s: %s needs a value\n", cmd, a);
+                return -1;
+            }
+            const char *v = argv[++i];
+            char *end = NULL;
+            errno = 0;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (strcmp(a, "-o") == 0) {
+                o->out_dir = v;
+            } else if (*v == '\0' || *v == '-' || *end != '\0' || errno != 0 ||
+                       (strcmp(a, "--reps") == 0 && (n < 100 || n > 1000000))) {
+                fprintf(stderr, "ringbench %s: %s '%s': expected a number%s\n", cmd, a, v,
+                        strcmp(a, "--reps") == 0 ? " from 100 to 1000000" : "");
+                return -1;
+            } else if (strcmp(a, "--seed") == 0) {
+                o->seed = n;
+            } else {
+                o->reps = (int)n;
+            }
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "ringbench %s: unknown option '%s' (see --help)\n", cmd, a);
+            return -1;
+        } else if (got < nfiles) {
+            files[got++] = a;
+        } else {
+            fprintf(stderr, "ringbench %s: too many files: '%s' (see --help)\n", cmd, a);
+            return -1;
+        }
+    }
+    if (got != nfiles) {
+        fprintf(stderr, "ringbench %s: expected %d results file%s (see --help)\n", cmd, nfiles, nfiles > 1 ? "s" : "");
+        return -1;
+    }
+    if (o->out_dir && o->out_dir[0] == '\0') {
+        fprintf(stderr, "ringbench %s: -o needs a directory name\n", cmd);
+        return -1;
+    }
+    return 0;
+}
+
+// --- report.md sections ----------------------------------------------------------------------------------
+
+void report_notes_md(FILE *md, const report_run *run, const char *name)
+{
+    if (!run->complete) {
+        fprintf(md, "> **WARNING — INCOMPLETE RUN (%s):** `complete = 0`, interrupted by ", name);
+        report_md_text(md, run->interrupted_by[0] ? run->interrupted_by : "unknown (crash or still running)");
+        fputs(". The sweep stopped early: modes and sizes after the interruption are missing, and everything "
+              "below describes only the rows that were written.\n\n",
+              md);
+    }
+    if (strcmp(run->backend, "cuda") != 0)
+        fprintf(md, "> **WARNING — CPU REFERENCE BACKEND (%s):** these rows come from the `%s` backend%s, not "
+                    "from a GPU. They check the protocol and the report; they are **not GPU numbers** and say "
+                    "nothing about WSL2 or native CUDA costs.\n\n",
+                name, run->backend, strcmp(run->backend, "mixed") == 0 ? " (partly)" : "");
+    if (report_nrows(run) == 0)
+        fprintf(md, "> **WARNING (%s):** the file holds no rows.\n\n", name);
+}
+
+static void environment_md(FILE *md, const report_run *run)
+{
+    const char *wsl2 = report_prov(run, "wsl2");
+    fputs("## Environment\n\n", md);
+    fprintf(md, "GPU **");
+    report_md_text(md, report_prov(run, "gpu_name"));
+    fputs("** (driver ", md);
+    report_md_text(md, report_prov(run, "driver_version"));
+    fputs(", runtime ", md);
+    report_md_text(md, report_prov(run, "runtime_version"));
+    fputs("), OS ", md);
+    report_md_text(md, report_prov(run, "os"));
+    fputs(", kernel ", md);
+    report_md_text(md, report_prov(run, "kernel_release"));
+    fprintf(md, ", **%s**, backend **%s**.\n\n",
+            strcmp(wsl2, "1") == 0 ? "WSL2" : strcmp(wsl2, "0") == 0 ? "not WSL2" : "WSL2 unknown", run->backend);
+    size_t n = h5in_attr_count(run->in, RB_H5_PROVENANCE);
+    if (n == 0) {
+        fputs("The file has no provenance.\n\n", md);
+        return;
+    }
+    fputs("| provenance | value |\n| --- | --- |\n", md);
+    for (size_t i = 0; i < n; i++) {
+        const char *k = h5in_attr_name(run->in, RB_H5_PROVENANCE, i);
+        fputs("| ", md);
+        report_md_text(md, k);
+        fputs(" | ", md);
+        report_md_text(md, report_prov(run, k));
+        fputs(" |\n", md);
+    }
+    fputs("\n", md);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static void capabilities_md(FILE *md, const report_run *run)
+{
+    static const char err_suffix[] = "_error";
+    size_t n = h5in_attr_count(run->in, RB_H5_CAPABILITIES);
+    char key[256];
+    fputs("## Capabilities\n\n", md);
+    if (n == 0) {
+        fputs("The file has no capabilities.\n\n", md);
+        return;
+    }
+    fputs("| capability | value | error |\n| --- | --- | --- |\n", md);
+    for (size_t i = 0; i < n; i++) {
+        const char *k = h5in_attr_name(run->in, RB_H5_CAPABILITIES, i);
+        if (ends_with(k, err_suffix)) {
+            /* An error whose capability has no value of its own still gets a row. */
+            snprintf(key, sizeof key, "%.*s", (int)(strlen(k) - strlen(err_suffix)), k);
+            if (h5in_attr(run->in, RB_H5_CAPABILITIES, key) != NULL)
+                continue;
+        } else {
+            snprintf(key, sizeof key, "%s", k);
+        }
+        char ek[300];
+        snprintf(ek, sizeof ek, "%s%s", key, err_suffix);
+        fputs("| ", md);
+        report_md_text(md, key);
+        fputs(" | ", md);
+        report_md_text(md, h5in_attr(run->in, RB_H5_CAPABILITIES, key));
+        fputs(" | ", md);
+        report_md_text(md, h5in_attr(run->in, RB_H5_CAPABILITIES, ek));
+        fputs(" |\n", md);
+    }
+    fputs("\n", md);
+}
+
+/* The mode label of a row, or "baseline <family>". */
+static void row_what(const rb_row *r, char *buf, size_t n)
+{
+    rb_mode m;
+    if (report_row_mode(r, &m))
+        snprintf(buf, n, "%s", report_mode_str(&m));
+    else
+        snprintf(buf, n, "baseline %s", r->family);
+}
+
+/* Not ok rows, deduplicated by (mode, status, reason), with the families they cover. */
+static void not_measured_md(FILE *md, const report_run *run)
+{
+    size_t n = report_nrows(run), shown = 0;
+    char what[128], other[128];
+    fputs("## Not measured: unsupported, invalid and failed modes\n\n", md);
+    for (size_t i = 0; i < n; i++) {
+        const rb_row *r = report_row(run, i);
+        if (strcmp(r->status, RB_STATUS_OK) == 0)
+            continue;
+        row_what(r, what, sizeof what);
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const rb_row *q = report_row(run, j);
+            row_what(q, other, sizeof other);
+            seen = strcmp(q->status, r->status) == 0 && strcmp(q->reason, r->reason) == 0 && strcmp(other, what) == 0;
+        }
+        if (seen)
+            continue;
+        if (shown++ == 0)
+            fputs("| mode | status | reason | rows | families |\n| --- | --- | --- | ---: | --- |\n", md);
+        size_t count = 0;
+        fprintf(md, "| %s | **%s** | ", what, r->status);
+        report_md_text(md, r->reason);
+        fputs(" | ", md);
+        char fams[512] = "";
+        for (size_t j = i; j < n; j++) {
+            const rb_row *q = report_row(run, j);
+            row_what(q, other, sizeof other);
+            if (strcmp(q->status, r->status) || strcmp(q->reason, r->reason) || strcmp(other, what))
+                continue;
+            count++;
+            if (strstr(fams, q->family) == NULL && strlen(fams) + strlen(q->family) + 3 < sizeof fams)
+                snprintf(fams + strlen(fams), sizeof fams - strlen(fams), "%s%s", fams[0] ? ", " : "", q->family);
+        }
+        fprintf(md, "%zu | %s |\n", count, fams);
+    }
+    if (shown == 0)
+        fputs("Every row of the file is `ok`.\n", md);
+    fputs("\n", md);
+}
+
+/* Best and worst mode per size for latency (lowest p50 is best) or throughput (highest). */
+static void best_worst_md(FILE *md, const report_run *run, rb_family fam)
+{
+    uint64_t *sizes = NULL;
+    size_t ns = report_sizes(run, fam, &sizes);
+    int rate = report_unit_is_rate(rb_family_unit(fam));
+    rb_mode nat = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+    char sz[32];
+    fprintf(md, "\n### %s p50 (%s), best and worst mode per size\n\n", rb_family_name(fam), rb_family_unit(fam));
+    if (ns == 0) {
+        fprintf(md, "No %s rows.\n", rb_family_name(fam));
+        free(sizes);
+        return;
+    }
+    fprintf(md, "| size | best mode | best p50 | worst mode | worst p50 | worst / best | native (mapped) | "
+                "WSL2 fallback | modes ok |\n| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n");
+    for (size_t s = 0; s < ns; s++) {
+        long best = -1, worst = -1;
+        int ok = 0;
+        for (size_t i = 0; i < report_nrows(run); i++) {
+            const rb_row *r = report_row(run, i);
+            if (report_row_family(r) != (int)fam || r->size_bytes != sizes[s] || !report_row_mode(r, NULL) ||
+                !report_row_ok(r))
+                continue;
+            ok++;
+            double v = r->p50;
+            if (best < 0 || (rate ? v > report_row(run, (size_t)best)->p50 : v < report_row(run, (size_t)best)->p50))
+                best = (long)i;
+            if (worst < 0 || (rate ? v < report_row(run, (size_t)worst)->p50 : v > report_row(run, (size_t)worst)->p50))
+                worst = (long)i;
+        }
+        long in = report_find(run, fam, &nat, sizes[s]), ifb = report_find(run, fam, &fb, sizes[s]);
+        double vn = in >= 0 && report_row_ok(report_row(run, (size_t)in)) ? report_row(run, (size_t)in)->p50 : NAN;
+        double vf = ifb >= 0 && report_row_ok(report_row(run, (size_t)ifb)) ? report_row(run, (size_t)ifb)->p50 : NAN;
+        fprintf(md, "| %s | ", report_size_str(sizes[s], sz, sizeof sz));
+        if (best < 0) {
+            fprintf(md, "n/a | n/a | n/a | n/a | n/a | %s | %s | 0 |\n", report_num(vn), report_num(vf));
+            continue;
+        }
+        rb_mode mb, mw;
+        const rb_row *B = report_row(run, (size_t)best), *W = report_row(run, (size_t)worst);
+        report_row_mode(B, &mb);
+        report_row_mode(W, &mw);
+        double spread = rate ? B->p50 / W->p50 : W->p50 / B->p50;
+        fprintf(md, "%s | %s | %s | %s | %s× | %s | %s | %d |\n", report_mode_str(&mb), report_num(B->p50),
+                report_mode_str(&mw), report_num(W->p50), report_num(spread), report_num(vn), report_num(vf), ok);
+    }
+    free(sizes);
+}
+
+/* p50 [CI] of a row, or its status. */
+static void cell_md(FILE *md, const report_run *run, rb_family f, const rb_mode *m, uint64_t size)
+{
+    long i = report_find(run, f, m, size);
+    const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
+    if (r == NULL)
+        fputs(" - |", md);
+    else if (!report_row_ok(r))
+        fprintf(md, " %s |", r->status);
+    else if (isfinite(r->ci_lo) && isfinite(r->ci_hi))
+        fprintf(md, " %s [%s, %s] |", report_num(r->p50), report_num(r->ci_lo), report_num(r->ci_hi));
+    else
+        fprintf(md, " %s |", report_num(r->p50));
+}
+
+/* A modes x families table at size 0 (control block, lifecycle). */
+static void ops_table_md(FILE *md, const report_run *run, const char *title, const rb_family *fams, size_t nf)
+{
+    fprintf(md, "\n### %s: p50 [95%% CI of the median] (us)\n\n| mode |", title);
+    for (size_t j = 0; j < nf; j++)
+        fprintf(md, " %s |", rb_family_name(fams[j]));
+    fputs("\n| --- |", md);
+    for (size_t j = 0; j < nf; j++)
+        fputs(" ---: |", md);
+    fputs("\n", md);
+    for (size_t k = 0; k < RB_MODE_COUNT; k++) {
+        rb_mode m = report_plot_mode(k);
+        if (rb_mode_invalid_reason(&m) != NULL)
+            continue;
+        fprintf(md, "| %s%s |", report_mode_str(&m),
+                report_mode_is_native(&m) ? " (native)" : report_mode_is_fallback(&m) ? " (WSL2 fallback)" : "");
+        for (size_t j = 0; j < nf; j++)
+            cell_md(md, run, fams[j], &m, 0);
+        fputs("\n", md);
+    }
+}
+
+/* A modes x sizes table of p50 for one family. */
+static void sized_table_md(FILE *md, const report_run *run, rb_family fam)
+{
+    uint64_t *sizes = NULL;
+    size_t ns = report_sizes(run, fam, &sizes);
+    char sz[32];
+    if (ns == 0) {
+        free(sizes);
+        return;
+    }
+    fprintf(md, "\n### %s p50 per mode and size (%s)\n\n| mode |", rb_family_name(fam), rb_family_unit(fam));
+    for (size_t s = 0; s < ns; s++)
+        fprintf(md, " %s |", report_size_str(sizes[s], sz, sizeof sz));
+    fputs("\n| --- |", md);
+    for (size_t s = 0; s < ns; s++)
+        fputs(" ---: |", md);
+    fputs("\n", md);
+    for (size_t k = 0; k < RB_MODE_COUNT; k++) {
+        rb_mode m = report_plot_mode(k);
+        if (rb_mode_invalid_reason(&m) != NULL)
+            continue;
+        fprintf(md, "| %s |", report_mode_str(&m));
+        for (size_t s = 0; s < ns; s++) {
+            long i = report_find(run, fam, &m, sizes[s]);
+            const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
+            fprintf(md, " %s |", r == NULL ? "-" : report_row_ok(r) ? report_num(r->p50) : r->status);
+        }
+        fputs("\n", md);
+    }
+    free(sizes);
+}
+
+static void baselines_md(FILE *md, const report_run *run)
+{
+    static const rb_family base[] = {RB_FAM_BASE_FLOOR, RB_FAM_BASE_LAUNCH, RB_FAM_BASE_GRAPH,
+                                     RB_FAM_MEMCPY_H2D_PINNED, RB_FAM_MEMCPY_D2H_PINNED, RB_FAM_MEMCPY_H2D_PAGEABLE,
+                                     RB_FAM_MEMCPY_D2H_PAGEABLE};
+    char sz[32];
+    int any = 0;
+    fputs("\n### Baselines (p50 per size)\n\n", md);
+    for (size_t b = 0; b < sizeof base / sizeof base[0]; b++) {
+        uint64_t *sizes = NULL;
+        size_t ns = report_sizes(run, base[b], &sizes);
+        if (ns > 0) {
+            if (!any++)
+                fputs("| baseline | unit | p50 at size |\n| --- | --- | --- |\n", md);
+            fprintf(md, "| %s | %s |", rb_family_name(base[b]), rb_family_unit(base[b]));
+            for (size_t s = 0; s < ns; s++) {
+                long i = report_find(run, base[b], NULL, sizes[s]);
+                const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
+                fprintf(md, "%s%s: %s", s ? "," : "", report_size_str(sizes[s], sz, sizeof sz),
+                        r && report_row_ok(r) ? report_num(r->p50) : r ? r->status : "-");
+            }
+            fputs(" |\n", md);
+        }
+        free(sizes);
+    }
+    if (!any)
+        fputs("No baseline rows (a CPU reference run has none).\n", md);
+}
+
+static void plots_md(FILE *md)
+{
+    static const char *const plots[][2] = {
+        {"latency", "(a) Latency p50 against message size, one panel per control block, with the round-trip floor "
+                    "and the launch-per-message baselines"},
+        {"latency_dist", "(b) Latency distribution from the raw samples at the smallest, a middle and the largest size"},
+        {"throughput", "(c) Throughput against message size, with the cudaMemcpy bandwidths"},
+        {"heatmap", "(d) Every mode and size relative to the best native-path mode"},
+        {"cb", "(e) Control-block operations and kernel lifecycle per mode, grouped by control block"},
+    };
+    fputs("\n## Plots\n\nEach plot has a gnuplot script next to it (`gnuplot NAME.gp` in this directory redraws it "
+          "from NAME's .dat file) and an SVG twin. Colour = transfer mode, dash = launch, point = host memory; "
+          "gold = native path, magenta = WSL2 fallback.\n",
+          md);
+    for (size_t i = 0; i < sizeof plots / sizeof plots[0]; i++)
+        fprintf(md, "\n### %s\n\n![%s](%s.png)\n\n[SVG](%s.svg) · [script](%s.gp)\n", plots[i][1], plots[i][0],
+                plots[i][0], plots[i][0], plots[i][0]);
+}
+
+static int write_report_md(const report_run *run, const char *dir, const report_opts *o, char *err, size_t errlen)
+{
+    static const rb_family cb[] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
+    static const rb_family lc[] = {RB_FAM_LC_LAUNCH, RB_FAM_LC_ACTIVATE, RB_FAM_LC_DEACTIVATE, RB_FAM_LC_TERMINATE};
+    report_file rf;
+    if (report_file_open(&rf, dir, "report.md", err, errlen) != 0)
+        return -1;
+    FILE *md = rf.f;
+    fputs("# ringbench report\n\n", md);
+    report_notes_md(md, run, "this file");
+    fputs("File: `", md);
+    report_md_text(md, run->path);
+    fprintf(md, "` — schema %d, %zu rows, complete = %d, backend %s.\n\n", h5in_schema_version(run->in),
+            report_nrows(run), run->complete, run->backend);
+    environment_md(md, run);
+    capabilities_md(md, run);
+    not_measured_md(md, run);
+    fputs("## Best and worst modes\n", md);
+    best_worst_md(md, run, RB_FAM_LATENCY);
+    best_worst_md(md, run, RB_FAM_THROUGHPUT);
+    report_verdict_md(md, run, run, o);
+    fputs("\n## Key numbers\n", md);
+    ops_table_md(md, run, "Control-block operations", cb, 3);
+    ops_table_md(md, run, "Kernel lifecycle", lc, 4);
+    sized_table_md(md, run, RB_FAM_LATENCY);
+    sized_table_md(md, run, RB_FAM_THROUGHPUT);
+    baselines_md(md, run);
+    plots_md(md);
+    return report_file_close(&rf, err, errlen);
+}
+
+int report_cmd(int argc, char **argv)
+{
+    report_opts o;
+    const char *file = NULL;
+    char dir[REPORT_PATH_MAX], err[REPORT_PATH_MAX + 512];
+    report_run run;
+    int rc = report_parse_opts("report", argc, argv, &o, &file, 1);
+    if (rc != 0) {
+        usage(rc > 0 ? stdout : stderr);
+        return rc > 0 ? 0 : 2;
+    }
+    if (report_run_open(&run, file, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench report: %s\n", err);
+        return 2;
+    }
+    if (o.out_dir)
+        snprintf(dir, sizeof dir, "%s", o.out_dir);
+    else
+        report_default_dir(file, "-report", dir, sizeof dir);
+    if (!run.complete)
+        fprintf(stderr, "ringbench report: WARNING: %s is an INCOMPLETE run (interrupted by %s): reporting the rows "
+                        "it has\n",
+                file, run.interrupted_by[0] ? run.interrupted_by : "unknown");
+    if (strcmp(run.backend, "cuda") != 0)
+        fprintf(stderr, "ringbench report: note: %s holds %s-backend rows: CPU reference results, not GPU numbers\n",
+                file, run.backend);
+
+    rc = 1;
+    if (report_mkdir_p(dir, err, sizeof err) != 0 || report_plot_latency(&run, dir, err, sizeof err) != 0 ||
+        report_plot_latency_dist(&run, dir, err, sizeof err) != 0 ||
+        report_plot_throughput(&run, dir, err, sizeof err) != 0 || report_plot_heatmap(&run, dir, err, sizeof err) != 0 ||
+        report_plot_cb(&run, dir, err, sizeof err) != 0 || write_report_md(&run, dir, &o, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench report: %s\n", err);
+        goto out;
+    }
+    if (report_render("report", dir, report_scripts, o.render) != 0)
+        goto out;
+    printf("ringbench report: wrote %s/report.md\n", dir);
+    rc = 0;
+out:
+    report_run_close(&run);
+    return rc;
+}

@@ -1,0 +1,235 @@
+/* report_data.c - a results file as the report sees it: rows found by family, mode and size, with
+ * mode fields parsed through modes.h and family names through schema.h (never re-typed strings),
+ * plus the small formatting helpers every table and plot uses. Exercised by tests/test_report.c.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "report_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int report_run_open(report_run *run, const char *path, char *err, size_t errlen)
+{
+    memset(run, 0, sizeof *run);
+    if (h5in_open(path, &run->in, err, errlen) != 0)
+        return -1;
+    run->path = path;
+    run->complete = h5in_complete(run->in);
+    const char *why = h5in_attr(run->in, "/", RB_H5_ATTR_INTERRUPTED);
+    run->interrupted_by = why ? why : "";
+
+    /* The backend of the measured rows: a CPU reference file must never pass for GPU numbers. */
+    int cuda = 0, cpu = 0;
+    for (size_t i = 0; i < h5in_nrows(run->in); i++) {
+        const rb_row *r = h5in_row(run->in, i);
+        cuda |= strcmp(r->backend, "cuda") == 0;
+        cpu |= strcmp(r->backend, "cpu") == 0;
+    }
+    run->backend = cuda && cpu ? "mixed" : cuda ? "cuda" : cpu ? "cpu" : "none";
+    return 0;
+}
+
+void report_run_close(report_run *run)
+{
+    if (run->in)
+        h5in_close(run->in);
+    run->in = NULL;
+}
+
+size_t report_nrows(const report_run *run) { return h5in_nrows(run->in); }
+
+const rb_row *report_row(const report_run *run, size_t i) { return h5in_row(run->in, i); }
+
+const char *report_prov(const report_run *run, const char *name)
+{
+    const char *v = h5in_attr(run->in, RB_H5_PROVENANCE, name);
+    return v ? v : "";
+}
+
+int report_row_mode(const rb_row *row, rb_mode *m)
+{
+    const char *fields[RB_AXIS_COUNT] = {row->host_mem, row->xfer, row->launch, row->ctrl};
+    rb_mode tmp;
+    for (int a = 0; a < RB_AXIS_COUNT; a++)
+        if ((tmp.v[a] = rb_axis_parse((rb_axis)a, fields[a])) < 0)
+            return 0;
+    if (m)
+        *m = tmp;
+    return 1;
+}
+
+int report_row_family(const rb_row *row) { return rb_family_parse(row->family); }
+
+int report_row_ok(const rb_row *row)
+{
+    return strcmp(row->status, RB_STATUS_OK) == 0 && isfinite(row->p50);
+}
+
+/* A baseline row has "-" in every mode field. */
+static int row_is_baseline(const rb_row *row)
+{
+    return strcmp(row->host_mem, RB_NOT_APPLICABLE) == 0 && strcmp(row->xfer, RB_NOT_APPLICABLE) == 0 &&
+           strcmp(row->launch, RB_NOT_APPLICABLE) == 0 && strcmp(row->ctrl, RB_NOT_APPLICABLE) == 0;
+}
+
+long report_find(const report_run *run, rb_family f, const rb_mode *m, uint64_t size)
+{
+    const char *fam = rb_family_name(f);
+    for (size_t i = 0; i < report_nrows(run); i++) {
+        const rb_row *r = report_row(run, i);
+        rb_mode rm;
+        if (r->size_bytes != size || strcmp(r->family, fam) != 0)
+            continue;
+        if (m == NULL ? row_is_baseline(r) : report_row_mode(r, &rm) && report_mode_eq(&rm, m))
+            return (long)i;
+    }
+    return -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+size_t report_sizes(const report_run *run, rb_family f, uint64_t **out)
+{
+    const char *fam = rb_family_name(f);
+    size_t n = 0;
+    uint64_t *v = malloc((report_nrows(run) + 1) * sizeof *v);
+    *out = v;
+    if (v == NULL)
+        return 0;
+    for (size_t i = 0; i < report_nrows(run); i++)
+        if (strcmp(report_row(run, i)->family, fam) == 0)
+            v[n++] = report_row(run, i)->size_bytes;
+    qsort(v, n, sizeof *v, cmp_u64);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    return k;
+}
+
+double *report_samples(const report_run *run, long i, size_t *n)
+{
+    double *s = NULL;
+    char err[256];
+    *n = 0;
+    if (i < 0 || h5in_samples(run->in, (size_t)i, &s, n, err, sizeof err) != 0) {
+        *n = 0;
+        return NULL;
+    }
+    /* The bootstrap refuses NaN; a sample that is not finite is not a measurement. */
+    size_t k = 0;
+    for (size_t j = 0; j < *n; j++)
+        if (isfinite(s[j]))
+            s[k++] = s[j];
+    *n = k;
+    if (k == 0) {
+        free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+size_t report_mode_index(const rb_mode *m)
+{
+    size_t k = 0;
+    for (int a = 0; a < RB_AXIS_COUNT; a++)
+        k = k * rb_axis_size((rb_axis)a) + (size_t)m->v[a];
+    return k;
+}
+
+rb_mode report_plot_mode(size_t k)
+{
+    /* ctrl is the slowest axis here, then host, xfer, launch: each control block forms one group. */
+    static const rb_axis order[RB_AXIS_COUNT] = {RB_AXIS_CTRL, RB_AXIS_HOST, RB_AXIS_XFER, RB_AXIS_LAUNCH};
+    rb_mode m;
+    for (int i = RB_AXIS_COUNT - 1; i >= 0; i--) {
+        size_t n = rb_axis_size(order[i]);
+        m.v[order[i]] = (int)(k % n);
+        k /= n;
+    }
+    return m;
+}
+
+int report_mode_eq(const rb_mode *a, const rb_mode *b)
+{
+    for (int i = 0; i < RB_AXIS_COUNT; i++)
+        if (a->v[i] != b->v[i])
+            return 0;
+    return 1;
+}
+
+int report_mode_is_native(const rb_mode *m)
+{
+    rb_mode n = rb_mode_native();
+    n.v[RB_AXIS_CTRL] = m->v[RB_AXIS_CTRL];
+    return report_mode_eq(&n, m) && (m->v[RB_AXIS_CTRL] == RB_CTRL_MAPPED || m->v[RB_AXIS_CTRL] == RB_CTRL_MANAGED);
+}
+
+int report_mode_is_fallback(const rb_mode *m)
+{
+    rb_mode f = rb_mode_wsl2_fallback();
+    return report_mode_eq(&f, m);
+}
+
+const char *report_mode_str(const rb_mode *m)
+{
+    static char bufs[8][4 * RB_NAME_LEN];
+    static unsigned next;
+    char *b = bufs[next++ % 8];
+    return rb_mode_label(m, b, sizeof bufs[0]);
+}
+
+char *report_size_str(uint64_t bytes, char *buf, size_t n)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    double v = (double)bytes;
+    /* Only exact multiples move up a unit, so "1536 B" stays honest rather than "1.5 KiB". */
+    while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        v /= 1024;
+        u++;
+    }
+    snprintf(buf, n, "%.0f %s", v, units[u]);
+    return buf;
+}
+
+const char *report_num(double v)
+{
+    static char bufs[16][32];
+    static unsigned next;
+    char *b = bufs[next++ % 16];
+    if (!isfinite(v))
+        snprintf(b, sizeof bufs[0], "n/a");
+    else
+        snprintf(b, sizeof bufs[0], "%.4g", v);
+    return b;
+}
+
+void report_md_text(FILE *f, const char *s)
+{
+    if (s == NULL || *s == '\0') {
+        fputc('-', f);
+        return;
+    }
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '|')
+            fputs("\\|", f);
+        else if (c < 0x20 || c == 0x7f)
+            fputc(' ', f);
+        else
+            fputc(c, f);
+    }
+}
+
+int report_unit_is_rate(const char *unit)
+{
+    return strcmp(unit, rb_family_unit(RB_FAM_THROUGHPUT)) == 0;
+}

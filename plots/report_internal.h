@@ -1,0 +1,196 @@
+/* report_internal.h - what the files of plots/ share; nothing here is public API (that is report.h).
+ *
+ *   report_data.c     a results file loaded for reporting: row lookups by family, mode and size,
+ *                     samples and percentiles, number and size formatting, Markdown text
+ *   report_files.c    the output directory: mkdir -p, files written as NAME.tmp and renamed
+ *   report_gp.c       gnuplot: one visual code for modes, script skeletons, faceted plots, heat maps,
+ *                     and running gnuplot (fork + exec, no shell, cwd = the output directory)
+ *   report_verdict.c  overheads with bootstrap CIs and the verdict on the WSL2 claim
+ *   report.c          `ringbench report`;  compare.c  `ringbench compare`
+ */
+#ifndef RINGBENCH_REPORT_INTERNAL_H
+#define RINGBENCH_REPORT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "h5in.h"
+#include "modes.h"
+#include "schema.h"
+
+/* The claim under test (REFERENCE.md): "10-30% slower for control block operations". */
+#define REPORT_CLAIM_LO 0.10
+#define REPORT_CLAIM_HI 0.30
+#define REPORT_CONF 0.95
+#define REPORT_DEFAULT_REPS 2000
+#define REPORT_DEFAULT_SEED 20261122u
+
+#define REPORT_PATH_MAX 4096
+
+/* Options common to report and compare. */
+typedef struct report_opts {
+    const char *out_dir;  /* -o DIR, or NULL for the default next to the (first) input */
+    int render;           /* 0 with --no-render: write data and scripts, do not run gnuplot */
+    int reps;             /* bootstrap resamples */
+    uint64_t seed;        /* bootstrap seed */
+} report_opts;
+
+/* Parses the options shared by report and compare (-o, --no-render, --seed, --reps, --help) and
+ * exactly nfiles file names. Returns 0, 1 for --help, or -1 after a one-line message on stderr. */
+int report_parse_opts(const char *cmd, int argc, char **argv, report_opts *o, const char **files, int nfiles);
+
+// --- a loaded results file (report_data.c) -----------------------------------------------------------
+
+typedef struct report_run {
+    h5in *in;
+    const char *path;
+    const char *backend;        /* "cuda", "cpu", "mixed" or "none": of the rows that were measured */
+    int complete;               /* root attribute complete */
+    const char *interrupted_by; /* "" when complete or not said */
+} report_run;
+
+/* Opens path. Returns 0, or -1 with one line (naming the file) in err. */
+int report_run_open(report_run *run, const char *path, char *err, size_t errlen);
+void report_run_close(report_run *run);
+size_t report_nrows(const report_run *run);
+const rb_row *report_row(const report_run *run, size_t i);
+/* Provenance attribute, or "" when absent (never NULL). */
+const char *report_prov(const report_run *run, const char *name);
+
+/* 1 when the row's four mode fields name a mode (set into *m when m is not NULL), 0 otherwise. */
+int report_row_mode(const rb_row *row, rb_mode *m);
+/* The family of a row, or -1 for a family this build does not know. */
+int report_row_family(const rb_row *row);
+/* 1 when the row is status ok with a finite median. */
+int report_row_ok(const rb_row *row);
+/* Index of the row of family f for mode m (NULL: a baseline, mode fields "-") and size, or -1. */
+long report_find(const report_run *run, rb_family f, const rb_mode *m, uint64_t size);
+/* Ascending distinct sizes of the rows of family f (any status), malloc'd into *out; the count. */
+size_t report_sizes(const report_run *run, rb_family f, uint64_t **out);
+/* Samples of row i (malloc'd) or NULL with *n = 0 when it has none or they cannot be read. */
+double *report_samples(const report_run *run, long i, size_t *n);
+
+/* Index of a mode in rb_mode_at order; the mode of the plots' order (ctrl slowest, so modes sharing
+ * a control block sit together); whether a mode is on the native path or is the WSL2 fallback. */
+size_t report_mode_index(const rb_mode *m);
+rb_mode report_plot_mode(size_t k);
+int report_mode_is_native(const rb_mode *m);   /* pinned/async/coop with mapped or managed ctrl */
+int report_mode_is_fallback(const rb_mode *m); /* malloc/sync/noncoop/device */
+int report_mode_eq(const rb_mode *a, const rb_mode *b);
+const char *report_mode_str(const rb_mode *m); /* label in a rotating static buffer (8 in flight) */
+
+/* The loud notes that head a report about run (called name there): incomplete, CPU reference. */
+void report_notes_md(FILE *md, const report_run *run, const char *name);
+
+/* "8 B", "4 KiB", "4 MiB" into buf; returns buf. */
+char *report_size_str(uint64_t bytes, char *buf, size_t n);
+/* A number with 4 significant digits ("NaN" -> "n/a"), in a rotating static buffer. */
+const char *report_num(double v);
+/* Markdown cell text: '|' escaped, control characters as spaces, "" as "-". */
+void report_md_text(FILE *f, const char *s);
+/* 1 for a unit in GB/s (bigger is better), 0 for time (smaller is better). */
+int report_unit_is_rate(const char *unit);
+
+// --- output files (report_files.c) --------------------------------------------------------------------
+
+/* mkdir -p dir. Returns 0, or -1 with a message in err. */
+int report_mkdir_p(const char *dir, char *err, size_t errlen);
+/* The default output directory for input path: next to it, "<stem><suffix>". */
+void report_default_dir(const char *path, const char *suffix, char *out, size_t n);
+
+/* A file written as DIR/NAME.tmp and renamed to DIR/NAME by report_file_close, so a reader never sees
+ * half a report. name is always one of ours (no slashes), so nothing lands outside DIR. */
+typedef struct report_file {
+    FILE *f;
+    char tmp[REPORT_PATH_MAX + 64];
+    char path[REPORT_PATH_MAX + 64];
+} report_file;
+int report_file_open(report_file *rf, const char *dir, const char *name, char *err, size_t errlen);
+/* Closes and renames; on a write error removes the temporary. Returns 0 or -1 (message in err). */
+int report_file_close(report_file *rf, char *err, size_t errlen);
+
+// --- gnuplot (report_gp.c) -----------------------------------------------------------------------------
+
+/* The plot canvas; scripts set exactly these sizes for PNG and SVG (the tests read them back). */
+typedef struct report_canvas {
+    int width, height;
+} report_canvas;
+
+/* Writes the start of stem.gp: a header comment saying how to re-run it, a loop over PNG (pngcairo,
+ * falling back to png) and SVG terminals writing stem.png and stem.svg. report_gp_end closes it. */
+void report_gp_begin(FILE *gp, const char *stem, const char *what, report_canvas c);
+void report_gp_end(FILE *gp);
+/* s as a gnuplot single-quoted string (quotes doubled), so no file-derived text can end it. */
+void report_gp_quote(FILE *gp, const char *s);
+/* The line style of a mode: colour per xfer, dash per launch, point per host. */
+void report_gp_mode_style(FILE *gp, const rb_mode *m);
+
+/* A reference line of a faceted figure: column col of its data file, drawn in every panel. */
+typedef struct report_ref {
+    int col;
+    const char *title, *style;
+} report_ref;
+
+/* A figure of one panel per control-block mode (managed | device | mapped) sharing one legend strip
+ * below: y against message size for every mode with data, native and fallback paths underlaid. */
+typedef struct report_facet {
+    const char *title, *ylabel;
+    const char *data;          /* file: col 1 size, col 2+k the mode report_mode_index k */
+    const unsigned char *has;  /* has[k]: the mode has at least one finite value */
+    const uint64_t *sizes;     /* the sizes, for tic labels */
+    size_t nsizes;
+    int logy;
+    const report_ref *refs;    /* reference lines (may be NULL) */
+    size_t nrefs;
+    const char *band;          /* gnuplot commands drawn in every panel, e.g. a claim band (may be NULL) */
+    const char *note;          /* a line under the title (may be NULL) */
+} report_facet;
+void report_gp_facet(FILE *gp, const report_facet *p);
+/* "set xtics (...)" labelling sizes ("8 B", "4 KiB") at their values, thinned to at most ~12 labels. */
+void report_gp_size_xtics(FILE *gp, const uint64_t *sizes, size_t n);
+
+/* Finds gnuplot on PATH into out. Returns 0, or -1 when there is none. */
+int report_gnuplot_find(char *out, size_t n);
+/* Runs gnuplot script (a name inside dir) with cwd = dir, output to dir/gnuplot.log.
+ * Returns 0, or -1 with a message in err. */
+int report_gnuplot_run(const char *gnuplot, const char *dir, const char *script, char *err, size_t errlen);
+/* Renders each script of the NULL-terminated list, or warns when gnuplot is missing. Returns 0 when
+ * everything that could be rendered was (a missing gnuplot is not a failure), -1 otherwise. */
+int report_render(const char *cmd, const char *dir, const char *const *scripts, int render);
+
+// --- overheads and the verdict (report_verdict.c) --------------------------------------------------
+
+typedef enum report_ov_state {
+    REPORT_OV_OK = 0,
+    REPORT_OV_MISSING,     /* no such row in the file */
+    REPORT_OV_NOT_OK,      /* unsupported, invalid or failed: why says which and its reason */
+    REPORT_OV_NO_SAMPLES,  /* ok, but no raw samples to bootstrap */
+    REPORT_OV_ERROR        /* the bootstrap refused (e.g. a zero median) */
+} report_ov_state;
+
+/* Overhead of row b over row a: median(b)/median(a) - 1, positive = b slower. For GB/s rows the
+ * samples are first turned into time per byte (1/x), so "positive = slower" holds there too. */
+typedef struct report_ov {
+    report_ov_state state;
+    char why[RB_REASON_LEN + 96];
+    double p50_a, p50_b;       /* the rows' own medians, in their unit */
+    double est, lo, hi;        /* overhead and its 95% bootstrap interval */
+} report_ov;
+
+/* ia / ib: row indices from report_find (-1 = missing); la / lb name the two sides in messages. */
+void report_overhead(const report_run *ra, long ia, const char *la, const report_run *rb, long ib,
+                     const char *lb, const report_opts *o, report_ov *ov);
+/* "faster", "slower" or "same within noise" by whether the CI excludes 0. */
+const char *report_speed_word(const report_ov *ov);
+/* "inside", "below", "above" the claimed 10-30%, or "straddles 10%" / "straddles 30%". */
+const char *report_claim_word(const report_ov *ov);
+/* "+25.0% [+23.1%, +26.9%]" into buf. */
+char *report_ov_str(const report_ov *ov, char *buf, size_t n);
+
+/* The verdict section: the WSL2 fallback path (rows of other) against the native path (rows of base),
+ * for control-block operations, latency per size and throughput per size, then one axis at a time
+ * (within each file). base == other within one file. */
+void report_verdict_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o);
+
+#endif

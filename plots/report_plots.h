@@ -1,0 +1,31 @@
+/* report_plots.h - the plots of `ringbench report` (report_plots.c) and the pieces of them that
+ * `ringbench compare` reuses. Each writes NAME.dat and NAME.gp into the report directory and returns
+ * 0, or -1 with a one-line message in err.
+ */
+#ifndef RINGBENCH_REPORT_PLOTS_H
+#define RINGBENCH_REPORT_PLOTS_H
+
+#include "report_internal.h"
+
+/* Canvas sizes in pixels; the per-mode plots grow with the number of modes. */
+#define REPORT_FACET_W 1800
+#define REPORT_FACET_H 820
+#define REPORT_DIST_W 1800
+#define REPORT_HEAT_W 1800
+#define REPORT_CB_W 1800
+#define REPORT_MODE_ROW_H 24
+
+int report_plot_latency(const report_run *run, const char *dir, char *err, size_t errlen);
+int report_plot_latency_dist(const report_run *run, const char *dir, char *err, size_t errlen);
+int report_plot_throughput(const report_run *run, const char *dir, char *err, size_t errlen);
+int report_plot_heatmap(const report_run *run, const char *dir, char *err, size_t errlen);
+int report_plot_cb(const report_run *run, const char *dir, char *err, size_t errlen);
+
+/* y position of every valid mode in plot order (ctrl groups from the top) indexed by
+ * report_mode_index, -1 for invalid modes; returns the number of rows. */
+int report_mode_rows(int *ypos);
+/* gnuplot commands: y tics naming the modes (or blank tics when labels is 0), bands behind the native
+ * and fallback rows, lines between control-block groups. */
+void report_mode_rows_axis(FILE *gp, int labels);
+
+#endif

@@ -1,0 +1,42 @@
+/* report_fixture.h - synthetic ringbench results files with known answers, for the report and compare
+ * tests: every family, sizes 8 B to 4 MiB, all 36 mode combinations (the 10 invalid ones marked
+ * invalid, a few unsupported with reasons, the rest ok with seeded samples around known medians).
+ */
+#ifndef RINGBENCH_REPORT_FIXTURE_H
+#define RINGBENCH_REPORT_FIXTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "modes.h"
+#include "schema.h"
+
+#define FIXTURE_NSIZES 7
+extern const uint64_t fixture_sizes[FIXTURE_NSIZES]; /* 8 B, 64 B, 512 B, 4 KiB, 32 KiB, 256 KiB, 4 MiB */
+
+typedef struct fixture_opts {
+    const char *backend;        /* "cuda" (default when NULL) or "cpu": no baselines then */
+    uint64_t seed;              /* samples are drawn per row from this seed: same seed, same samples */
+    double fallback_latency;    /* every latency sample of the WSL2 fallback mode is multiplied by it */
+    double cb_read;             /* every cb_read sample of every mode is multiplied by it */
+    int interrupted;            /* written with complete = 0, interrupted_by = "SIGINT" */
+    int managed_unsupported;    /* every ctrl=managed row unsupported (concurrentManagedAccess = 0) */
+    unsigned only_families;     /* bit (1u << family) per family to write; 0 = all */
+    const char *gpu_name;       /* NULL: "NVIDIA H100 80GB HBM3" */
+    const char *driver_version; /* NULL: "580.65.06" */
+} fixture_opts;
+
+/* The default options: cuda, seed 1, no injected difference, complete. */
+fixture_opts fixture_defaults(void);
+
+/* Writes the file (replacing path). Returns 0, or -1 with a message in err. */
+int fixture_write(const char *path, const fixture_opts *o, char *err, size_t errlen);
+
+/* The median the samples of (family, mode, size) are drawn around, before any injected factor.
+ * For GB/s families it is the bandwidth. */
+double fixture_median(rb_family f, const rb_mode *m, uint64_t size);
+
+/* Why the fixture marks a valid mode unsupported (managed_unsupported aside), or NULL. */
+const char *fixture_unsupported(const rb_mode *m);
+
+#endif

@@ -1,0 +1,709 @@
+/* test_report.c - `ringbench report` and `ringbench compare` (plots/) against fixture files whose
+ * answers are known (tests/report_fixture.c): report.md's numbers, best/worst modes, verdict and
+ * unsupported reasons; the plots gnuplot renders (valid PNG of the size the script sets, non-empty SVG);
+ * compare's verdicts on an injected difference and on identical files; refusals of damaged, foreign
+ * and newer files and of files with nothing in common; incomplete and CPU-reference files; paths with
+ * spaces and quotes; a missing gnuplot. Run it under -DRINGBENCH_SANITIZE=address as well.
+ *
+ * Usage: test_report CASE WORKDIR, CASE one of content, render, compare, damaged, paths, nognuplot.
+ * render exits 77 (skipped) when gnuplot is not on PATH.
+ */
+#define _XOPEN_SOURCE 700 /* nftw */
+
+#include "check.h"
+#include "modes.h"
+#include "report.h"
+#include "report_fixture.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "h5out.h"
+
+/* HDF5 itself leaks a little when it meets damaged metadata (see test_h5_damaged.c); our own
+ * allocations stay checked. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) { return "leak:libhdf5\n"; }
+
+static char work[4096];
+static const char *const reps = "500"; /* fewer bootstrap resamples: the same verdicts, faster under ASan */
+
+// --- helpers ----------------------------------------------------------------------------------------------
+
+static void path_in(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/%s", work, name); }
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long size;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)size + 1)) != NULL) {
+        if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
+            free(buf);
+            buf = NULL;
+        } else {
+            buf[size] = '\0';
+            if (len)
+                *len = (size_t)size;
+        }
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static void write_fixture(const char *path, const fixture_opts *o)
+{
+    char err[512];
+    CHECK_MSG(fixture_write(path, o, err, sizeof err) == 0, "fixture %s: %s", path, err);
+}
+
+/* Runs a command entry point with stderr captured into *errtext (malloc'd). Returns its exit code. */
+static int run_cmd(int (*cmd)(int, char **), char **errtext, int argc, ...)
+{
+    char *argv[16];
+    va_list ap;
+    va_start(ap, argc);
+    for (int i = 0; i < argc && i < 15; i++)
+        argv[i] = va_arg(ap, char *);
+    va_end(ap);
+    argv[argc] = NULL;
+    char cap[4200];
+    path_in(cap, sizeof cap, "stderr.txt");
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO), fd = open(cap, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, STDERR_FILENO);
+    close(fd);
+    int rc = cmd(argc, argv);
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    char *text = slurp(cap, NULL);
+    if (text && *text)
+        fprintf(stderr, "[captured stderr] %s", text);
+    if (errtext)
+        *errtext = text;
+    else
+        free(text);
+    return rc;
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; s && *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* The line of text that contains all of the given needles (NULL-terminated), copied into buf. */
+static int find_line(const char *text, char *buf, size_t n, const char *const *needles)
+{
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        snprintf(buf, n, "%.*s", (int)len, line);
+        int all = 1;
+        for (size_t i = 0; needles[i] && all; i++)
+            all = strstr(buf, needles[i]) != NULL;
+        if (all)
+            return 1;
+        line = end ? end + 1 : NULL;
+    }
+    buf[0] = '\0';
+    return 0;
+}
+
+/* Parses "+25.0% [+23.1%, +26.9%]" out of a line into fractions. */
+static int parse_ov(const char *line, double *est, double *lo, double *hi)
+{
+    for (const char *p = line; (p = strpbrk(p, "+-")) != NULL; p++)
+        if (sscanf(p, "%lf%% [%lf%%, %lf%%]", est, lo, hi) == 3) {
+            *est /= 100;
+            *lo /= 100;
+            *hi /= 100;
+            return 1;
+        }
+    return 0;
+}
+
+static const char *claim_class(double ratio)
+{
+    return ratio - 1 < 0.10 ? "| below |" : ratio - 1 > 0.30 ? "| above |" : "| inside |";
+}
+
+/* A verdict line: the known overhead lies in the reported CI (widened by 1 point) and the class matches. */
+static void check_verdict(const char *md, const char *cell, const char *against, double ratio)
+{
+    char line[2048];
+    double est, lo, hi;
+    const char *needles[] = {cell, against, NULL};
+    CHECK_MSG(find_line(md, line, sizeof line, needles), "no verdict line for %s %s", cell, against);
+    CHECK_MSG(parse_ov(line, &est, &lo, &hi), "no overhead in '%s'", line);
+    CHECK_MSG(ratio - 1 >= lo - 0.01 && ratio - 1 <= hi + 0.01, "%s %s: known %+.3f outside [%+.3f, %+.3f]", cell,
+              against, ratio - 1, lo, hi);
+    CHECK_MSG(strstr(line, claim_class(ratio)) != NULL, "%s %s: expected %s in '%s'", cell, against,
+              claim_class(ratio), line);
+}
+
+static rb_mode mode_of(int host, int xfer, int launch, int ctrl)
+{
+    rb_mode m = {{host, xfer, launch, ctrl}};
+    return m;
+}
+
+// --- content: report.md against the fixture's known answers ------------------------------------------------
+
+static void case_content(void)
+{
+    char file[4200], dir[4200], md_path[4300], line[2048], label[256], sz[64];
+    path_in(file, sizeof file, "run.h5");
+    path_in(dir, sizeof dir, "run report");
+    fixture_opts o = fixture_defaults();
+    write_fixture(file, &o);
+    CHECK_INT(run_cmd(report_cmd, NULL, 6, "report", file, "-o", dir, "--no-render", "--reps"), 2); /* --reps needs a value */
+    CHECK_INT(run_cmd(report_cmd, NULL, 7, "report", file, "-o", dir, "--no-render", "--reps", reps), 0);
+    snprintf(md_path, sizeof md_path, "%s/report.md", dir);
+    char *md = slurp(md_path, NULL);
+    CHECK_MSG(md != NULL, "no %s", md_path);
+    if (md == NULL)
+        return;
+
+    /* Environment, capabilities with errors, unsupported and invalid reasons deduplicated by mode. */
+    CHECK(strstr(md, "GPU **NVIDIA H100 80GB HBM3** (driver 580.65.06") != NULL);
+    CHECK(strstr(md, "| concurrent_managed_access | 1 | - |") != NULL);
+    CHECK(strstr(md, "| nvml | - | NVML_ERROR_NOT_SUPPORTED \\| in this VM |") != NULL);
+    CHECK(strstr(md, "| pinned/zerocopy/noncoop/device | **unsupported** | cudaErrorNotSupported from "
+                     "cudaLaunchKernel") != NULL);
+    CHECK(strstr(md, "| malloc/async/coop/mapped | **invalid** | a mapped control block is pinned host memory") != NULL);
+    const char *first = strstr(md, "| malloc/sync/coop/mapped | **invalid**");
+    CHECK(first != NULL && strstr(first + 1, "| malloc/sync/coop/mapped | **invalid**") == NULL);
+    CHECK(strstr(md, "INCOMPLETE") == NULL && strstr(md, "CPU REFERENCE") == NULL);
+
+    /* Best and worst mode per size, with the medians the file holds. */
+    rb_mode best = mode_of(RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED);
+    rb_mode worst = rb_mode_wsl2_fallback();
+    char best_l[96], worst_l[96];
+    rb_mode_label(&best, best_l, sizeof best_l);
+    rb_mode_label(&worst, worst_l, sizeof worst_l);
+    for (int s = 0; s < FIXTURE_NSIZES; s++) {
+        uint64_t size = fixture_sizes[s];
+        snprintf(sz, sizeof sz, "| %llu %s |", (unsigned long long)(size >= 1048576 ? size >> 20 : size >= 1024 ? size >> 10 : size),
+                 size >= 1048576 ? "MiB" : size >= 1024 ? "KiB" : "B");
+        for (int fam = 0; fam < 2; fam++) {
+            const char *hdr = fam ? "### throughput p50" : "### latency p50";
+            const char *sec = strstr(md, hdr);
+            const char *needles[] = {sz, NULL};
+            CHECK(sec != NULL && find_line(sec, line, sizeof line, needles));
+            snprintf(label, sizeof label, "%s | ", best_l);
+            CHECK_MSG(strncmp(line + strlen(sz) + 1, label, strlen(label)) == 0, "best at %s: '%s'", sz, line);
+            CHECK_MSG(strstr(line, worst_l) != NULL, "worst at %s: '%s'", sz, line);
+            /* the known median, to within the sampling noise of the fixture */
+            double p50 = 0;
+            CHECK(sscanf(line + strlen(sz) + 1 + strlen(label), "%lf", &p50) == 1);
+            rb_family f = fam ? RB_FAM_THROUGHPUT : RB_FAM_LATENCY;
+            CHECK_MSG(fabs(p50 / fixture_median(f, &best, size) - 1) < 0.03, "%s best p50 %g vs known %g", sz, p50,
+                      fixture_median(f, &best, size));
+        }
+    }
+
+    /* The verdict: known overheads inside the reported CIs, classified against 10-30%. */
+    rb_mode nat = rb_mode_native(), man = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+    man.v[RB_AXIS_CTRL] = RB_CTRL_MANAGED;
+    const char *verdict = strstr(md, "## Verdict");
+    CHECK(verdict != NULL);
+    if (verdict) {
+        static const rb_family cb[] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
+        for (int k = 0; k < 3; k++) {
+            snprintf(label, sizeof label, "| %s | native (ctrl mapped)", rb_family_name(cb[k]));
+            check_verdict(verdict, label, "|", fixture_median(cb[k], &fb, 0) / fixture_median(cb[k], &nat, 0));
+            snprintf(label, sizeof label, "| %s | native (ctrl managed)", rb_family_name(cb[k]));
+            check_verdict(verdict, label, "|", fixture_median(cb[k], &fb, 0) / fixture_median(cb[k], &man, 0));
+        }
+        const char *lat = strstr(verdict, "End-to-end latency per message size");
+        for (int s = 0; lat && s < FIXTURE_NSIZES; s++) {
+            uint64_t size = fixture_sizes[s];
+            snprintf(sz, sizeof sz, "| %llu %s | native (ctrl mapped)",
+                     (unsigned long long)(size >= 1048576 ? size >> 20 : size >= 1024 ? size >> 10 : size),
+                     size >= 1048576 ? "MiB" : size >= 1024 ? "KiB" : "B");
+            check_verdict(lat, sz, "|", fixture_median(RB_FAM_LATENCY, &fb, size) / fixture_median(RB_FAM_LATENCY, &nat, size));
+        }
+        const char *thr = strstr(verdict, "End-to-end throughput per message size");
+        CHECK(thr != NULL);
+        if (thr) /* on time per byte: the ratio of bandwidths, native over fallback */
+            check_verdict(thr, "| 8 B | native (ctrl mapped)", "|",
+                          fixture_median(RB_FAM_THROUGHPUT, &nat, 8) / fixture_median(RB_FAM_THROUGHPUT, &fb, 8));
+        CHECK(strstr(verdict, "- **Control-block operations:** the costliest single axis is **ctrl mapped→device**") != NULL);
+        CHECK(strstr(verdict, "- **End-to-end latency:** the costliest single axis is **xfer async→sync**") != NULL);
+        CHECK(strstr(verdict, "- **Throughput:** the costliest single axis is **host pinned→malloc**") != NULL);
+        CHECK(strstr(verdict, "so that step starts from pinned/async/coop/managed") != NULL);
+    }
+
+    /* Data and scripts written, nothing rendered with --no-render; no temporaries left. */
+    static const char *const files[] = {"latency_p50.dat", "latency.gp", "latency_dist.dat", "latency_dist.gp",
+                                        "throughput_p50.dat", "throughput.gp", "heatmap.dat", "heatmap.gp", "cb.dat",
+                                        "cb.gp", NULL};
+    for (size_t i = 0; files[i]; i++) {
+        snprintf(md_path, sizeof md_path, "%s/%s", dir, files[i]);
+        CHECK_MSG(exists(md_path), "missing %s", files[i]);
+    }
+    snprintf(md_path, sizeof md_path, "%s/latency.png", dir);
+    CHECK(!exists(md_path));
+    snprintf(md_path, sizeof md_path, "%s/report.md.tmp", dir);
+    CHECK(!exists(md_path));
+    free(md);
+
+    /* An interrupted run is reported, loudly, with exit 0. */
+    o.interrupted = 1;
+    path_in(file, sizeof file, "interrupted.h5");
+    write_fixture(file, &o);
+    char *err = NULL;
+    CHECK_INT(run_cmd(report_cmd, &err, 7, "report", file, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK(err && strstr(err, "INCOMPLETE") != NULL);
+    free(err);
+    snprintf(md_path, sizeof md_path, "%s/report.md", dir);
+    md = slurp(md_path, NULL);
+    CHECK(md && strstr(md, "WARNING — INCOMPLETE RUN") && strstr(md, "SIGINT"));
+    free(md);
+
+    /* A CPU-reference file (no baselines, managed unsupported) is labelled so; missing rows are named. */
+    o = fixture_defaults();
+    o.backend = "cpu";
+    o.managed_unsupported = 1;
+    path_in(file, sizeof file, "cpu.h5");
+    write_fixture(file, &o);
+    CHECK_INT(run_cmd(report_cmd, NULL, 7, "report", file, "-o", dir, "--no-render", "--reps", reps), 0);
+    md = slurp(md_path, NULL);
+    CHECK(md && strstr(md, "CPU REFERENCE BACKEND") && strstr(md, "not GPU numbers"));
+    CHECK(md && strstr(md, "n/a (native (ctrl managed): unsupported: concurrentManagedAccess = 0"));
+    CHECK(md && strstr(md, "No baseline rows"));
+    free(md);
+    snprintf(md_path, sizeof md_path, "%s/latency.gp", dir);
+    md = slurp(md_path, NULL);
+    CHECK(md && strstr(md, "CPU REFERENCE BACKEND, not GPU numbers"));
+    free(md);
+}
+
+// --- render: PNG and SVG as the scripts say --------------------------------------------------------------
+
+static int have_gnuplot(void)
+{
+    const char *path = getenv("PATH");
+    char buf[4200];
+    while (path && *path) {
+        const char *c = strchr(path, ':');
+        size_t len = c ? (size_t)(c - path) : strlen(path);
+        snprintf(buf, sizeof buf, "%.*s/gnuplot", (int)len, path);
+        if (len && access(buf, X_OK) == 0)
+            return 1;
+        path = c ? c + 1 : NULL;
+    }
+    return 0;
+}
+
+static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+
+/* stem.png is a PNG whose IHDR has the size stem.gp sets; stem.svg is a non-empty SVG of that size. */
+static void check_plot(const char *dir, const char *stem)
+{
+    char path[4300], want[64];
+    int w = 0, h = 0;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/%s.gp", dir, stem);
+    char *gp = slurp(path, NULL);
+    const char *t = gp ? strstr(gp, "set terminal pngcairo size ") : NULL;
+    CHECK_MSG(t && sscanf(t, "set terminal pngcairo size %d,%d", &w, &h) == 2, "%s: no pngcairo size", stem);
+    free(gp);
+    snprintf(path, sizeof path, "%s/%s.png", dir, stem);
+    unsigned char *png = (unsigned char *)slurp(path, &len);
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    CHECK_MSG(png && len > 1000 && memcmp(png, sig, 8) == 0 && memcmp(png + 12, "IHDR", 4) == 0, "%s.png invalid",
+              stem);
+    if (png && len > 24) {
+        CHECK_INT(be32(png + 16), w);
+        CHECK_INT(be32(png + 20), h);
+    }
+    free(png);
+    snprintf(path, sizeof path, "%s/%s.svg", dir, stem);
+    char *svg = slurp(path, &len);
+    snprintf(want, sizeof want, "width=\"%d\" height=\"%d\"", w, h);
+    CHECK_MSG(svg && len > 1000 && strstr(svg, "<svg") && strstr(svg, want) && strstr(svg, "</svg>"),
+              "%s.svg invalid", stem);
+    free(svg);
+}
+
+static void case_render(void)
+{
+    char file[4200], other[4200], dir[4200], path[4300];
+    if (!have_gnuplot())
+        TEST_SKIP("gnuplot not on PATH: rendering not tested");
+    path_in(file, sizeof file, "render.h5");
+    path_in(other, sizeof other, "render other.h5");
+    path_in(dir, sizeof dir, "render out");
+    fixture_opts o = fixture_defaults();
+    write_fixture(file, &o);
+    o.fallback_latency = 1.25;
+    write_fixture(other, &o);
+    CHECK_INT(run_cmd(report_cmd, NULL, 6, "report", file, "-o", dir, "--reps", reps), 0);
+    static const char *const stems[] = {"latency", "latency_dist", "throughput", "heatmap", "cb", NULL};
+    for (size_t i = 0; stems[i]; i++)
+        check_plot(dir, stems[i]);
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    char *md = slurp(path, NULL);
+    for (size_t i = 0; md && stems[i]; i++) {
+        char link[64];
+        snprintf(link, sizeof link, "](%s.png)", stems[i]);
+        CHECK_MSG(strstr(md, link) != NULL, "report.md does not embed %s.png", stems[i]);
+    }
+    free(md);
+    CHECK_INT(run_cmd(compare_cmd, NULL, 7, "compare", file, other, "-o", dir, "--reps", reps), 0);
+    static const char *const cstems[] = {"compare_latency", "compare_throughput", "compare_heatmap", "compare_ops", NULL};
+    for (size_t i = 0; cstems[i]; i++)
+        check_plot(dir, cstems[i]);
+    /* gnuplot said nothing: no warnings, no errors. */
+    snprintf(path, sizeof path, "%s/gnuplot.log", dir);
+    char *log = slurp(path, &(size_t){0});
+    CHECK_MSG(log == NULL || log[0] == '\0', "gnuplot.log: %s", log ? log : "");
+    free(log);
+}
+
+// --- compare -----------------------------------------------------------------------------------------------
+
+/* Checks every line of compare_pairs.dat: expect(family, mode) gives the known overhead or 0 for none. */
+static void check_pairs(const char *dir, double (*expect)(const char *fam, const char *mode), int *npairs)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/compare_pairs.dat", dir);
+    char *dat = slurp(path, NULL);
+    CHECK(dat != NULL);
+    *npairs = 0;
+    for (char *line = dat; line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        char fam[64], mode[128], verdict[32];
+        unsigned long long size;
+        double a, b, est, lo, hi;
+        if (line[0] != '#' &&
+            sscanf(line, "%63s %127s %llu %lf %lf %lf %lf %lf %31s", fam, mode, &size, &a, &b, &est, &lo, &hi, verdict) == 9) {
+            double want = expect(fam, mode);
+            (*npairs)++;
+            if (want == 0) {
+                CHECK_MSG(strcmp(verdict, "same") == 0, "%s %s %llu: expected same, got %s", fam, mode, size, verdict);
+            } else {
+                CHECK_MSG(strcmp(verdict, "slower") == 0, "%s %s %llu: expected slower, got %s", fam, mode, size, verdict);
+                CHECK_MSG(want >= lo - 0.005 && want <= hi + 0.005 && fabs(est - want) < 0.02,
+                          "%s %s %llu: %+.3f [%+.3f, %+.3f], known %+.3f", fam, mode, size, est, lo, hi, want);
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    free(dat);
+}
+
+static double expect_injected(const char *fam, const char *mode)
+{
+    char fb[128];
+    rb_mode m = rb_mode_wsl2_fallback();
+    rb_mode_label(&m, fb, sizeof fb);
+    if (strcmp(fam, rb_family_name(RB_FAM_LATENCY)) == 0 && strcmp(mode, fb) == 0)
+        return 0.25;
+    if (strcmp(fam, rb_family_name(RB_FAM_CB_READ)) == 0)
+        return 0.5;
+    return 0;
+}
+
+static double expect_nothing(const char *fam, const char *mode)
+{
+    (void)fam;
+    (void)mode;
+    return 0;
+}
+
+static void case_compare(void)
+{
+    char base[4200], inj[4200], same[4200], dir[4200], path[4300];
+    int n = 0;
+    char *err = NULL;
+    path_in(base, sizeof base, "base.h5");
+    path_in(inj, sizeof inj, "injected.h5");
+    path_in(same, sizeof same, "identical copy.h5");
+    path_in(dir, sizeof dir, "compare out");
+    fixture_opts o = fixture_defaults();
+    write_fixture(base, &o);
+    write_fixture(same, &o);
+    o.fallback_latency = 1.25;
+    o.cb_read = 1.5;
+    write_fixture(inj, &o);
+
+    CHECK_INT(run_cmd(compare_cmd, &err, 8, "compare", base, inj, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK(err && err[0] == '\0'); /* like for like: no warning */
+    free(err);
+    check_pairs(dir, expect_injected, &n);
+    CHECK_MSG(n > 500, "%d pairs", n);
+    snprintf(path, sizeof path, "%s/compare.md", dir);
+    char *md = slurp(path, NULL);
+    CHECK(md && strstr(md, "## Verdict") && strstr(md, "BASE fallback (same mode)"));
+    CHECK(md && strstr(md, "| cb_read | 24 | 24 | 0 | 0 | 0 | +50.0% |") != NULL);
+    /* across the files: OTHER's fallback latency is 1.2617 x 1.25 over BASE's native path: above 30% */
+    rb_mode nat = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+    if (md) {
+        const char *lat = strstr(md, "End-to-end latency per message size");
+        CHECK(lat != NULL);
+        if (lat)
+            check_verdict(lat, "| 8 B | BASE native (ctrl mapped)", "|",
+                          1.25 * fixture_median(RB_FAM_LATENCY, &fb, 8) / fixture_median(RB_FAM_LATENCY, &nat, 8));
+        if (lat) {
+            char line[2048];
+            const char *needles[] = {"| 8 B | BASE fallback (same mode)", "| slower |", NULL};
+            CHECK(find_line(lat, line, sizeof line, needles));
+        }
+    }
+    free(md);
+
+    /* Identical files: every pair the same within noise. */
+    CHECK_INT(run_cmd(compare_cmd, NULL, 8, "compare", base, same, "-o", dir, "--no-render", "--reps", reps), 0);
+    check_pairs(dir, expect_nothing, &n);
+    CHECK(n > 500);
+
+    /* A different GPU and driver, and the CPU backend: loud warnings, still compared. */
+    o = fixture_defaults();
+    o.gpu_name = "NVIDIA GeForce RTX 4090";
+    o.driver_version = "581.15";
+    path_in(same, sizeof same, "other gpu.h5");
+    write_fixture(same, &o);
+    CHECK_INT(run_cmd(compare_cmd, &err, 8, "compare", base, same, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK(err && strstr(err, "WARNING: the files differ in gpu_name") && strstr(err, "differ in driver_version"));
+    free(err);
+    md = slurp(path, NULL);
+    CHECK(md && strncmp(md, "# ringbench compare\n\n> **WARNING — THESE FILES ARE NOT LIKE FOR LIKE:**", 70) == 0);
+    free(md);
+    o = fixture_defaults();
+    o.backend = "cpu";
+    write_fixture(same, &o);
+    CHECK_INT(run_cmd(compare_cmd, &err, 8, "compare", base, same, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK(err && strstr(err, "differ in backend: BASE 'cuda', OTHER 'cpu'"));
+    free(err);
+
+    /* Nothing in common: one line, exit 2, no directory made. */
+    char a[4200], b[4200], none[4200];
+    o = fixture_defaults();
+    o.only_families = 1u << RB_FAM_LC_LAUNCH;
+    path_in(a, sizeof a, "only lc.h5");
+    write_fixture(a, &o);
+    o.only_families = 1u << RB_FAM_LATENCY;
+    path_in(b, sizeof b, "only latency.h5");
+    write_fixture(b, &o);
+    path_in(none, sizeof none, "nothing in common");
+    CHECK_INT(run_cmd(compare_cmd, &err, 5, "compare", a, b, "-o", none), 2);
+    CHECK(err && count_lines(err) == 1 && strstr(err, "share no pairable rows"));
+    free(err);
+    CHECK(!exists(none));
+}
+
+// --- damaged, foreign, newer, usage -------------------------------------------------------------------------
+
+static void expect_refusal(const char *what, const char *file, const char *expect)
+{
+    char dir[4200], valid[4200];
+    char *err = NULL;
+    path_in(dir, sizeof dir, "refused out");
+    path_in(valid, sizeof valid, "valid.h5");
+    CHECK_MSG(run_cmd(report_cmd, &err, 5, "report", file, "-o", dir, "--no-render") == 2, "report %s", what);
+    CHECK_MSG(err && count_lines(err) == 1 && strstr(err, expect), "report %s: '%s'", what, err ? err : "");
+    free(err);
+    CHECK_MSG(run_cmd(compare_cmd, &err, 6, "compare", valid, file, "-o", dir, "--no-render") == 2, "compare %s", what);
+    CHECK_MSG(err && count_lines(err) == 1 && strstr(err, expect), "compare %s: '%s'", what, err ? err : "");
+    free(err);
+    CHECK_MSG(!exists(dir), "%s: an output directory was made", what);
+}
+
+static void case_damaged(void)
+{
+    char valid[4200], path[4200];
+    size_t len = 0;
+    path_in(valid, sizeof valid, "valid.h5");
+    fixture_opts o = fixture_defaults();
+    o.only_families = 1u << RB_FAM_CB_READ | 1u << RB_FAM_LATENCY;
+    write_fixture(valid, &o);
+    char *data = slurp(valid, &len);
+    CHECK(data != NULL && len > 4096);
+    if (data == NULL)
+        return;
+
+    path_in(path, sizeof path, "text 'file'.h5");
+    FILE *f = fopen(path, "w");
+    fputs("family,p50\nlatency,2.5\n", f);
+    fclose(f);
+    expect_refusal("a text file", path, "not an HDF5 file");
+
+    path_in(path, sizeof path, "truncated \"copy\".h5");
+    size_t cuts[] = {100, len / 3, len / 2, len - 100};
+    for (size_t i = 0; i < 4; i++) {
+        f = fopen(path, "wb");
+        fwrite(data, 1, cuts[i], f);
+        fclose(f);
+        expect_refusal("a truncated file", path, "truncated");
+    }
+
+    path_in(path, sizeof path, "missing.h5");
+    expect_refusal("a missing file", path, "No such file");
+
+    /* A newer schema: the valid file with its version attribute raised. */
+    path_in(path, sizeof path, "newer schema.h5");
+    f = fopen(path, "wb");
+    fwrite(data, 1, len, f);
+    fclose(f);
+    hid_t h = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t a = H5Aopen(h, RB_H5_ATTR_SCHEMA, H5P_DEFAULT);
+    int version = RB_SCHEMA_VERSION + 1;
+    CHECK(H5Awrite(a, H5T_NATIVE_INT, &version) >= 0);
+    H5Aclose(a);
+    H5Fclose(h);
+    expect_refusal("a newer schema", path, "newer ringbench");
+    free(data);
+
+    /* Usage errors are exit 2 with one line; --help is exit 0. */
+    char *err = NULL;
+    CHECK_INT(run_cmd(report_cmd, &err, 1, "report"), 2);
+    CHECK(err && strstr(err, "expected 1 results file"));
+    free(err);
+    CHECK_INT(run_cmd(report_cmd, NULL, 3, "report", valid, "--bogus"), 2);
+    CHECK_INT(run_cmd(compare_cmd, NULL, 2, "compare", valid), 2);
+    CHECK_INT(run_cmd(compare_cmd, NULL, 5, "compare", valid, valid, "--seed", "x"), 2);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO), devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, STDOUT_FILENO);
+    int help = report_cmd(2, (char *[]){"report", "--help", NULL});
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(devnull);
+    close(saved);
+    CHECK_INT(help, 0);
+}
+
+// --- paths with spaces and quotes; nothing outside DIR --------------------------------------------------------
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void case_paths(void)
+{
+    char sub[4200], file[4400], out[4400], path[4600];
+    path_in(sub, sizeof sub, "odd 'dir' \"with\" $(quotes) & spaces");
+    CHECK(mkdir(sub, 0755) == 0 || errno == EEXIST);
+    snprintf(file, sizeof file, "%s/run \"1\" it's.h5", sub);
+    fixture_opts o = fixture_defaults();
+    o.only_families = 1u << RB_FAM_LATENCY | 1u << RB_FAM_CB_READ | 1u << RB_FAM_BASE_FLOOR;
+    write_fixture(file, &o);
+    /* Default DIR: next to the file, "<stem>-report"; rendered when gnuplot is here. */
+    if (have_gnuplot())
+        CHECK_INT(run_cmd(report_cmd, NULL, 4, "report", file, "--reps", reps), 0);
+    else
+        CHECK_INT(run_cmd(report_cmd, NULL, 5, "report", file, "--no-render", "--reps", reps), 0);
+    snprintf(out, sizeof out, "%s/run \"1\" it's-report", sub);
+    snprintf(path, sizeof path, "%s/report.md", out);
+    CHECK_MSG(exists(path), "no %s", path);
+    if (have_gnuplot()) {
+        snprintf(path, sizeof path, "%s/latency.png", out);
+        CHECK(exists(path));
+    }
+    CHECK_INT(count_entries(sub), 2); /* the file and its report directory: nothing else */
+
+    /* -o with a nested, not yet existing directory: mkdir -p. */
+    snprintf(out, sizeof out, "%s/a b/c 'd'/e", sub);
+    CHECK_INT(run_cmd(compare_cmd, NULL, 8, "compare", file, file, "-o", out, "--no-render", "--reps", reps), 0);
+    snprintf(path, sizeof path, "%s/compare.md", out);
+    CHECK(exists(path));
+    CHECK_INT(count_entries(sub), 3);
+}
+
+// --- no gnuplot on PATH --------------------------------------------------------------------------------------
+
+static void case_nognuplot(void)
+{
+    char file[4200], dir[4200], empty[4200], path[4300];
+    char *err = NULL;
+    path_in(file, sizeof file, "plain.h5");
+    path_in(dir, sizeof dir, "plain out");
+    path_in(empty, sizeof empty, "empty bin");
+    CHECK(mkdir(empty, 0755) == 0 || errno == EEXIST);
+    fixture_opts o = fixture_defaults();
+    o.only_families = 1u << RB_FAM_LATENCY | 1u << RB_FAM_THROUGHPUT;
+    write_fixture(file, &o);
+    setenv("PATH", empty, 1);
+    CHECK_INT(run_cmd(report_cmd, &err, 6, "report", file, "-o", dir, "--reps", reps), 0);
+    CHECK(err && count_lines(err) == 1 && strstr(err, "WARNING: gnuplot not found on PATH"));
+    free(err);
+    snprintf(path, sizeof path, "%s/latency.gp", dir);
+    CHECK(exists(path));
+    snprintf(path, sizeof path, "%s/latency.png", dir);
+    CHECK(!exists(path));
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s content|render|compare|damaged|paths|nognuplot WORKDIR\n", argv[0]);
+        return 2;
+    }
+    snprintf(work, sizeof work, "%s", argv[2]);
+    if (mkdir(work, 0755) != 0 && errno != EEXIST) {
+        perror(work);
+        return 1;
+    }
+    snprintf(work + strlen(work), sizeof work - strlen(work), "/%s", argv[1]);
+    nftw(work, rm_entry, 16, FTW_DEPTH | FTW_PHYS); /* a fresh start: the checks count what is made */
+    if (mkdir(work, 0755) != 0 && errno != EEXIST) {
+        perror(work);
+        return 1;
+    }
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    if (strcmp(argv[1], "content") == 0)
+        case_content();
+    else if (strcmp(argv[1], "render") == 0)
+        case_render();
+    else if (strcmp(argv[1], "compare") == 0)
+        case_compare();
+    else if (strcmp(argv[1], "damaged") == 0)
+        case_damaged();
+    else if (strcmp(argv[1], "paths") == 0)
+        case_paths();
+    else if (strcmp(argv[1], "nognuplot") == 0)
+        case_nognuplot();
+    else {
+        fprintf(stderr, "unknown case %s\n", argv[1]);
+        return 2;
+    }
+    CHECK_DONE();
+}
