@@ -279,6 +279,7 @@ static int cmd_run(int argc, char **argv)
     rb_caps caps;
     const char *notice = "";
     if (strcmp(backend, "cpu") == 0) {
+        notice = "CPU reference backend chosen with --backend cpu: these are not GPU measurements";
         memset(&caps, 0, sizeof caps);
         rb_probe(-1, &caps); /* records why no device is used, without touching one */
         snprintf(caps.cuda_error, sizeof caps.cuda_error, "not used: --backend cpu");
@@ -293,11 +294,6 @@ static int cmd_run(int argc, char **argv)
         } else {
             o.backend = RING_BACKEND_CPU;
             notice = "no usable CUDA device: these are CPU reference backend numbers, not GPU measurements";
-            fprintf(stderr,
-                    "ringbench: NOTICE: no usable CUDA device (%s).\n"
-                    "ringbench: NOTICE: running the CPU REFERENCE BACKEND: a host thread plays the kernel. Its numbers\n"
-                    "ringbench: NOTICE: exercise the protocol, the sweep and the results file; they are NOT GPU measurements.\n",
-                    caps.cuda_error);
         }
     }
     if (o.backend == RING_BACKEND_CUDA) {
@@ -328,6 +324,17 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "ringbench run: %s\n", err);
         return EXIT_USAGE;
     }
+    /* Said once the arguments and the output file are known to be good, so that a usage error stays
+     * one line. */
+    if (o.backend == RING_BACKEND_CPU && strcmp(backend, "cpu") == 0)
+        fprintf(stderr, "ringbench: CPU REFERENCE BACKEND (--backend cpu): a host thread plays the kernel; "
+                        "these are not GPU measurements\n");
+    else if (o.backend == RING_BACKEND_CPU)
+        fprintf(stderr,
+                "ringbench: NOTICE: no usable CUDA device (%s).\n"
+                "ringbench: NOTICE: running the CPU REFERENCE BACKEND: a host thread plays the kernel. Its numbers\n"
+                "ringbench: NOTICE: exercise the protocol, the sweep and the results file; they are NOT GPU measurements.\n",
+                caps.cuda_error);
     env_info env;
     env_detect(NULL, &env);
     run_meta meta = {cmdline, o.preset->name, modes, sizes, notice, o.backend, seed};
@@ -547,7 +554,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage(stderr);
+        fprintf(stderr, "ringbench: a command is needed: run, probe, list, report or compare (see ringbench --help)\n");
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
@@ -576,7 +583,6 @@ int main(int argc, char **argv)
         return report_cmd(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
         return compare_cmd(argc - 1, argv + 1);
-    fprintf(stderr, "ringbench: unknown command '%s'\n", cmd);
-    usage(stderr);
+    fprintf(stderr, "ringbench: unknown command '%s' (see ringbench --help)\n", cmd);
     return EXIT_USAGE;
 }

@@ -470,8 +470,9 @@ int compare_cmd(int argc, char **argv)
     char dir[REPORT_PATH_MAX], err[REPORT_PATH_MAX + 512];
     compare_ctx c;
     int rc = report_parse_opts("compare", argc, argv, &o, files, 2);
-    if (rc != 0) {
-        usage(rc > 0 ? stdout : stderr);
+    if (rc != 0) { /* the parser printed the one-line reason of an error */
+        if (rc > 0)
+            usage(stdout);
         return rc > 0 ? 0 : 2;
     }
     memset(&c, 0, sizeof c);

@@ -427,8 +427,9 @@ int report_cmd(int argc, char **argv)
     char dir[REPORT_PATH_MAX], err[REPORT_PATH_MAX + 512];
     report_run run;
     int rc = report_parse_opts("report", argc, argv, &o, &file, 1);
-    if (rc != 0) {
-        usage(rc > 0 ? stdout : stderr);
+    if (rc != 0) { /* the parser printed the one-line reason of an error */
+        if (rc > 0)
+            usage(stdout);
         return rc > 0 ? 0 : 2;
     }
     if (report_run_open(&run, file, err, sizeof err) != 0) {

@@ -303,7 +303,8 @@ int report_plot_latency_dist(const report_run *run, const char *dir, char *err, 
         fputs("unset object\nunset arrow\nunset label\n", gp);
     }
     if (ns == 0)
-        fputs("set title 'no latency rows in this file'\nunset border\nunset tics\nplot [0:1][0:1] NaN notitle\n", gp);
+        fputs("set title 'no latency rows in this file'\nunset logscale x\nunset border\nunset tics\n"
+              "plot [0:1][0:1] NaN notitle\n", gp);
     report_gp_end(gp);
     return report_file_close(&rf, err, errlen);
 }

@@ -17,7 +17,7 @@ if(RINGBENCH_HAVE_CUDA)
           add_test(NAME gpu_ring_${host}_${xfer}_${launch}_${ctrl}
                    COMMAND test_ring_gpu ${host}/${xfer}/${launch}/${ctrl})
           set_tests_properties(gpu_ring_${host}_${xfer}_${launch}_${ctrl} PROPERTIES
-                               LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 600)
+                               LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu)
         endforeach()
       endforeach()
     endforeach()

@@ -1,0 +1,52 @@
+# ringbench: the two commands of README.md, and the steps behind them.
+#   make bench   build, then run the default sweep and write its report (GPU if one is usable,
+#                otherwise the CPU reference backend, said loudly)
+#   make test    build, then run every CTest test (GPU tests report "skipped" without a GPU)
+# Variables: BUILD (build directory), BENCH_ARGS (extra `ringbench run` options, e.g.
+# BENCH_ARGS='--preset quick'), CMAKE_ARGS (extra configure options), JOBS.
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_ARGS ?=
+BENCH_ARGS ?=
+
+# nvcc is often installed outside PATH; CMake is told where when it is in the usual place.
+NVCC := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+ifneq ($(NVCC),)
+CUDA_ARG := -DCMAKE_CUDA_COMPILER=$(NVCC)
+endif
+
+.PHONY: all build bench test test-asan test-tsan deps clean
+
+all: build
+
+# Checks that what the build needs is installed, and says how to install what is not.
+deps:
+	@missing=""; \
+	command -v cmake >/dev/null || missing="$$missing cmake"; \
+	command -v cc >/dev/null || missing="$$missing gcc"; \
+	{ command -v h5cc >/dev/null || test -e /usr/include/hdf5/serial/hdf5.h || test -e /usr/include/hdf5.h; } || missing="$$missing libhdf5-dev"; \
+	if [ -n "$$missing" ]; then echo "ringbench: missing:$$missing -- on Debian/Ubuntu: sudo apt-get install$$missing" >&2; exit 1; fi; \
+	command -v gnuplot >/dev/null || echo "ringbench: note: gnuplot not found: reports will hold data and scripts but no images (apt-get install gnuplot-nox)" >&2; \
+	command -v nvcc >/dev/null || test -n "$(NVCC)" || echo "ringbench: note: no nvcc: building the CPU reference backend only" >&2
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CUDA_ARG) $(CMAKE_ARGS)
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+bench: build
+	$(BUILD)/bench/ringbench run --report $(BENCH_ARGS)
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The unit tests under the sanitizers (CPU backend; kernels are not built).
+test-asan:
+	$(MAKE) test BUILD=$(BUILD)-asan CMAKE_ARGS="-DRINGBENCH_SANITIZE=address -DRINGBENCH_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug"
+
+test-tsan:
+	$(MAKE) test BUILD=$(BUILD)-tsan CMAKE_ARGS="-DRINGBENCH_SANITIZE=thread -DRINGBENCH_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug"
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# cli_test.sh - end-to-end tests of the ringbench command line on the CPU reference backend.
+#
+#   cli_test.sh RINGBENCH WORKDIR quick|interrupt|badinput [PYTHON_WITH_H5PY] [SCHEMA_H]
+#
+# quick      a quick run, read back by h5dump and h5py where installed, then a report
+# interrupt  SIGINT during a run leaves a valid, readable file holding the completed rows, marked
+#            incomplete, and exit status 1
+# badinput   every documented error path: one line on stderr and the documented exit status
+set -u
+rb=$1 work=$2 what=$3 py=${4:-} schema=${5:-}
+rm -rf "$work" && mkdir -p "$work" || exit 1
+fails=0 checks=0
+ok() { checks=$((checks + 1)); }
+bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
+
+# expect STATUS ARGS...: runs ringbench, checks the exit status and that stderr is one line.
+expect() {
+    local want=$1; shift
+    "$rb" "$@" >"$work/out" 2>"$work/err"
+    local got=$? lines
+    lines=$(wc -l <"$work/err")
+    if [ "$got" -ne "$want" ]; then
+        bad "ringbench $* -> exit $got, wanted $want; stderr: $(head -c 300 "$work/err")"
+    elif [ "$want" -eq 2 ] && [ "$lines" -ne 1 ]; then
+        bad "ringbench $* -> $lines lines on stderr, wanted one: $(head -c 300 "$work/err")"
+    else
+        ok
+    fi
+}
+
+tiny=(--backend cpu --preset quick --quiet --sizes 8 --modes host=pinned,xfer=zerocopy,launch=noncoop,ctrl=mapped)
+
+case $what in
+quick)
+    "$rb" run --backend cpu --preset quick --sizes 8,4K --quiet -o "$work/q.h5" >"$work/out" 2>"$work/err"
+    st=$?
+    [ $st -eq 0 ] && ok || bad "quick run exit $st: $(tail -3 "$work/err")"
+    grep -q "CPU REFERENCE" "$work/err" && ok || bad "no CPU-backend notice on stderr"
+    grep -q "Round-trip latency" "$work/out" && ok || bad "no summary table on stdout"
+    [ -f "$work/q.h5" ] && [ ! -e "$work/q.h5.partial" ] && ok || bad "results file not moved into place"
+    if command -v h5dump >/dev/null; then
+        h5dump -a /complete "$work/q.h5" | grep -q "(0): 1" && ok || bad "h5dump: complete != 1"
+        h5dump -a /provenance/backend "$work/q.h5" | grep -q '"cpu"' && ok || bad "h5dump: backend != cpu"
+    fi
+    if [ -n "$py" ]; then
+        "$py" "$(dirname "$0")/read_results.py" "$work/q.h5" "$schema" >"$work/py" 2>&1 && ok || bad "h5py: $(tail -3 "$work/py")"
+        "$py" - "$work/q.h5" <<'PY' && ok || bad "h5py content check"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+c = f["/cells"][:]
+fams = {r["family"].decode() for r in c}
+need = {"latency", "throughput", "cb_read", "cb_write", "cb_handshake", "lc_launch", "base_floor", "harness_overhead"}
+assert need <= fams, need - fams
+for r in c:
+    assert r["backend"] == b"cpu"
+    if r["status"] == b"ok" and r["family"] in (b"latency", b"throughput"):
+        assert r["lost"] == r["duplicated"] == r["corrupted"] == 0 and r["messages"] > 0, r
+        assert r["n"] > 0 and r["p50"] > 0
+    if r["status"] == b"invalid":
+        assert r["host_mem"] == b"malloc" and (r["ctrl"] == b"mapped" or r["xfer"] == b"zerocopy")
+valid = {(r["host_mem"], r["xfer"], r["launch"], r["ctrl"]) for r in c if r["family"] == b"latency" and r["status"] == b"ok"}
+assert len(valid) == 26, len(valid)
+PY
+    fi
+    "$rb" report "$work/q.h5" -o "$work/rep" >"$work/out" 2>"$work/err"
+    st=$?
+    [ $st -eq 0 ] && ok || bad "report exit $st: $(tail -3 "$work/err")"
+    grep -q "CPU REFERENCE BACKEND" "$work/rep/report.md" && ok || bad "report.md does not label the CPU backend"
+    grep -q "Verdict" "$work/rep/report.md" && ok || bad "report.md has no verdict"
+    ;;
+interrupt)
+    "$rb" run --backend cpu --preset default -o "$work/i.h5" --quiet >"$work/out" 2>"$work/err" &
+    pid=$!
+    # Let it complete some rows (baselines, then the first mode's cells), then interrupt.
+    sleep 5
+    kill -INT $pid
+    wait $pid
+    st=$?
+    [ $st -eq 1 ] && ok || bad "interrupted run exit $st, wanted 1"
+    grep -q "interrupted by SIGINT" "$work/err" && ok || bad "no interrupt message: $(cat "$work/err")"
+    [ -f "$work/i.h5" ] && [ ! -e "$work/i.h5.partial" ] && ok || bad "interrupted file not moved into place"
+    "$rb" report "$work/i.h5" -o "$work/rep" >"$work/out" 2>"$work/rerr"
+    [ $? -eq 0 ] && ok || bad "report of the interrupted file failed: $(cat "$work/rerr")"
+    grep -qi "incomplete\|interrupted" "$work/rep/report.md" && ok || bad "report does not say the run was interrupted"
+    if command -v h5dump >/dev/null; then
+        h5dump -a /complete "$work/i.h5" | grep -q "(0): 0" && ok || bad "complete != 0"
+        h5dump -a /interrupted_by "$work/i.h5" | grep -q "SIGINT" && ok || bad "interrupted_by != SIGINT"
+    fi
+    if [ -n "$py" ]; then
+        "$py" -c "
+import sys, h5py
+c = h5py.File('$work/i.h5', 'r')['/cells'][:]
+assert len(c) > 10, len(c)
+assert all(r['status'] in (b'ok', b'invalid', b'unsupported') for r in c), 'a failed row'
+" && ok || bad "interrupted file content"
+    fi
+    ;;
+badinput)
+    expect 2
+    expect 2 frob
+    expect 0 --help
+    expect 0 --version
+    expect 0 run --help
+    expect 0 list
+    expect 2 list bogus
+    expect 2 run --modes host=gold
+    expect 2 run --modes color=red
+    expect 2 run --modes host=pinned,host=malloc
+    expect 2 run --sizes 0
+    expect 2 run --sizes 6
+    expect 2 run --sizes 8..4
+    expect 2 run --sizes 2G
+    expect 2 run --sizes 8..4M:x1
+    expect 2 run --sizes 4Q
+    expect 2 run --preset nope
+    expect 2 run --backend gpu
+    expect 2 run --device -1
+    expect 2 run --seed x
+    expect 2 run --timeout 0
+    expect 2 run --max-lifetime -5
+    expect 2 run --output
+    expect 2 run --bogus
+    expect 2 run "${tiny[@]}" -o /nonexistent-dir/x.h5
+    [ ! -e /nonexistent-dir ] && ok || bad "created a directory"
+    expect 0 run "${tiny[@]}" -o "$work/x.h5"
+    expect 2 run "${tiny[@]}" -o "$work/x.h5"
+    expect 0 run "${tiny[@]}" -o "$work/x.h5" --force
+    expect 0 run "${tiny[@]}" -o "$work/name with 'quotes' and spaces.h5"
+    expect 0 report "$work/name with 'quotes' and spaces.h5"
+    expect 2 report "$work/does-not-exist.h5"
+    echo "not hdf5" >"$work/text.h5"
+    expect 2 report "$work/text.h5"
+    expect 2 compare "$work/x.h5"
+    if "$rb" probe | grep -q "cuda_usable *1"; then
+        echo "a CUDA device is usable here: the --backend cuda refusal is not checked"
+    else
+        expect 1 run --backend cuda --preset quick -o "$work/c.h5"
+        [ ! -e "$work/c.h5" ] && [ ! -e "$work/c.h5.partial" ] && ok || bad "--backend cuda left a file"
+    fi
+    ;;
+*)
+    echo "usage: cli_test.sh RINGBENCH WORKDIR quick|interrupt|badinput [PYTHON] [SCHEMA_H]"
+    exit 2
+    ;;
+esac
+echo "$((checks - fails)) passed, $fails failed"
+[ $fails -eq 0 ]
