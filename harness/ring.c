@@ -27,8 +27,11 @@
 /* Messages at least this large have their host work split across the worker pool. */
 #define POOL_MIN_BYTES (256u * 1024u)
 
-/* How often (in polls) a waiting loop asks the backend whether the kernel is still alive. */
+/* How often (in polls) a waiting loop reads the clock, and how often (in ns) it asks the backend
+ * whether the kernel is still alive: a cudaStreamQuery costs about a microsecond, too much for every
+ * few polls of a round trip that takes a few microseconds. */
 #define STATUS_EVERY 256
+#define STATUS_INTERVAL_NS 1000000u
 
 const char *ring_backend_name(ring_backend b)
 {
@@ -566,6 +569,7 @@ int ring_recv(ring *r)
     if (r->delivered == r->issued)
         return ring_fail(r, RING_ESTATE, "ring_recv: no message in flight");
     const uint64_t t0 = rb_now_ns();
+    uint64_t last_status = t0;
     for (uint64_t polls = 1;; polls++) {
         if (r->delivered != r->consumed) {
             r->delivered++;
@@ -575,8 +579,12 @@ int ring_recv(ring *r)
         if (rc != RING_OK)
             return rc;
         if (polls % STATUS_EVERY == 0) {
-            if ((rc = check_alive(r, "a reply")) != RING_OK)
-                return rc;
+            const uint64_t now = rb_now_ns();
+            if (now - last_status >= STATUS_INTERVAL_NS) {
+                last_status = now;
+                if ((rc = check_alive(r, "a reply")) != RING_OK)
+                    return rc;
+            }
             if (rb_seconds_since(t0) > r->cfg.timeout_s) {
                 (void)refresh(r, 1);
                 return ring_fail(r, RING_ETIMEOUT,

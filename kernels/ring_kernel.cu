@@ -302,11 +302,9 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
         const unsigned int active = rk_active_blocks(nwords);
         unsigned char *out_slot = a.out_ring + (size_t)job.slot * a.slot_stride;
         unsigned int in_sum = 0, out_sum = 0;
-        bool wrote;
         if (job.have_q0) { // up to 16 bytes, already read by the leader: block 0 only
             const unsigned int i = threadIdx.x;
-            wrote = blockIdx.x == 0 && i < nwords;
-            if (wrote) {
+            if (blockIdx.x == 0 && i < nwords) {
                 const unsigned int w = i == 0 ? job.q0.x : i == 1 ? job.q0.y : i == 2 ? job.q0.z : job.q0.w;
                 const unsigned int o = w ^ ring_key(job.seq, i);
                 in_sum = ring_sum_term(w, i);
@@ -314,15 +312,16 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
                 __stcg((unsigned int *)(out_slot + sizeof(ring_hdr)) + i, o);
             }
         } else {
-            const unsigned int gtid = blockIdx.x * blockDim.x + threadIdx.x;
-            wrote = gtid < nwords / 4 || gtid < nwords % 4;
             rk_transform(a.in_ring + (size_t)job.slot * a.slot_stride, out_slot, job.seq, nwords, &in_sum, &out_sum);
         }
-        if (wrote)
-            __threadfence_system(); // this thread's reply words, before the block reports done
+        // The block's reply words reach the system before the block reports: the barriers in
+        // rk_block_sum make every thread's writes visible to thread 0, and its system fence is
+        // cumulative, ordering them before whatever thread 0 writes next (the fan-in, or out_tail).
         uint2 sums = make_uint2(0, 0);
         if (blockIdx.x < active)
             sums = rk_block_sum(in_sum, out_sum);
+        if (blockIdx.x < active && active > 1 && threadIdx.x == 0)
+            __threadfence_system();
 
         // Publish. A message that one block handled alone needs no fan-in but the launch's own.
         bool published = false;
