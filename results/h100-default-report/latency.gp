@@ -1,0 +1,108 @@
+# latency.gp - latency p50 against message size, one panel per control block
+# Written by ringbench; re-run it from this directory: gnuplot latency.gp
+# It writes latency.png (pngcairo, or png without cairo) and latency.svg, 1800 x 820 pixels.
+do for [fmt in "png svg"] {
+reset
+if (fmt eq "png") {
+  if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+    set terminal pngcairo size 1800,820 font "sans,11" noenhanced background rgb 'white'
+  } else {
+    set terminal png size 1800,820 noenhanced
+  }
+  set output 'latency.png'
+} else {
+  set terminal svg size 1800,820 font "sans,11" noenhanced background rgb 'white'
+  set output 'latency.svg'
+}
+set datafile missing 'NaN'
+set grid xtics ytics mxtics mytics lc rgb '#DDDDDD' lw 1
+set multiplot title 'Round-trip latency p50 per message size - NVIDIA H100 80GB HBM3' . "\n" . 'lower is better; grey and black lines: baselines measured in the same run' font ',15'
+unset key
+set logscale x 2
+set xtics ('8 B' 8, '16 B' 16, '64 B' 64, '256 B' 256, '1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536, '256 KiB' 262144, '1 MiB' 1048576, '4 MiB' 4194304) rotate by 30 right
+set mxtics default
+set xlabel 'message size (payload bytes, log scale)'
+set ylabel 'latency p50 (us, log scale)'
+set logscale y 10
+set format y '%g'
+set origin 0.0000,0.2000
+set size 0.3333,0.7000
+set title 'control block: managed' font ',13'
+plot \
+  'latency_p50.dat' using 1:2 with lines lc rgb '#40F0B000' lw 12 notitle, \
+  'latency_p50.dat' using 1:2 with linespoints lc rgb '#0072B2' dt 1 pt 7 ps 1.1 lw 2 title 'pinned/async/coop/managed', \
+  'latency_p50.dat' using 1:5 with linespoints lc rgb '#0072B2' dt (10,6) pt 7 ps 1.1 lw 2 title 'pinned/async/noncoop/managed', \
+  'latency_p50.dat' using 1:8 with linespoints lc rgb '#E69F00' dt 1 pt 7 ps 1.1 lw 2 title 'pinned/sync/coop/managed', \
+  'latency_p50.dat' using 1:11 with linespoints lc rgb '#E69F00' dt (10,6) pt 7 ps 1.1 lw 2 title 'pinned/sync/noncoop/managed', \
+  'latency_p50.dat' using 1:14 with linespoints lc rgb '#009E73' dt 1 pt 7 ps 1.1 lw 2 title 'pinned/zerocopy/coop/managed', \
+  'latency_p50.dat' using 1:17 with linespoints lc rgb '#009E73' dt (10,6) pt 7 ps 1.1 lw 2 title 'pinned/zerocopy/noncoop/managed', \
+  'latency_p50.dat' using 1:20 with linespoints lc rgb '#0072B2' dt 1 pt 4 ps 1.1 lw 2 title 'malloc/async/coop/managed', \
+  'latency_p50.dat' using 1:23 with linespoints lc rgb '#0072B2' dt (10,6) pt 4 ps 1.1 lw 2 title 'malloc/async/noncoop/managed', \
+  'latency_p50.dat' using 1:26 with linespoints lc rgb '#E69F00' dt 1 pt 4 ps 1.1 lw 2 title 'malloc/sync/coop/managed', \
+  'latency_p50.dat' using 1:29 with linespoints lc rgb '#E69F00' dt (10,6) pt 4 ps 1.1 lw 2 title 'malloc/sync/noncoop/managed', \
+  'latency_p50.dat' using 1:38 with lines lc rgb '#000000' lw 2 dt 3 notitle, \
+  'latency_p50.dat' using 1:39 with lines lc rgb '#555555' lw 3 dt 1 notitle, \
+  'latency_p50.dat' using 1:40 with lines lc rgb '#999999' lw 3 dt 1 notitle
+set origin 0.3333,0.2000
+set size 0.3333,0.7000
+set title 'control block: device' font ',13'
+plot \
+  'latency_p50.dat' using 1:30 with lines lc rgb '#60E000E0' lw 12 notitle, \
+  'latency_p50.dat' using 1:3 with linespoints lc rgb '#0072B2' dt 1 pt 7 ps 1.1 lw 2 title 'pinned/async/coop/device', \
+  'latency_p50.dat' using 1:6 with linespoints lc rgb '#0072B2' dt (10,6) pt 7 ps 1.1 lw 2 title 'pinned/async/noncoop/device', \
+  'latency_p50.dat' using 1:9 with linespoints lc rgb '#E69F00' dt 1 pt 7 ps 1.1 lw 2 title 'pinned/sync/coop/device', \
+  'latency_p50.dat' using 1:12 with linespoints lc rgb '#E69F00' dt (10,6) pt 7 ps 1.1 lw 2 title 'pinned/sync/noncoop/device', \
+  'latency_p50.dat' using 1:15 with linespoints lc rgb '#009E73' dt 1 pt 7 ps 1.1 lw 2 title 'pinned/zerocopy/coop/device', \
+  'latency_p50.dat' using 1:18 with linespoints lc rgb '#009E73' dt (10,6) pt 7 ps 1.1 lw 2 title 'pinned/zerocopy/noncoop/device', \
+  'latency_p50.dat' using 1:21 with linespoints lc rgb '#0072B2' dt 1 pt 4 ps 1.1 lw 2 title 'malloc/async/coop/device', \
+  'latency_p50.dat' using 1:24 with linespoints lc rgb '#0072B2' dt (10,6) pt 4 ps 1.1 lw 2 title 'malloc/async/noncoop/device', \
+  'latency_p50.dat' using 1:27 with linespoints lc rgb '#E69F00' dt 1 pt 4 ps 1.1 lw 2 title 'malloc/sync/coop/device', \
+  'latency_p50.dat' using 1:30 with linespoints lc rgb '#E69F00' dt (10,6) pt 4 ps 1.1 lw 2 title 'malloc/sync/noncoop/device', \
+  'latency_p50.dat' using 1:38 with lines lc rgb '#000000' lw 2 dt 3 notitle, \
+  'latency_p50.dat' using 1:39 with lines lc rgb '#555555' lw 3 dt 1 notitle, \
+  'latency_p50.dat' using 1:40 with lines lc rgb '#999999' lw 3 dt 1 notitle
+set origin 0.6667,0.2000
+set size 0.3333,0.7000
+set title 'control block: mapped' font ',13'
+plot \
+  'latency_p50.dat' using 1:4 with lines lc rgb '#40F0B000' lw 12 notitle, \
+  'latency_p50.dat' using 1:4 with linespoints lc rgb '#0072B2' dt 1 pt 7 ps 1.1 lw 2 title 'pinned/async/coop/mapped', \
+  'latency_p50.dat' using 1:7 with linespoints lc rgb '#0072B2' dt (10,6) pt 7 ps 1.1 lw 2 title 'pinned/async/noncoop/mapped', \
+  'latency_p50.dat' using 1:10 with linespoints lc rgb '#E69F00' dt 1 pt 7 ps 1.1 lw 2 title 'pinned/sync/coop/mapped', \
+  'latency_p50.dat' using 1:13 with linespoints lc rgb '#E69F00' dt (10,6) pt 7 ps 1.1 lw 2 title 'pinned/sync/noncoop/mapped', \
+  'latency_p50.dat' using 1:16 with linespoints lc rgb '#009E73' dt 1 pt 7 ps 1.1 lw 2 title 'pinned/zerocopy/coop/mapped', \
+  'latency_p50.dat' using 1:19 with linespoints lc rgb '#009E73' dt (10,6) pt 7 ps 1.1 lw 2 title 'pinned/zerocopy/noncoop/mapped', \
+  'latency_p50.dat' using 1:38 with lines lc rgb '#000000' lw 2 dt 3 notitle, \
+  'latency_p50.dat' using 1:39 with lines lc rgb '#555555' lw 3 dt 1 notitle, \
+  'latency_p50.dat' using 1:40 with lines lc rgb '#999999' lw 3 dt 1 notitle
+set origin 0,0
+set size 1,0.200
+unset border
+unset tics
+unset grid
+unset xlabel
+unset ylabel
+unset title
+unset logscale
+unset object
+unset arrow
+unset label
+set xrange [0:1]
+set yrange [0:1]
+set key center center horizontal maxcols 4 Left reverse width 2 samplen 4 spacing 1.25 font ',11'
+plot 2 notitle, \
+  keyentry with lines lc rgb '#0072B2' lw 3 title 'xfer async', \
+  keyentry with lines lc rgb '#E69F00' lw 3 title 'xfer sync', \
+  keyentry with lines lc rgb '#009E73' lw 3 title 'xfer zerocopy', \
+  keyentry with lines lc rgb 'black' dt 1 lw 2 title 'launch coop', \
+  keyentry with lines lc rgb 'black' dt (10,6) lw 2 title 'launch noncoop', \
+  keyentry with points lc rgb 'black' pt 7 ps 1.5 title 'host pinned', \
+  keyentry with points lc rgb 'black' pt 4 ps 1.5 title 'host malloc', \
+  keyentry with lines lc rgb '#40F0B000' lw 10 title 'native path (pinned/async/coop/mapped|managed)', \
+  keyentry with lines lc rgb '#60E000E0' lw 10 title 'WSL2 fallback path (malloc/sync/noncoop/device)', \
+  keyentry with lines lc rgb '#000000' lw 2 dt 3 title 'base_floor: persistent one-word ping-pong (round-trip floor)', \
+  keyentry with lines lc rgb '#555555' lw 3 dt 1 title 'base_launch: one kernel launch per message', \
+  keyentry with lines lc rgb '#999999' lw 3 dt 1 title 'base_graph: one CUDA graph launch per message'
+unset multiplot
+set output
+}
