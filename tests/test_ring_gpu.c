@@ -1,6 +1,7 @@
 /* test_ring_gpu.c - the ring-kernel system on a real CUDA device, one mode per run.
  *
  *   test_ring_gpu HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]
+ *   test_ring_gpu --lifetime HOST/XFER/LAUNCH/CTRL
  *
  * Lifecycle first (launch, activate, exchange, deactivate with a message waiting, reactivate,
  * handshakes), then at least 10000 messages per size for sizes 8 B to 4 MiB, every reply verified;
@@ -69,9 +70,59 @@ static void lifecycle(ring *r)
         CHECK_MSG(ring_cb_handshake(r) == RING_OK, "handshake: %s", ring_error(r));
 }
 
+/* Bounded waits on a real kernel: a deactivated kernel never answers and the wait times out with the
+ * kernel's state in the message; a kernel past its maximum lifetime leaves by itself and the host
+ * says so; a fresh launch of the same ring then works. */
+static int lifetime_test(const rb_mode *m, const rb_caps *caps)
+{
+    char why[256];
+    if (rb_mode_invalid_reason(m))
+        TEST_SKIP("invalid combination: %s", rb_mode_invalid_reason(m));
+    if (rb_caps_unsupported_reason(caps, m, why, sizeof why))
+        TEST_SKIP("unsupported here: %s", why);
+    ring_config c;
+    ring_config_default(&c);
+    c.backend = RING_BACKEND_CUDA;
+    c.mode = *m;
+    c.timeout_s = 0.3;
+    c.max_lifetime_s = 1.0;
+    char err[320];
+    ring *r = NULL;
+    if (ring_open(&c, &r, err, sizeof err) != RING_OK) {
+        fprintf(stderr, "ring_open: %s\n", err);
+        return 1;
+    }
+    CHECK_MSG(ring_launch(r) == RING_OK, "launch: %s", ring_error(r));
+    CHECK(ring_send(r, 64) == RING_OK); /* never activated: never answered */
+    int rc = ring_recv(r);
+    CHECK_INT(rc, RING_ETIMEOUT);
+    CHECK_MSG(strstr(ring_error(r), "timed out") && strstr(ring_error(r), "idle"), "%s", ring_error(r));
+    printf("deactivated kernel: %s\n", ring_error(r));
+    struct timespec ts = {1, 200 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    rc = ring_activate(r);
+    CHECK_INT(rc, RING_EKERNEL);
+    CHECK_MSG(strstr(ring_error(r), "maximum lifetime") != NULL, "%s", ring_error(r));
+    printf("after its lifetime: %s\n", ring_error(r));
+    (void)ring_terminate(r);
+    CHECK_INT(ring_get_stats(r)->lost, 1);
+    CHECK_MSG(ring_launch(r) == RING_OK && ring_activate(r) == RING_OK, "relaunch: %s", ring_error(r));
+    CHECK(exchange(r, 100, 64, 4) == 0);
+    CHECK_MSG(ring_terminate(r) == RING_OK, "terminate: %s", ring_error(r));
+    ring_close(r);
+    CHECK_DONE();
+}
+
 int main(int argc, char **argv)
 {
     rb_mode m;
+    if (argc == 3 && strcmp(argv[1], "--lifetime") == 0 && parse_mode(argv[2], &m) == 0) {
+        rb_caps caps;
+        rb_probe(0, &caps);
+        if (!caps.cuda_usable)
+            TEST_SKIP("no CUDA device: %s", caps.cuda_error);
+        return lifetime_test(&m, &caps);
+    }
     if (argc < 2 || parse_mode(argv[1], &m) < 0) {
         fprintf(stderr, "usage: test_ring_gpu HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
         return 2;
