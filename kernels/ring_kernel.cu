@@ -36,7 +36,8 @@ struct rk_scratch {
     unsigned int done;      // blocks finished with the current job (ordinary launch)
     unsigned int finished;  // epoch of the last published reply (ordinary launch)
     unsigned int errors;
-    unsigned int pad2[27];
+    unsigned int acks;      // job reads finished by the other blocks, over all fan-outs so far
+    unsigned int pad2[26];
 };
 
 // --- memory access helpers -----------------------------------------------------------------------
@@ -194,12 +195,12 @@ __device__ __forceinline__ unsigned int rk_quad_sum(uint4 q, unsigned int nwords
     return s;
 }
 
-// Polls the control block until there is a job, then writes it to scratch and bumps `go`. Each poll
+// Polls the control block until there is a job for the grid, and leaves it in *job. Each poll
 // also reads the next slot's header and first payload quad, concurrently with the control block,
 // so that a message is usually in hand the moment in_tail announces it. Those two reads may predate
 // the host's writes (they can complete in any order); the header's sequence number and the
 // payload's checksum tell, and a stale read is simply repeated after a fence.
-__device__ void rk_lead(const ring_kernel_args &a, rk_scratch *s, rk_leader *L, rk_job *job)
+__device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
 {
     const unsigned int mask = a.capacity - 1;
     for (;;) {
@@ -225,31 +226,51 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_scratch *s, rk_leader *L, 
         if (exit_reason != RING_EXIT_NONE) {
             st_volatile(&a.cb->k.exit_reason, exit_reason);
             job->kind = JOB_EXIT;
-            st_volatile(&s->kind, JOB_EXIT);
-            break;
+            return;
         }
         const unsigned int want = (h.w & RING_CMD_ACTIVE) ? RING_STATE_ACTIVE : RING_STATE_IDLE;
         if (want != L->state)
             rk_set_state(a, L, want);
         if (L->state == RING_STATE_ACTIVE && h.x != L->dispatched && L->dispatched - h.y < a.capacity) {
-            __threadfence_system(); // acquire: the slot's bytes were written before in_tail
-            if (hdr.x != L->dispatched || hdr.w != ring_hdr_check(hdr.x, hdr.y, hdr.z)) {
-                hdr = ld_volatile4(slot_p); // read ahead of (or torn by) the host's write
-                q0 = ld_volatile4(slot_p + sizeof(ring_hdr));
+            // A message of up to 16 bytes whose read-ahead header and payload check out is complete
+            // as read: its checksums vouch for it, and nothing else of it is read later. Anything
+            // else is (re)read behind an acquire fence: the slot's bytes were written before in_tail.
+            const bool whole = hdr.x == L->dispatched && hdr.w == ring_hdr_check(hdr.x, hdr.y, hdr.z);
+            bool small = whole && hdr.y <= 16 && hdr.y % 4 == 0 &&
+                         ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) == hdr.z;
+            if (!small) {
+                __threadfence_system();
+                if (!whole) {
+                    hdr = ld_volatile4(slot_p); // read ahead of (or torn by) the host's write
+                    q0 = ld_volatile4(slot_p + sizeof(ring_hdr));
+                }
+                small = hdr.y <= 16 && hdr.y % 4 == 0;
+                if (small && ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) != hdr.z)
+                    q0 = ld_volatile4(slot_p + sizeof(ring_hdr)); // read before the host wrote it
             }
-            const unsigned int small = hdr.y <= 16 && hdr.y % 4 == 0;
-            if (small && ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) != hdr.z)
-                q0 = ld_volatile4(slot_p + sizeof(ring_hdr)); // read before the host wrote it
             *job = {JOB_MESSAGE, L->dispatched, L->dispatched & mask, hdr.x, hdr.y, hdr.z, small, q0};
-            st_volatile(&s->kind, JOB_MESSAGE);
-            st_volatile(&s->index, job->index);
-            st_volatile(&s->slot, job->slot);
-            st_volatile(&s->seq, hdr.x);
-            st_volatile(&s->len, hdr.y);
-            st_volatile(&s->sum, hdr.z);
             L->dispatched++;
-            break;
+            return;
         }
+    }
+}
+
+// Hands the leader's job to every other block: the job's fields in scratch, then the epoch. The
+// fields are rewritten only once every other block has acknowledged reading the previous job, or a
+// block slow to read could mix two jobs.
+__device__ void rk_fan_out(rk_scratch *s, const rk_job *job, unsigned int *fanouts)
+{
+    const unsigned int want = (gridDim.x - 1) * *fanouts;
+    while (ld_volatile(&s->acks) != want)
+        ;
+    ++*fanouts;
+    st_volatile(&s->kind, job->kind);
+    if (job->kind == JOB_MESSAGE) {
+        st_volatile(&s->index, job->index);
+        st_volatile(&s->slot, job->slot);
+        st_volatile(&s->seq, job->seq);
+        st_volatile(&s->len, job->len);
+        st_volatile(&s->sum, job->sum);
     }
     __threadfence();
     atomicAdd(&s->go, 1u);
@@ -275,10 +296,20 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
         rk_set_state(a, &L, RING_STATE_IDLE);
     }
     unsigned int epoch = 0;
+    bool deferred = false;  // leader only: this message's fan-out waits until its reply is out
+    unsigned int fanouts = 0; // leader only: jobs handed to the other blocks so far
     for (;;) {
         if (threadIdx.x == 0) {
             if (blockIdx.x == 0) {
-                rk_lead(a, s, &L, &job);
+                rk_lead(a, &L, &job);
+                // With an ordinary launch, a message one block handles alone needs nothing from the
+                // other blocks: they hear of it after its reply is published, which keeps the
+                // fan-out's stores, fence and atomic off the round trip. Every block still sees
+                // every message, in order.
+                deferred = !COOP && job.kind == JOB_MESSAGE &&
+                           rk_active_blocks(ring_check_len(job.len, a.max_payload) ? 0 : job.len / 4) == 1;
+                if (!deferred)
+                    rk_fan_out(s, &job, &fanouts);
             } else {
                 while (ld_volatile(&s->go) == epoch)
                     ;
@@ -290,6 +321,8 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
                 job.len = ld_volatile(&s->len);
                 job.sum = ld_volatile(&s->sum);
                 job.have_q0 = 0;
+                __threadfence(); // the reads above are done before the leader may rewrite them
+                atomicAdd(&s->acks, 1u);
             }
             epoch++;
         }
@@ -359,6 +392,8 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
                 while (ld_volatile(&s->finished) != epoch)
                     ;
         }
+        if (leader && deferred)
+            rk_fan_out(s, &job, &fanouts);
     }
     if (leader)
         rk_set_state(a, &L, RING_STATE_TERMINATED);
