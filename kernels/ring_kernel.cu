@@ -394,6 +394,9 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
         }
         if (leader && deferred)
             rk_fan_out(s, &job, &fanouts);
+        // Every thread is done with this job before thread 0 overwrites it with the next one (a block
+        // with no share of a message passes no other barrier; racecheck found the hazard).
+        __syncthreads();
     }
     if (leader)
         rk_set_state(a, &L, RING_STATE_TERMINATED);
