@@ -220,7 +220,6 @@ static int compare_heatmap(const compare_ctx *c, const char *dir, char *err, siz
     uint64_t *sizes[2] = {NULL, NULL};
     size_t ns[2];
     double maxabs = 5;
-    char sz[32];
     report_file rf;
     int rc = -1;
     if (report_file_open(&rf, dir, "compare_heatmap.dat", err, errlen) != 0)
@@ -261,23 +260,10 @@ static int compare_heatmap(const compare_ctx *c, const char *dir, char *err, siz
                 "set cblabel 'overhead (%%)'\nset grid noxtics noytics\nset xlabel 'message size'\n",
             -maxabs, maxabs);
     for (int b = 0; b < 2; b++) {
-        fprintf(gp, "set origin %.3f,0\nset size %.3f,%.4f\n", b ? 0.56 : 0.0, b ? 0.44 : 0.56, 1.0 - 80.0 / cv.height);
-        fprintf(gp, "set lmargin %s\nset rmargin %s\n%s", b ? "2" : "at screen 0.19", b ? "12" : "1",
-                b ? "set colorbox\n" : "unset colorbox\n");
-        report_mode_rows_axis(gp, b == 0);
-        fputs("unset object\nunset label\nset xtics (", gp);
-        for (size_t s = 0; s < ns[b]; s++)
-            fprintf(gp, "%s'%s' %zu", s ? ", " : "", report_size_str(sizes[b][s], sz, sizeof sz), s);
-        fprintf(gp, ") rotate by 30 right\nset xrange [-0.5:%zu.5]\n", ns[b] ? ns[b] - 1 : 0);
-        fprintf(gp, "set title '%s%s' font ',13'\n", rb_family_name(fams[b]),
-                b ? " (on time per byte)" : "");
-        if (ns[b] == 0)
-            fputs("plot [0:1] NaN title 'no pairs'\n", gp);
-        else
-            fprintf(gp, "plot 'compare_heatmap.dat' index %d using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5):3 with boxxyerror fs solid 1.0 noborder lc palette notitle, \\\n"
-                        "  '' index %d using 1:2:4 with labels font ',8' notitle\n",
-                    b, b);
-        fputs("unset arrow\n", gp);
+        char title[128];
+        snprintf(title, sizeof title, "%s%s", rb_family_name(fams[b]), b ? " (on time per byte)" : "");
+        report_heatmap_panel(gp, b, cv.height, sizes[b], ns[b], title, "compare_heatmap.dat",
+                             "plot [0:1] NaN title 'no pairs'");
     }
     report_gp_end(gp);
     rc = report_file_close(&rf, err, errlen);

@@ -361,6 +361,31 @@ static double heat_block(FILE *f, const report_run *run, rb_family fam, const ui
     return maxlog;
 }
 
+/* One panel of a modes x sizes heat map: b = 0 is the left panel (mode labels), b = 1 the right one
+ * (colour box). dat holds the panel's cells at index b; empty is the plot command used when the panel
+ * has no sizes. Shared by `report` (heatmap.gp) and `compare` (compare_heatmap.gp). */
+void report_heatmap_panel(FILE *gp, int b, int height, const uint64_t *sizes, size_t ns, const char *title,
+                          const char *dat, const char *empty)
+{
+    char sz[32];
+    fprintf(gp, "set origin %.3f,0\nset size %.3f,%.4f\n", b ? 0.56 : 0.0, b ? 0.44 : 0.56, 1.0 - 80.0 / height);
+    fprintf(gp, "set lmargin %s\nset rmargin %s\n%s", b ? "2" : "at screen 0.19", b ? "12" : "1",
+            b ? "set colorbox\n" : "unset colorbox\n");
+    report_mode_rows_axis(gp, b == 0);
+    fputs("unset object\nunset label\nset xtics (", gp);
+    for (size_t s = 0; s < ns; s++)
+        fprintf(gp, "%s'%s' %zu", s ? ", " : "", report_size_str(sizes[s], sz, sizeof sz), s);
+    fprintf(gp, ") rotate by 30 right\nset xrange [-0.5:%zu.5]\n", ns ? ns - 1 : 0);
+    fprintf(gp, "set title '%s' font ',13'\n", title);
+    if (ns == 0)
+        fprintf(gp, "%s\n", empty);
+    else
+        fprintf(gp, "plot '%s' index %d using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5):3 with boxxyerror fs solid 1.0 noborder lc palette notitle, \\\n"
+                    "  '' index %d using 1:2:4 with labels font ',8' notitle\n",
+                dat, b, b);
+    fputs("unset arrow\n", gp);
+}
+
 int report_plot_heatmap(const report_run *run, const char *dir, char *err, size_t errlen)
 {
     static const rb_family fams[2] = {RB_FAM_LATENCY, RB_FAM_THROUGHPUT};
@@ -371,7 +396,7 @@ int report_plot_heatmap(const report_run *run, const char *dir, char *err, size_
     size_t ns[2];
     double maxlog = log(1.5);
     report_file rf;
-    char title[256], sz[32];
+    char title[256];
     int rc = -1;
     if (report_file_open(&rf, dir, "heatmap.dat", err, errlen) != 0)
         return -1;
@@ -397,25 +422,8 @@ int report_plot_heatmap(const report_run *run, const char *dir, char *err, size_
                 "'8' 8, '16' 16)\n"
                 "set grid noxtics noytics\nset xlabel 'message size'\n",
             exp(-maxlog), exp(maxlog));
-    for (int b = 0; b < 2; b++) {
-        fprintf(gp, "set origin %.3f,0\nset size %.3f,%.4f\n", b ? 0.56 : 0.0, b ? 0.44 : 0.56, 1.0 - 80.0 / c.height);
-        fprintf(gp, "set lmargin %s\nset rmargin %s\n", b ? "2" : "at screen 0.19", b ? "12" : "1");
-        fprintf(gp, b ? "set colorbox\n" : "unset colorbox\n");
-        report_mode_rows_axis(gp, b == 0);
-        fputs("unset object\nunset label\n", gp);
-        fputs("set xtics (", gp);
-        for (size_t s = 0; s < ns[b]; s++)
-            fprintf(gp, "%s'%s' %zu", s ? ", " : "", report_size_str(sizes[b][s], sz, sizeof sz), s);
-        fprintf(gp, ") rotate by 30 right\nset xrange [-0.5:%zu.5]\n", ns[b] ? ns[b] - 1 : 0);
-        fprintf(gp, "set title '%s' font ',13'\n", what[b]);
-        if (ns[b] == 0)
-            fputs("plot NaN notitle\n", gp);
-        else
-            fprintf(gp, "plot 'heatmap.dat' index %d using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5):3 with boxxyerror fs solid 1.0 noborder lc palette notitle, \\\n"
-                        "  '' index %d using 1:2:4 with labels font ',8' notitle\n",
-                    b, b);
-        fputs("unset arrow\n", gp);
-    }
+    for (int b = 0; b < 2; b++)
+        report_heatmap_panel(gp, b, c.height, sizes[b], ns[b], what[b], "heatmap.dat", "plot NaN notitle");
     report_gp_end(gp);
     rc = report_file_close(&rf, err, errlen);
 out:

@@ -27,5 +27,9 @@ int report_mode_rows(int *ypos);
 /* gnuplot commands: y tics naming the modes (or blank tics when labels is 0), bands behind the native
  * and fallback rows, lines between control-block groups. */
 void report_mode_rows_axis(FILE *gp, int labels);
+/* One panel (b = 0 left, 1 right) of a modes x sizes heat map whose cells are at index b of dat;
+ * empty is the plot command for a panel without sizes. */
+void report_heatmap_panel(FILE *gp, int b, int height, const uint64_t *sizes, size_t ns, const char *title,
+                          const char *dat, const char *empty);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "h5in.h"
 #include "h5out.h" /* h5out_row_type: the memory type of rb_row */
+#include "h5util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -63,39 +64,12 @@ static void put_err(char *err, size_t errlen, const char *fmt, ...)
             *p = ' ';
 }
 
-typedef struct { char *buf; size_t len; } h5_detail_buf;
-
-static herr_t h5_detail_cb(unsigned n, const H5E_error2_t *e, void *data)
-{
-    h5_detail_buf *d = data;
-    /* Walking upward, the first entry is the innermost and most specific one. */
-    if (n == 0 && e->desc != NULL)
-        snprintf(d->buf, d->len, ": %s", e->desc);
-    return 0;
-}
-
-/* ": <HDF5's innermost reason>" or "", then clears the error stack. */
-static void h5_detail(char *buf, size_t len)
-{
-    h5_detail_buf d = { buf, len };
-    buf[0] = '\0';
-    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, h5_detail_cb, &d);
-    H5Eclear2(H5E_DEFAULT);
-}
-
 /* A failed HDF5 call on a file that passed the signature check: it is damaged or truncated. */
 static void put_damaged(char *err, size_t errlen, const char *path, const char *what)
 {
     char detail[256];
-    h5_detail(detail, sizeof detail);
+    h5util_detail(detail, sizeof detail, ": ");
     put_err(err, errlen, "%s: damaged or truncated file: %s failed%s", path, what, detail);
-}
-
-static void close_id(hid_t *id, herr_t (*closer)(hid_t))
-{
-    if (*id >= 0)
-        closer(*id);
-    *id = H5I_INVALID_HID;
 }
 
 /* Whether n elements of size bytes could really be stored in a file of this size. */
@@ -153,7 +127,7 @@ static char *attr_string(hid_t attr, hid_t type)
         }
     }
 out:
-    close_id(&mem, H5Tclose);
+    h5util_close_id(&mem, H5Tclose);
     return text;
 }
 
@@ -199,9 +173,9 @@ static char *attr_text(hid_t loc, const char *name)
         break;
     }
 out:
-    close_id(&space, H5Sclose);
-    close_id(&type, H5Tclose);
-    close_id(&attr, H5Aclose);
+    h5util_close_id(&space, H5Sclose);
+    h5util_close_id(&type, H5Tclose);
+    h5util_close_id(&attr, H5Aclose);
     return text;
 }
 
@@ -246,7 +220,7 @@ static int attrs_load(h5in *r, const char *group, char *err, size_t errlen)
     }
     rc = 0;
 out:
-    close_id(&g, H5Gclose);
+    h5util_close_id(&g, H5Gclose);
     return rc;
 }
 
@@ -355,10 +329,10 @@ static int cells_read(h5in *r, char *err, size_t errlen)
         terminate_row(&r->rows[i]);
     rc = 0;
 out:
-    close_id(&mtype, H5Tclose);
-    close_id(&space, H5Sclose);
-    close_id(&ftype, H5Tclose);
-    close_id(&dset, H5Dclose);
+    h5util_close_id(&mtype, H5Tclose);
+    h5util_close_id(&space, H5Sclose);
+    h5util_close_id(&ftype, H5Tclose);
+    h5util_close_id(&dset, H5Dclose);
     return rc;
 }
 
@@ -472,7 +446,7 @@ int h5in_open(const char *path, h5in **out, char *err, size_t errlen)
     r->complete = root_int(r, RB_H5_ATTR_COMPLETE, &complete) == 0 && complete != 0;
     rc = 0;
 out:
-    close_id(&fapl, H5Pclose);
+    h5util_close_id(&fapl, H5Pclose);
     if (rc != 0) {
         h5in_close(r);
         return -1;
@@ -485,7 +459,7 @@ void h5in_close(h5in *r)
 {
     if (r == NULL)
         return;
-    close_id(&r->file, H5Fclose);
+    h5util_close_id(&r->file, H5Fclose);
     for (size_t i = 0; i < r->nattrs; i++) {
         free(r->attrs[i].name);
         free(r->attrs[i].text);
@@ -571,9 +545,9 @@ int h5in_samples(const h5in *r, size_t i, double **out, size_t *n, char *err, si
     rc = 0;
 out:
     free(buf);
-    close_id(&space, H5Sclose);
-    close_id(&type, H5Tclose);
-    close_id(&dset, H5Dclose);
+    h5util_close_id(&space, H5Sclose);
+    h5util_close_id(&type, H5Tclose);
+    h5util_close_id(&dset, H5Dclose);
     return rc;
 }
 

@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "h5out.h"
+#include "h5util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,29 +45,6 @@ struct h5out {
 
 // --- errors ----------------------------------------------------------------------------------------
 
-typedef struct { char *buf; size_t len; } h5_detail_buf;
-
-static herr_t h5_detail_cb(unsigned n, const H5E_error2_t *e, void *data)
-{
-    h5_detail_buf *d = data;
-    /* Walking upward, the first entry is the innermost and most specific one. */
-    if (n == 0 && e->desc != NULL)
-        snprintf(d->buf, d->len, "%s", e->desc);
-    return 0;
-}
-
-/* The innermost message of HDF5's error stack on one line, then clears the stack. */
-static void h5_detail(char *buf, size_t len)
-{
-    h5_detail_buf d = { buf, len };
-    buf[0] = '\0';
-    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, h5_detail_cb, &d);
-    H5Eclear2(H5E_DEFAULT);
-    for (char *p = buf; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-}
-
 static void put_err(char *err, size_t errlen, const char *msg)
 {
     if (err != NULL && errlen > 0)
@@ -85,18 +63,11 @@ static void fail(h5out *w, const char *fmt, ...)
 static void fail_h5(h5out *w, const char *what)
 {
     char detail[256];
-    h5_detail(detail, sizeof detail);
+    h5util_detail(detail, sizeof detail, "");
     fail(w, "%s: %s failed%s%s", w->partial, what, detail[0] ? ": " : "", detail);
 }
 
 #define H5_CHECK(w, call, what) do { if ((call) < 0) { fail_h5((w), (what)); goto out; } } while (0)
-
-static void close_id(hid_t *id, herr_t (*closer)(hid_t))
-{
-    if (*id >= 0)
-        closer(*id);
-    *id = H5I_INVALID_HID;
-}
 
 // --- the row type ----------------------------------------------------------------------------------
 
@@ -110,7 +81,7 @@ static int insert_STR(hid_t type, const char *name, size_t offset, size_t size)
         goto out;
     rc = 0;
 out:
-    close_id(&str, H5Tclose);
+    h5util_close_id(&str, H5Tclose);
     return rc;
 }
 
@@ -186,8 +157,8 @@ static int attr_write(h5out *w, hid_t obj, const char *name, hid_t type, const v
     H5_CHECK(w, H5Awrite(attr, type, value), "H5Awrite");
     rc = 0;
 out:
-    close_id(&attr, H5Aclose);
-    close_id(&space, H5Sclose);
+    h5util_close_id(&attr, H5Aclose);
+    h5util_close_id(&space, H5Sclose);
     return rc;
 }
 
@@ -204,7 +175,7 @@ static int attr_write_str(h5out *w, hid_t obj, const char *name, const char *val
     H5_CHECK(w, H5Tset_strpad(type, H5T_STR_NULLTERM), "H5Tset_strpad");
     rc = attr_write(w, obj, name, type, value);
 out:
-    close_id(&type, H5Tclose);
+    h5util_close_id(&type, H5Tclose);
     return rc;
 }
 
@@ -323,7 +294,7 @@ static hid_t chunked_dcpl(h5out *w, hsize_t chunk)
         H5_CHECK(w, H5Pset_fletcher32(dcpl), "H5Pset_fletcher32");
     return dcpl;
 out:
-    close_id(&dcpl, H5Pclose);
+    h5util_close_id(&dcpl, H5Pclose);
     return H5I_INVALID_HID;
 }
 
@@ -358,9 +329,9 @@ static int cells_create(h5out *w)
                                       H5P_DEFAULT), "creating " RB_H5_CELLS);
     rc = cells_describe(w);
 out:
-    close_id(&dcpl, H5Pclose);
-    close_id(&space, H5Sclose);
-    close_id(&file_type, H5Tclose);
+    h5util_close_id(&dcpl, H5Pclose);
+    h5util_close_id(&space, H5Sclose);
+    h5util_close_id(&file_type, H5Tclose);
     return rc;
 }
 
@@ -386,9 +357,9 @@ static int samples_write(h5out *w, int32_t row_id, const char *unit, const doubl
              "writing samples");
     rc = attr_write_str(w, dset, RB_H5_ATTR_SAMPLE_UNIT, unit);
 out:
-    close_id(&dset, H5Dclose);
-    close_id(&dcpl, H5Pclose);
-    close_id(&space, H5Sclose);
+    h5util_close_id(&dset, H5Dclose);
+    h5util_close_id(&dcpl, H5Pclose);
+    h5util_close_id(&space, H5Sclose);
     return rc;
 }
 
@@ -505,7 +476,7 @@ static int file_create(h5out *w)
     }
     rc = 0;
 out:
-    close_id(&fapl, H5Pclose);
+    h5util_close_id(&fapl, H5Pclose);
     return rc;
 }
 
@@ -513,9 +484,9 @@ static void writer_free(h5out *w)
 {
     if (w == NULL)
         return;
-    close_id(&w->cells, H5Dclose);
-    close_id(&w->row_type, H5Tclose);
-    close_id(&w->file, H5Fclose);
+    h5util_close_id(&w->cells, H5Dclose);
+    h5util_close_id(&w->row_type, H5Tclose);
+    h5util_close_id(&w->file, H5Fclose);
     free(w->path);
     free(w->partial);
     free(w);
@@ -567,14 +538,14 @@ int h5out_open(const char *path, int force, h5out **out, char *err, size_t errle
         goto out;
     rc = 0;
 out:
-    close_id(&samples, H5Gclose);
-    close_id(&root, H5Gclose);
+    h5util_close_id(&samples, H5Gclose);
+    h5util_close_id(&root, H5Gclose);
     if (rc != 0) {
         put_err(err, errlen, w->err);
         /* The .partial is ours and holds nothing yet: remove it so it is not taken for a crash. */
         if (w->file >= 0) {
-            close_id(&w->cells, H5Dclose);
-            close_id(&w->file, H5Fclose);
+            h5util_close_id(&w->cells, H5Dclose);
+            h5util_close_id(&w->file, H5Fclose);
             unlink(w->partial);
         }
         writer_free(w);
@@ -627,8 +598,8 @@ int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n)
     row->row_id = copy.row_id;
     rc = 0;
 out:
-    close_id(&mspace, H5Sclose);
-    close_id(&fspace, H5Sclose);
+    h5util_close_id(&mspace, H5Sclose);
+    h5util_close_id(&fspace, H5Sclose);
     return rc;
 }
 
@@ -704,9 +675,9 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
     if (attr_write(w, root, RB_H5_ATTR_COMPLETE, H5T_NATIVE_INT32, &flag) < 0 ||
         attr_write_str(w, root, RB_H5_ATTR_INTERRUPTED, complete ? "" : why) < 0)
         goto out;
-    close_id(&root, H5Gclose);
-    close_id(&w->cells, H5Dclose);
-    close_id(&w->row_type, H5Tclose);
+    h5util_close_id(&root, H5Gclose);
+    h5util_close_id(&w->cells, H5Dclose);
+    h5util_close_id(&w->row_type, H5Tclose);
     /* Everything this module opened is closed by now; anything left is a leak to fix. */
     H5_CHECK(w, left = H5Fget_obj_count(w->file, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE |
                                                  H5F_OBJ_ATTR), "H5Fget_obj_count");
@@ -729,7 +700,7 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
     sync_dir(w->path);
     rc = 0;
 out:
-    close_id(&root, H5Gclose);
+    h5util_close_id(&root, H5Gclose);
     if (rc != 0)
         put_err(err, errlen, w->err);
     writer_free(w);
