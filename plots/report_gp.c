@@ -181,6 +181,8 @@ void report_gp_size_xtics(FILE *gp, const uint64_t *sizes, size_t n)
 
 int report_gnuplot_find(char *out, size_t n)
 {
+    if (out == NULL || n == 0)
+        return -1;
     const char *path = getenv("PATH");
     if (path == NULL || *path == '\0')
         return -1;
