@@ -29,11 +29,13 @@ expect() {
     fi
 }
 
-tiny=(--backend cpu --preset quick --quiet --sizes 8 --modes host=pinned,xfer=zerocopy,launch=noncoop,ctrl=mapped)
+# CI machines have two cores and run tests side by side: a generous wait bound keeps a busy machine
+# from failing a cell of the CPU backend.
+tiny=(--backend cpu --preset quick --quiet --timeout 60 --sizes 8 --modes host=pinned,xfer=zerocopy,launch=noncoop,ctrl=mapped)
 
 case $what in
 quick)
-    "$rb" run --backend cpu --preset quick --sizes 8,4K --quiet -o "$work/q.h5" >"$work/out" 2>"$work/err"
+    "$rb" run --backend cpu --preset quick --sizes 8,4K --quiet --timeout 60 -o "$work/q.h5" >"$work/out" 2>"$work/err"
     st=$?
     [ $st -eq 0 ] && ok || bad "quick run exit $st: $(tail -3 "$work/err")"
     grep -q "CPU REFERENCE" "$work/err" && ok || bad "no CPU-backend notice on stderr"
@@ -70,7 +72,7 @@ PY
     grep -q "Verdict" "$work/rep/report.md" && ok || bad "report.md has no verdict"
     ;;
 interrupt)
-    "$rb" run --backend cpu --preset default -o "$work/i.h5" --quiet >"$work/out" 2>"$work/err" &
+    "$rb" run --backend cpu --preset default --timeout 60 -o "$work/i.h5" --quiet >"$work/out" 2>"$work/err" &
     pid=$!
     # Let it complete some rows (baselines, then the first mode's cells), then interrupt.
     sleep 5
