@@ -187,7 +187,6 @@ char *rb_size_name(uint64_t b, char *buf, size_t n)
 
 typedef struct sweep {
     const rb_sweep_opts *o;
-    const rb_caps *caps;
     h5out *w;
     volatile sig_atomic_t *stop;
     rb_sweep_result *res;
@@ -415,13 +414,12 @@ typedef struct cell {
     ring *r;
     uint32_t size;
     uint32_t flag; /* the next handshake-flag value cb_write stores */
-    int ring_rc;   /* the RING_E* code of the last failed ring call */
 } cell;
 
 static int op_roundtrip(void *ctx)
 {
     cell *c = ctx;
-    if ((c->ring_rc = ring_send(c->r, c->size)) != RING_OK || (c->ring_rc = ring_recv(c->r)) != RING_OK)
+    if (ring_send(c->r, c->size) != RING_OK || ring_recv(c->r) != RING_OK)
         return 1;
     return 0;
 }
@@ -430,25 +428,25 @@ static int op_cb_read(void *ctx)
 {
     cell *c = ctx;
     ring_cb_kern k;
-    return (c->ring_rc = ring_cb_read(c->r, &k)) != RING_OK;
+    return ring_cb_read(c->r, &k) != RING_OK;
 }
 
 static int op_cb_write(void *ctx)
 {
     cell *c = ctx;
-    return (c->ring_rc = ring_cb_write_flag(c->r, ++c->flag)) != RING_OK;
+    return ring_cb_write_flag(c->r, ++c->flag) != RING_OK;
 }
 
 static int op_cb_handshake(void *ctx)
 {
     cell *c = ctx;
-    return (c->ring_rc = ring_cb_handshake(c->r)) != RING_OK;
+    return ring_cb_handshake(c->r) != RING_OK;
 }
 
-static int op_launch(void *ctx) { cell *c = ctx; return (c->ring_rc = ring_launch(c->r)) != RING_OK; }
-static int op_activate(void *ctx) { cell *c = ctx; return (c->ring_rc = ring_activate(c->r)) != RING_OK; }
-static int op_deactivate(void *ctx) { cell *c = ctx; return (c->ring_rc = ring_deactivate(c->r)) != RING_OK; }
-static int op_terminate(void *ctx) { cell *c = ctx; return (c->ring_rc = ring_terminate(c->r)) != RING_OK; }
+static int op_launch(void *ctx) { cell *c = ctx; return ring_launch(c->r) != RING_OK; }
+static int op_activate(void *ctx) { cell *c = ctx; return ring_activate(c->r) != RING_OK; }
+static int op_deactivate(void *ctx) { cell *c = ctx; return ring_deactivate(c->r) != RING_OK; }
+static int op_terminate(void *ctx) { cell *c = ctx; return ring_terminate(c->r) != RING_OK; }
 
 /* Slots per ring: 16, fewer for large messages so a ring stays within 128 MiB (WSL2 limits how much
  * pinned memory a process gets). */
@@ -508,11 +506,11 @@ static int throughput_rep(cell *c, double rep_seconds, double *gbps, double *msg
     int draining = 0;
     while (!draining || got < sent) {
         while (!draining && ring_in_flight(c->r) < window) {
-            if ((c->ring_rc = ring_send(c->r, c->size)) != RING_OK)
+            if (ring_send(c->r, c->size) != RING_OK)
                 return -1;
             sent++;
         }
-        if ((c->ring_rc = ring_recv(c->r)) != RING_OK)
+        if (ring_recv(c->r) != RING_OK)
             return -1;
         got++;
         if (!draining && (rb_seconds_since(t0) >= rep_seconds || (c->sw->stop && *c->sw->stop)))
@@ -562,7 +560,7 @@ static int control_cell(sweep *sw, const rb_mode *m)
                                          RB_FAM_LC_TERMINATE};
     static const rb_op_fn lc_ops[4] = {op_launch, op_activate, op_deactivate, op_terminate};
     char why[320];
-    cell c = {sw, NULL, 64, 0, 0};
+    cell c = {sw, NULL, 64, 0};
     int rc = open_ring(sw, m, 64, &c.r, why, sizeof why);
     if (rc != RING_OK) {
         for (int f = 0; f < 3; f++)
@@ -633,7 +631,7 @@ static int size_cell(sweep *sw, const rb_mode *m, uint32_t size, size_t size_ind
 {
     const rb_preset *p = sw->o->preset;
     char why[320];
-    cell c = {sw, NULL, size, 0, 0};
+    cell c = {sw, NULL, size, 0};
     int rc = open_ring(sw, m, size, &c.r, why, sizeof why);
     if (rc == RING_OK && (ring_launch(c.r) != RING_OK || ring_activate(c.r) != RING_OK)) {
         snprintf(why, sizeof why, "%s", ring_error(c.r));
@@ -711,7 +709,7 @@ int rb_sweep_run(const rb_sweep_opts *o, const rb_caps *caps, h5out *w, volatile
 {
     memset(res, 0, sizeof *res);
     res->floor_p50 = NAN;
-    sweep sw = {.o = o, .caps = caps, .w = w, .stop = stop, .res = res, .err = err, .errlen = errlen,
+    sweep sw = {.o = o, .w = w, .stop = stop, .res = res, .err = err, .errlen = errlen,
                 .backend = ring_backend_name(o->backend), .tty = isatty(STDERR_FILENO), .t_start = rb_now_ns()};
     for (int a = 0; a < 2; a++)
         for (int i = 0; i < 64; i++)
