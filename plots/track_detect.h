@@ -1,0 +1,78 @@
+/* track_detect.h - is the newest run of a cell different from its recent history, beyond the noise?
+ *
+ * A pure function over a series of (estimate, 95% interval) points, so that it is tested on synthetic
+ * series (tests/test_track_detect.c) and used by `ringbench track` on the history index alike.
+ *
+ * The method is a robust lookback z-score in log space (as conbench does), whose noise comes from
+ * the two measurements the project already has and nothing else:
+ *   - the run-to-run spread of the history itself: 1.4826 x the median absolute deviation of
+ *     log(estimate) over the lookback window (robust to an earlier step or outlier inside it);
+ *   - the trial-level 95% intervals the runs carry (schema 2, ci_method "trials"): a point's
+ *     standard error is (log hi - log lo) / (2 x 1.96). The median of the window's standard errors
+ *     is a floor under the spread, so a short or lucky-quiet history cannot make the noise look
+ *     smaller than the trials measured it; the newest run's own standard error is a floor under
+ *     its part of the difference.
+ * With b = the median of log(estimate) over the window (W points), s = max(MAD spread, median se)
+ * and se_new = max(se of the newest run, s):
+ *     d = log(newest) - b,   sigma_d = sqrt(se_new^2 + (pi/2) s^2 / W),   z = d / sigma_d.
+ * The newest run differs when |z| >= z_min AND |exp(d) - 1| >= min_effect. Its direction decides
+ * regression or improvement (for latency-like figures larger is worse; for throughput smaller).
+ * The reported size is exp(d) - 1 with the interval exp(d +- 1.96 sigma_d) - 1. The first run that
+ * shows the change is found by walking back from the newest run while earlier runs are beyond the
+ * same thresholds in the same direction against the same baseline.
+ *
+ * Defaults (TRACK_PARAMS_DEFAULT): W = 20, at least 5 history points, z_min = 3.5, min_effect = 3%.
+ * Their false-alarm and detection rates are measured by tests/test_track_detect.c and documented in
+ * plots/README.md ("Tracking: detection and its false-alarm rate").
+ */
+#ifndef RINGBENCH_TRACK_DETECT_H
+#define RINGBENCH_TRACK_DETECT_H
+
+#include <stddef.h>
+
+/* One run's figure for one cell: the estimate (p50) and its 95% interval in the same unit. lo/hi
+ * may be NaN (no interval: the spread of the history alone is used). A point whose estimate is not
+ * finite and positive (a failed or missing cell) is ignored. */
+typedef struct track_point {
+    double est, lo, hi;
+} track_point;
+
+typedef struct track_params {
+    size_t window;       /* lookback: at most this many history points form the baseline */
+    size_t min_history;  /* fewer usable history points than this: TRACK_NO_HISTORY */
+    double z_min;        /* |z| threshold */
+    double min_effect;   /* relative change threshold, e.g. 0.03 for 3% */
+} track_params;
+
+#define TRACK_PARAMS_DEFAULT {20, 5, 3.5, 0.03}
+
+typedef enum track_kind {
+    TRACK_UNCHANGED = 0,
+    TRACK_REGRESSION,
+    TRACK_IMPROVEMENT,
+    TRACK_NO_HISTORY, /* too few comparable runs before the newest */
+    TRACK_NO_DATA     /* the newest run has no usable estimate for this cell */
+} track_kind;
+
+const char *track_kind_name(track_kind k); /* "unchanged", "regression", ... */
+
+typedef struct track_result {
+    track_kind kind;
+    size_t n_baseline;    /* history points in the baseline */
+    double baseline;      /* exp(median log estimate) of the baseline, in the figure's unit */
+    double newest;        /* the newest estimate */
+    double change;        /* newest / baseline - 1 (positive: the figure grew) */
+    double change_lo, change_hi; /* 95% interval of change */
+    double z;             /* d / sigma_d */
+    double sigma;         /* s: the run-to-run noise (log space, ~ relative) the decision used */
+    size_t first;         /* index in the series of the first run that shows the change; the newest
+                             run's index when only it does (meaningful for REGRESSION/IMPROVEMENT) */
+} track_result;
+
+/* Judges series[n-1] (the newest run) against series[0 .. n-2] (its history, oldest first).
+ * higher_is_better: 1 for throughput-like figures, 0 for latency-like ones.
+ * Returns 0 and fills *out; -1 (errno EINVAL) when series, p or out is NULL or n is 0. */
+int track_judge(const track_point *series, size_t n, int higher_is_better, const track_params *p,
+                track_result *out);
+
+#endif
