@@ -150,15 +150,16 @@ typedef struct run_meta {
 
 static int write_header(h5out *w, const env_info *env, const rb_caps *caps, const run_meta *m)
 {
-    char v[64];
+    char v[64], pci_id[64];
     if (env_foreach(env, put_env, w) != 0 || rb_caps_foreach(caps, put_cap, w) != 0)
         return -1;
+    env_pci_id("/", caps->pci_bus_id, pci_id, sizeof pci_id); /* part of the machine fingerprint */
     utc_now(v, sizeof v, "%Y-%m-%dT%H:%M:%SZ");
     struct { const char *k, *v; } s[] = {
         {"suite_version", RINGBENCH_VERSION}, {"git_commit", RINGBENCH_GIT_COMMIT},
         {"command_line", m->command_line}, {"start_utc", v}, {"backend", ring_backend_name(m->backend)},
         {"backend_notice", m->backend_notice}, {"preset", m->preset}, {"modes", m->modes}, {"sizes", m->sizes},
-        {"gpu_name", caps->name}, {"pci_bus_id", caps->pci_bus_id}};
+        {"gpu_name", caps->name}, {"pci_bus_id", caps->pci_bus_id}, {"pci_id", pci_id}};
     for (size_t i = 0; i < sizeof s / sizeof *s; i++)
         if (h5out_attr_str(w, RB_H5_PROVENANCE, s[i].k, s[i].v ? s[i].v : "") != 0)
             return -1;

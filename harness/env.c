@@ -463,3 +463,34 @@ int env_foreach(const env_info *e, int (*fn)(void *ctx, const char *key, const c
     }
     return 0;
 }
+
+/* The PCI vendor:device id of the device at bus_id, from sysfs (native Linux). WSL2 exposes no PCI
+ * tree for the GPU, so there it is "unknown" and the GPU name and bus id identify the device. */
+int env_pci_id(const char *root, const char *bus_id, char *out, size_t size) {
+    char rel[128], vendor[32], device[32];
+    if (out == NULL || size == 0 || bus_id == NULL) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (root == NULL) root = "/";
+    env_copy(out, size, ENV_UNKNOWN);
+    if (*bus_id == '\0' || strchr(bus_id, '/') != NULL) return 0;
+    snprintf(rel, sizeof rel, "/sys/bus/pci/devices/%s/vendor", bus_id);
+    if (env_read_first_line(root, rel, vendor, sizeof vendor) != 0) {
+        /* sysfs names use lower-case hex; CUDA reports upper case. */
+        char lower[64];
+        size_t i;
+        for (i = 0; bus_id[i] && i + 1 < sizeof lower; i++) lower[i] = (char)tolower((unsigned char)bus_id[i]);
+        lower[i] = '\0';
+        snprintf(rel, sizeof rel, "/sys/bus/pci/devices/%s/vendor", lower);
+        if (env_read_first_line(root, rel, vendor, sizeof vendor) != 0) return 0;
+        snprintf(rel, sizeof rel, "/sys/bus/pci/devices/%s/device", lower);
+    } else {
+        snprintf(rel, sizeof rel, "/sys/bus/pci/devices/%s/device", bus_id);
+    }
+    if (env_read_first_line(root, rel, device, sizeof device) != 0) return 0;
+    /* "0x10de" and "0x2330" become "10de:2330", the form lspci -n prints. */
+    snprintf(out, size, "%s:%s", strncmp(vendor, "0x", 2) == 0 ? vendor + 2 : vendor,
+             strncmp(device, "0x", 2) == 0 ? device + 2 : device);
+    return 0;
+}

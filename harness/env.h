@@ -34,6 +34,11 @@ int env_detect(const char *root, env_info *out);
  * non-zero; otherwise returns 0. Returns -1 with errno EINVAL when e or fn is NULL. */
 int env_foreach(const env_info *e, int (*fn)(void *ctx, const char *key, const char *value), void *ctx);
 
+/* The PCI vendor:device id ("10de:2330") of the device at bus_id ("0000:41:00.0"), read from
+ * sys/bus/pci under root; "unknown" where that is absent (WSL2 has no PCI tree for the GPU).
+ * Returns 0, or -1 with errno EINVAL when out or bus_id is NULL or size is 0. */
+int env_pci_id(const char *root, const char *bus_id, char *out, size_t size);
+
 /* NVML, loaded with dlopen. available is 0 (with reason) when the library or the device is absent. */
 typedef struct env_nvml {
     int available;

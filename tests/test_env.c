@@ -342,6 +342,26 @@ static void test_foreach(void) {
  * NVML: present on a GPU machine, absent here; either answer must be well formed.
  * ------------------------------------------------------------------------------------------- */
 
+/* The PCI vendor:device id from sysfs, whatever the case of the bus id; "unknown" without it. */
+static void test_pci_id(void) {
+    char root[256], id[64];
+    new_root(root, sizeof root);
+    put(root, "/sys/bus/pci/devices/0000:41:00.0/vendor", "0x10de\n");
+    put(root, "/sys/bus/pci/devices/0000:41:00.0/device", "0x2330\n");
+    CHECK(env_pci_id(root, "0000:41:00.0", id, sizeof id) == 0);
+    CHECK_STR(id, "10de:2330");
+    put(root, "/sys/bus/pci/devices/0000:4a:00.0/vendor", "0x10de\n");
+    put(root, "/sys/bus/pci/devices/0000:4a:00.0/device", "0x2331\n");
+    CHECK(env_pci_id(root, "0000:4A:00.0", id, sizeof id) == 0);
+    CHECK_STR(id, "10de:2331");
+    CHECK(env_pci_id(root, "0000:99:00.0", id, sizeof id) == 0);
+    CHECK_STR(id, "unknown");
+    CHECK(env_pci_id(root, "../../x", id, sizeof id) == 0);
+    CHECK_STR(id, "unknown");
+    CHECK(env_pci_id(root, NULL, id, sizeof id) == -1);
+    rm_tree(root);
+}
+
 static void test_nvml(void) {
     env_nvml n;
     CHECK_INT(env_nvml_query("0000:00:00.0", &n), 0);
@@ -377,6 +397,7 @@ int main(void) {
     test_long_lines();
     test_live();
     test_foreach();
+    test_pci_id();
     test_nvml();
     CHECK_DONE();
 }
