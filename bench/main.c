@@ -18,6 +18,7 @@
 #include "probe.h"
 #include "report.h"
 #include "sweep.h"
+#include "track_cmd.h"
 
 #ifndef RINGBENCH_VERSION
 #define RINGBENCH_VERSION "0.0.0"
@@ -549,13 +550,15 @@ static void usage(FILE *f)
         "  list      list modes, presets, sizes and metric families\n"
         "  report    turn a results file into plots and report.md\n"
         "  compare   compare two results files (e.g. native Linux vs WSL2), with confidence intervals\n"
+        "  track     add a run to a history, flag regressions against the same machine's earlier runs\n"
+        "  export    write a results file as Bencher Metric Format JSON, CSV or JSON\n"
         "options: --help, --version\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "ringbench: a command is needed: run, probe, list, report or compare (see ringbench --help)\n");
+        fprintf(stderr, "ringbench: a command is needed: run, probe, list, report, compare, track or export (see ringbench --help)\n");
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
@@ -584,6 +587,10 @@ int main(int argc, char **argv)
         return report_cmd(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
         return compare_cmd(argc - 1, argv + 1);
+    if (strcmp(cmd, "track") == 0)
+        return track_cmd_track(argc - 1, argv + 1);
+    if (strcmp(cmd, "export") == 0)
+        return track_cmd_export(argc - 1, argv + 1);
     fprintf(stderr, "ringbench: unknown command '%s' (see ringbench --help)\n", cmd);
     return EXIT_USAGE;
 }

@@ -1,0 +1,317 @@
+/* track_page.c - the history page of `ringbench track`: per machine, trend plots of the key
+ * figures over time (intervals as bands, environment changes as labelled vertical lines) and
+ * DIR/history.md, a page docs can include. Reads the history index only.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report_internal.h"
+#include "track.h"
+
+#define MIB4 4194304LL
+
+typedef struct series_spec {
+    const char *title, *family;
+    const char *mode[4]; /* host_mem, xfer, launch, ctrl; NULL: a baseline without mode */
+    long long size;      /* -1: any size */
+} series_spec;
+
+typedef struct figure_spec {
+    const char *stem, *title, *ylabel;
+    int logy, ratio;     /* ratio: series come in pairs (fallback, native) and are divided */
+    series_spec s[6];
+} figure_spec;
+
+#define NATIVE {"pinned", "async", "coop", "mapped"}
+#define MANAGED {"pinned", "async", "coop", "managed"}
+#define FALLBACK {"malloc", "sync", "noncoop", "device"}
+#define ZEROCOPY {"pinned", "zerocopy", "noncoop", "mapped"}
+
+static const figure_spec figures[] = {
+    {"floor", "Floor: one-word ping-pong through mapped pinned memory", "p50 (us)", 0, 0,
+     {{"floor", "base_floor", {NULL}, -1}}},
+    {"latency_8B", "Round trip, 8 B", "p50 (us)", 1, 0,
+     {{"native (mapped)", "latency", NATIVE, 8}, {"native (managed)", "latency", MANAGED, 8},
+      {"WSL2 fallback", "latency", FALLBACK, 8}, {"zero-copy", "latency", ZEROCOPY, 8}}},
+    {"latency_4MiB", "Round trip, 4 MiB", "p50 (us)", 1, 0,
+     {{"native (mapped)", "latency", NATIVE, MIB4}, {"native (managed)", "latency", MANAGED, MIB4},
+      {"WSL2 fallback", "latency", FALLBACK, MIB4}}},
+    {"throughput_4MiB", "Throughput, 4 MiB messages", "GB/s", 1, 0,
+     {{"native (mapped)", "throughput", NATIVE, MIB4}, {"native (managed)", "throughput", MANAGED, MIB4},
+      {"WSL2 fallback", "throughput", FALLBACK, MIB4}}},
+    {"control_block", "Control-block operations", "p50 (us)", 1, 0,
+     {{"read, native", "cb_read", NATIVE, -1}, {"read, fallback", "cb_read", FALLBACK, -1},
+      {"write, native", "cb_write", NATIVE, -1}, {"write, fallback", "cb_write", FALLBACK, -1},
+      {"handshake, native", "cb_handshake", NATIVE, -1}, {"handshake, fallback", "cb_handshake", FALLBACK, -1}}},
+    {"fallback_ratio", "WSL2 fallback / native (mapped), p50 ratio", "fallback / native", 1, 1,
+     {{"latency 8 B", "latency", FALLBACK, 8}, {"", "latency", NATIVE, 8},
+      {"latency 4 MiB", "latency", FALLBACK, MIB4}, {"", "latency", NATIVE, MIB4},
+      {"handshake", "cb_handshake", FALLBACK, -1}, {"", "cb_handshake", NATIVE, -1}}},
+};
+
+typedef struct pt {
+    double est, lo, hi;
+} pt;
+
+static pt query_point(sqlite3_stmt *st, long long run_id, const series_spec *s)
+{
+    pt p = {NAN, NAN, NAN};
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_text(st, 2, s->family, -1, SQLITE_STATIC);
+    for (int i = 0; i < 4; i++)
+        sqlite3_bind_text(st, 3 + i, s->mode[0] ? s->mode[i] : RB_NOT_APPLICABLE, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 7, s->size);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        p.est = sqlite3_column_type(st, 0) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 0);
+        p.lo = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
+        p.hi = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
+    }
+    return p;
+}
+
+static void put_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, " %.6g", v);
+    else
+        fputs(" NaN", f);
+}
+
+typedef struct mrun {
+    long long id;
+    char start[32], label[512], file[256];
+} mrun;
+
+/* The runs of one machine in time order, each with the environment change that precedes it (label
+ * "" when none). */
+static size_t machine_runs(sqlite3 *db, const char *machine, mrun **out)
+{
+    static const char sql[] =
+        "SELECT run_id, start_utc, file, driver, cuda_runtime, kernel_release, suite_version, git_commit, schema_version"
+        " FROM runs WHERE machine = ?1 AND complete = 1 ORDER BY start_utc, run_id";
+    static const char *const words[] = {"driver", "CUDA", "kernel", "version", "commit", "schema"};
+    sqlite3_stmt *st;
+    size_t n = 0, cap = 0;
+    char prev[6][128] = {{0}};
+    *out = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, machine, -1, SQLITE_TRANSIENT);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 32;
+            mrun *t = realloc(*out, cap * sizeof **out);
+            if (!t)
+                break;
+            *out = t;
+        }
+        mrun *r = &(*out)[n];
+        r->id = sqlite3_column_int64(st, 0);
+        snprintf(r->start, sizeof r->start, "%s", (const char *)sqlite3_column_text(st, 1));
+        snprintf(r->file, sizeof r->file, "%s", (const char *)sqlite3_column_text(st, 2));
+        r->label[0] = '\0';
+        size_t len = 0;
+        for (int i = 0; i < 6; i++) {
+            const char *v = (const char *)sqlite3_column_text(st, 3 + i);
+            v = v ? v : "";
+            if (n > 0 && strcmp(prev[i], v) != 0 && len < sizeof r->label)
+                len += (size_t)snprintf(r->label + len, sizeof r->label - len, "%s%s %s", len ? ", " : "", words[i], v);
+            snprintf(prev[i], sizeof prev[i], "%s", v);
+        }
+        n++;
+    }
+    sqlite3_finalize(st);
+    return n;
+}
+
+/* gnuplot single-quoted text: ' doubled. */
+static void gp_quote(FILE *gp, const char *s)
+{
+    fputc('\'', gp);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', gp);
+        fputc(*s, gp);
+    }
+    fputc('\'', gp);
+}
+
+static int write_figure(sqlite3_stmt *q, const char *pdir, const char *prefix, const figure_spec *f, const mrun *runs,
+                        size_t n, int *has_data)
+{
+    char path[4400], stem[128];
+    snprintf(stem, sizeof stem, "%s_%s", prefix, f->stem);
+    snprintf(path, sizeof path, "%s/%s.dat", pdir, stem);
+    FILE *dat = fopen(path, "w");
+    if (!dat)
+        return -1;
+    size_t ns = 0;
+    while (ns < 6 && f->s[ns].family)
+        ns++;
+    size_t ncols = f->ratio ? ns / 2 : ns;
+    fprintf(dat, "# run time, then per series: p50 and its 95%% interval (lo hi)\n");
+    *has_data = 0;
+    for (size_t r = 0; r < n; r++) {
+        fprintf(dat, "%s", runs[r].start);
+        for (size_t k = 0; k < ncols; k++) {
+            pt p;
+            if (f->ratio) {
+                pt a = query_point(q, runs[r].id, &f->s[2 * k]), b = query_point(q, runs[r].id, &f->s[2 * k + 1]);
+                p = (pt){a.est / b.est, a.lo / b.hi, a.hi / b.lo};
+            } else {
+                p = query_point(q, runs[r].id, &f->s[k]);
+            }
+            *has_data |= isfinite(p.est);
+            put_num(dat, p.est);
+            put_num(dat, p.lo);
+            put_num(dat, p.hi);
+        }
+        fputc('\n', dat);
+    }
+    fclose(dat);
+
+    snprintf(path, sizeof path, "%s/%s.gp", pdir, stem);
+    FILE *gp = fopen(path, "w");
+    if (!gp)
+        return -1;
+    report_gp_begin(gp, stem, f->title, (report_canvas){1000, 520});
+    fputs("set xdata time\nset timefmt '%Y-%m-%dT%H:%M:%SZ'\nset format x '%Y-%m-%d'\nset xtics rotate by -30\n"
+          "set key outside right top\nset style fill transparent solid 0.2 noborder\n", gp);
+    fprintf(gp, "set title ");
+    gp_quote(gp, f->title);
+    fprintf(gp, "\nset ylabel ");
+    gp_quote(gp, f->ylabel);
+    fputc('\n', gp);
+    if (f->logy)
+        fputs("set logscale y\n", gp);
+    /* Environment changes: a vertical line at the first run of the new environment. */
+    for (size_t r = 1, k = 0; r < n; r++) {
+        if (!runs[r].label[0])
+            continue;
+        fprintf(gp, "set arrow %zu from '%s', graph 0 to '%s', graph 1 nohead lc rgb '#C04000' dt 2\n", ++k,
+                runs[r].start, runs[r].start);
+        fprintf(gp, "set label %zu ", k);
+        gp_quote(gp, runs[r].label);
+        fprintf(gp, " at '%s', graph 0.98 rotate by 90 right front font ',8' tc rgb '#C04000'\n", runs[r].start);
+    }
+    static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+    fputs("plot ", gp);
+    for (size_t k = 0; k < ncols; k++) {
+        const char *title = f->ratio ? f->s[2 * k].title : f->s[k].title;
+        int c = 2 + 3 * (int)k;
+        fprintf(gp, "%s'%s.dat' using 1:%d:%d with filledcurves lc rgb '%s' notitle, \\\n  '%s.dat' using 1:%d "
+                "with linespoints lc rgb '%s' pt 7 ps 0.6 lw 2 title ",
+                k ? ", \\\n  " : "", stem, c + 1, c + 2, colours[k % 6], stem, c, colours[k % 6]);
+        gp_quote(gp, title);
+    }
+    fputc('\n', gp);
+    report_gp_end(gp);
+    return fclose(gp) == 0 ? 0 : -1;
+}
+
+static void md_escape_pipes(FILE *md, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", md);
+        else
+            fputc(*s, md);
+    }
+}
+
+int track_history_page(hist *h, char *err, size_t errlen)
+{
+    char pdir[4200], mdpath[4200], tmp[4300];
+    snprintf(pdir, sizeof pdir, "%s/plots", hist_dir(h));
+    snprintf(mdpath, sizeof mdpath, "%s/history.md", hist_dir(h));
+    snprintf(tmp, sizeof tmp, "%s.tmp", mdpath);
+    if (mkdir(pdir, 0755) != 0 && access(pdir, W_OK) != 0) {
+        snprintf(err, errlen, "%s: cannot create", pdir);
+        return -1;
+    }
+    sqlite3 *db = hist_db(h);
+    sqlite3_stmt *machines = NULL, *q = NULL;
+    FILE *md = fopen(tmp, "w");
+    if (!md) {
+        snprintf(err, errlen, "%s: cannot write", tmp);
+        return -1;
+    }
+    char gnuplot[4096];
+    int have_gnuplot = report_gnuplot_find(gnuplot, sizeof gnuplot) == 0;
+    int rc = 0;
+    fputs("# Run history\n\nWritten by `ringbench track` from the history index (`index.sqlite`); the run files "
+          "next to it are the record. Runs are compared only within one machine fingerprint (host, backend, GPU, "
+          "PCI bus id, WSL2 or native). Bands are the runs' 95% intervals (trial-level for schema-2 runs, "
+          "sample-level for schema-1 runs); dashed vertical lines mark environment changes (driver, CUDA runtime, "
+          "kernel, ringbench version or commit, schema).\n", md);
+    if (!have_gnuplot)
+        fputs("\n*gnuplot was not found: the data and scripts are in `plots/`, the images are missing.*\n", md);
+    if (sqlite3_prepare_v2(db, "SELECT machine, count(*) FROM runs WHERE complete = 1 GROUP BY machine ORDER BY machine",
+                           -1, &machines, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT p50, ci_lo, ci_hi FROM cells WHERE run_id = ?1 AND family = ?2 AND host_mem = ?3"
+                           " AND xfer = ?4 AND launch = ?5 AND ctrl = ?6 AND (?7 < 0 OR size_bytes = ?7)"
+                           " AND status = 'ok' ORDER BY window DESC LIMIT 1", -1, &q, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "index query: %s", sqlite3_errmsg(db));
+        rc = -1;
+        goto out;
+    }
+    for (int m = 0; rc == 0 && sqlite3_step(machines) == SQLITE_ROW; m++) {
+        const char *machine = (const char *)sqlite3_column_text(machines, 0);
+        mrun *runs = NULL;
+        size_t n = machine_runs(db, machine, &runs);
+        char prefix[16];
+        snprintf(prefix, sizeof prefix, "m%d", m);
+        fprintf(md, "\n## Machine %d: ", m);
+        md_escape_pipes(md, machine);
+        fprintf(md, "\n\n%zu complete runs, %s to %s.\n", n, n ? runs[0].start : "-", n ? runs[n - 1].start : "-");
+        int changes = 0;
+        for (size_t r = 1; r < n; r++)
+            if (runs[r].label[0]) {
+                if (!changes++)
+                    fputs("\n| first run of the new environment | time | change |\n| --- | --- | --- |\n", md);
+                fprintf(md, "| `%s` | %s | ", runs[r].file, runs[r].start);
+                md_escape_pipes(md, runs[r].label);
+                fputs(" |\n", md);
+            }
+        if (!changes)
+            fputs("\nNo environment change in this history.\n", md);
+        fputc('\n', md);
+        for (size_t f = 0; f < sizeof figures / sizeof *figures; f++) {
+            int has_data = 0;
+            if (write_figure(q, pdir, prefix, &figures[f], runs, n, &has_data) != 0) {
+                snprintf(err, errlen, "%s: cannot write the %s plot", pdir, figures[f].stem);
+                rc = -1;
+                break;
+            }
+            if (!has_data) {
+                fprintf(md, "- %s: not measured in these runs.\n", figures[f].title);
+                continue;
+            }
+            char script[160], gerr[600];
+            snprintf(script, sizeof script, "%s_%s.gp", prefix, figures[f].stem);
+            if (have_gnuplot && report_gnuplot_run(gnuplot, pdir, script, gerr, sizeof gerr) != 0)
+                fprintf(stderr, "ringbench track: warning: %s\n", gerr);
+            fprintf(md, "![%s](plots/%s_%s.png)\n\n", figures[f].title, prefix, figures[f].stem);
+        }
+        free(runs);
+    }
+out:
+    sqlite3_finalize(machines);
+    sqlite3_finalize(q);
+    if (fclose(md) != 0 && rc == 0) {
+        snprintf(err, errlen, "%s: write error", tmp);
+        rc = -1;
+    }
+    if (rc == 0 && rename(tmp, mdpath) != 0) {
+        snprintf(err, errlen, "%s: cannot rename into place", mdpath);
+        rc = -1;
+    }
+    if (rc != 0)
+        remove(tmp);
+    return rc;
+}

@@ -1,0 +1,246 @@
+/* export.c - CSV, JSON and Bencher Metric Format output of a results file (see export.h).
+ *
+ * The columns come from RB_ROW_COLUMNS (schema.h), so a new rb_row field is exported without a
+ * change here. JSON goes through jansson when the build found it (RINGBENCH_HAVE_JANSSON).
+ */
+#include "export.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#ifdef RINGBENCH_HAVE_JANSSON
+#include <jansson.h>
+#endif
+
+int export_format_parse(const char *name)
+{
+    if (!name)
+        return -1;
+    if (strcmp(name, "csv") == 0)
+        return EXPORT_CSV;
+    if (strcmp(name, "json") == 0)
+        return EXPORT_JSON;
+    if (strcmp(name, "bmf") == 0)
+        return EXPORT_BMF;
+    return -1;
+}
+
+int export_format_available(export_format f, char *why, size_t whylen)
+{
+    if (why && whylen)
+        why[0] = '\0';
+#ifndef RINGBENCH_HAVE_JANSSON
+    if (f == EXPORT_JSON || f == EXPORT_BMF) {
+        if (why)
+            snprintf(why, whylen, "this ringbench was built without jansson, which the %s format needs "
+                     "(install libjansson-dev and rebuild; csv works without it)", f == EXPORT_BMF ? "bmf" : "json");
+        return 0;
+    }
+#else
+    (void)f;
+#endif
+    return 1;
+}
+
+static void size_text(uint64_t b, char *buf, size_t n)
+{
+    if (b >= (1u << 20) && b % (1u << 20) == 0)
+        snprintf(buf, n, "%" PRIu64 "MiB", b >> 20);
+    else if (b >= 1024 && b % 1024 == 0)
+        snprintf(buf, n, "%" PRIu64 "KiB", b >> 10);
+    else
+        snprintf(buf, n, "%" PRIu64 "B", b);
+}
+
+int export_cell_key(const rb_row *r, char *buf, size_t n)
+{
+    const char *parts[] = {r->host_mem, r->xfer, r->launch, r->ctrl};
+    size_t len = (size_t)snprintf(buf, n, "%s", r->family);
+    for (size_t i = 0; i < 4 && len < n; i++)
+        if (parts[i][0] && strcmp(parts[i], RB_NOT_APPLICABLE) != 0)
+            len += (size_t)snprintf(buf + len, n - len, "/%s", parts[i]);
+    if (r->size_bytes && len < n) {
+        char s[32];
+        size_text(r->size_bytes, s, sizeof s);
+        len += (size_t)snprintf(buf + len, n - len, "/%s", s);
+    }
+    if (strcmp(r->family, "throughput") == 0 && r->window && len < n)
+        len += (size_t)snprintf(buf + len, n - len, "/w%" PRIu64, r->window);
+    return len < n ? 0 : -1;
+}
+
+void export_csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static const char *prov(const h5in *r, const char *name)
+{
+    const char *v = h5in_attr(r, RB_H5_PROVENANCE, name);
+    return v ? v : "";
+}
+
+/* --- CSV ------------------------------------------------------------------------------------ */
+
+static const char *const csv_run_columns[] = {"start_utc", "hostname", "gpu_name", "backend"};
+
+static int export_csv(const h5in *r, FILE *out)
+{
+    for (size_t i = 0; i < sizeof csv_run_columns / sizeof *csv_run_columns; i++)
+        fprintf(out, "%s,", csv_run_columns[i]);
+    fputs("schema_version,cell", out);
+#define CSV_HEAD(kind, field, unit) fputs("," #field, out);
+    RB_ROW_COLUMNS(CSV_HEAD)
+#undef CSV_HEAD
+    fputc('\n', out);
+    for (size_t i = 0; i < h5in_nrows(r); i++) {
+        const rb_row *row = h5in_row(r, i);
+        char key[256];
+        export_cell_key(row, key, sizeof key);
+        for (size_t c = 0; c < sizeof csv_run_columns / sizeof *csv_run_columns; c++) {
+            export_csv_field(out, prov(r, csv_run_columns[c]));
+            fputc(',', out);
+        }
+        fprintf(out, "%d,", h5in_schema_version(r));
+        export_csv_field(out, key);
+#define CSV_STR(f) fputc(',', out); export_csv_field(out, row->f);
+#define CSV_I32(f) fprintf(out, ",%" PRId32, row->f);
+#define CSV_I64(f) fprintf(out, ",%" PRId64, (int64_t)row->f);
+#define CSV_U64(f) fprintf(out, ",%" PRIu64, row->f);
+#define CSV_F64(f) if (isfinite(row->f)) fprintf(out, ",%.17g", row->f); else fputc(',', out);
+#define CSV_CELL(kind, field, unit) CSV_##kind(field)
+        RB_ROW_COLUMNS(CSV_CELL)
+#undef CSV_CELL
+#undef CSV_STR
+#undef CSV_I32
+#undef CSV_I64
+#undef CSV_U64
+#undef CSV_F64
+        fputc('\n', out);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+/* --- JSON and BMF (jansson) ------------------------------------------------------------------- */
+
+#ifdef RINGBENCH_HAVE_JANSSON
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *row_object(const rb_row *row)
+{
+    json_t *o = json_object();
+    char key[256];
+    export_cell_key(row, key, sizeof key);
+    json_object_set_new(o, "cell", json_string(key));
+#define JS_STR(f) json_object_set_new(o, #f, json_string(row->f));
+#define JS_I32(f) json_object_set_new(o, #f, json_integer(row->f));
+#define JS_I64(f) json_object_set_new(o, #f, json_integer((json_int_t)row->f));
+#define JS_U64(f) json_object_set_new(o, #f, json_integer((json_int_t)row->f));
+#define JS_F64(f) json_object_set_new(o, #f, num_or_null(row->f));
+#define JS_CELL(kind, field, unit) JS_##kind(field)
+    RB_ROW_COLUMNS(JS_CELL)
+#undef JS_CELL
+#undef JS_STR
+#undef JS_I32
+#undef JS_I64
+#undef JS_U64
+#undef JS_F64
+    return o;
+}
+
+static json_t *json_document(const h5in *r)
+{
+    json_t *doc = json_object(), *p = json_object(), *rows = json_array();
+    json_object_set_new(doc, "tool", json_string("ringbench"));
+    json_object_set_new(doc, "schema_version", json_integer(h5in_schema_version(r)));
+    json_object_set_new(doc, "complete", json_integer(h5in_complete(r)));
+    for (size_t i = 0; i < h5in_attr_count(r, RB_H5_PROVENANCE); i++) {
+        const char *name = h5in_attr_name(r, RB_H5_PROVENANCE, i);
+        const char *v = name ? h5in_attr(r, RB_H5_PROVENANCE, name) : NULL;
+        if (name && v)
+            json_object_set_new(p, name, json_string(v));
+    }
+    json_object_set_new(doc, "provenance", p);
+    for (size_t i = 0; i < h5in_nrows(r); i++)
+        json_array_append_new(rows, row_object(h5in_row(r, i)));
+    json_object_set_new(doc, "rows", rows);
+    return doc;
+}
+
+/* One BMF measure: value with its interval, each scaled; bounds only when both are finite. */
+static void bmf_measure(json_t *bench, const char *slug, double v, double lo, double hi, double scale)
+{
+    if (!isfinite(v))
+        return;
+    json_t *m = json_object();
+    json_object_set_new(m, "value", json_real(v * scale));
+    if (isfinite(lo) && isfinite(hi)) {
+        double a = lo * scale, b = hi * scale;
+        json_object_set_new(m, "lower_value", json_real(a < b ? a : b));
+        json_object_set_new(m, "upper_value", json_real(a < b ? b : a));
+    }
+    json_object_set_new(bench, slug, m);
+}
+
+static json_t *bmf_document(const h5in *r)
+{
+    json_t *doc = json_object();
+    for (size_t i = 0; i < h5in_nrows(r); i++) {
+        const rb_row *row = h5in_row(r, i);
+        if (strcmp(row->status, RB_STATUS_OK) != 0 || !isfinite(row->p50))
+            continue;
+        char key[256];
+        export_cell_key(row, key, sizeof key);
+        json_t *bench = json_object();
+        if (strcmp(row->unit, "us") == 0) {
+            bmf_measure(bench, "latency", row->p50, row->ci_lo, row->ci_hi, 1e3); /* Bencher: ns */
+        } else if (strcmp(row->unit, "GB/s") == 0) {
+            bmf_measure(bench, "bandwidth-gb-s", row->p50, row->ci_lo, row->ci_hi, 1.0);
+            if (strcmp(row->family, "throughput") == 0 && row->size_bytes) /* Bencher: ops/s */
+                bmf_measure(bench, "throughput", row->p50, row->ci_lo, row->ci_hi, 1e9 / (double)row->size_bytes);
+        }
+        if (json_object_size(bench))
+            json_object_set_new(doc, key, bench);
+        else
+            json_decref(bench);
+    }
+    return doc;
+}
+#endif
+
+int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errlen)
+{
+    if (f == EXPORT_CSV) {
+        if (export_csv(r, out) != 0) {
+            snprintf(err, errlen, "write error");
+            return -1;
+        }
+        return 0;
+    }
+    if (!export_format_available(f, err, errlen))
+        return -1;
+#ifdef RINGBENCH_HAVE_JANSSON
+    json_t *doc = f == EXPORT_BMF ? bmf_document(r) : json_document(r);
+    int rc = json_dumpf(doc, out, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
+    json_decref(doc);
+    if (rc != 0 || fputc('\n', out) == EOF) {
+        snprintf(err, errlen, "write error");
+        return -1;
+    }
+#endif
+    return 0;
+}

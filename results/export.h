@@ -1,0 +1,39 @@
+/* export.h - a results file in the formats other tools read: CSV for spreadsheets and pandas,
+ * Bencher Metric Format (BMF) JSON for a Bencher server, and a plain JSON of rows and provenance.
+ *
+ * JSON is written with jansson (a maintained library, not hand-written escaping); jansson is an
+ * optional dependency: without it (RINGBENCH_HAVE_JANSSON undefined) the JSON formats report what is
+ * missing and CSV still works. Exercised by `ringbench export` and tests/export.cmake.
+ */
+#ifndef RINGBENCH_EXPORT_H
+#define RINGBENCH_EXPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "h5in.h"
+
+typedef enum export_format { EXPORT_CSV = 0, EXPORT_JSON, EXPORT_BMF } export_format;
+
+/* "csv", "json", "bmf" -> the format; -1 for anything else. */
+int export_format_parse(const char *name);
+
+/* 1 when this build can write the format; otherwise 0 with what is missing in why. */
+int export_format_available(export_format f, char *why, size_t whylen);
+
+/* The stable name of a row's cell across runs, also the BMF benchmark name:
+ * family/host_mem/xfer/launch/ctrl/SIZE (SIZE as 8B, 4KiB, 4MiB; "-" fields dropped), plus /wN for
+ * throughput rows, whose window is part of what was measured. Returns 0, or -1 when buf is short. */
+int export_cell_key(const rb_row *r, char *buf, size_t n);
+
+/* Writes every row of the file (CSV: one line per row with every rb_row column, plus the run's
+ * start time, host and GPU; JSON: {"schema_version", "provenance": {...}, "rows": [...]};
+ * BMF: one benchmark per ok row, measures "latency" in nanoseconds for time-like families,
+ * "throughput" in messages per second and "bandwidth-gb-s" for throughput rows, "bandwidth-gb-s"
+ * for the cudaMemcpy baselines, each with the row's 95% interval as lower/upper values).
+ * Returns 0, or -1 with a one-line message in err. */
+int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errlen);
+
+/* A CSV field: quoted (with "" for ") when it holds a comma, quote or line break. */
+void export_csv_field(FILE *out, const char *s);
+
+#endif
