@@ -22,6 +22,7 @@ struct hist {
     char index[4200];
     sqlite3 *db;
     FILE *notes;
+    size_t indexed; /* run files indexed by the last scan */
 };
 
 static const char HIST_SQL_SCHEMA[] =
@@ -411,7 +412,7 @@ static int scan_one(hist *h, const char *name)
     if (id == 0)
         note(h, "skipped %s: %s", path, err);
     else
-        note(h, "indexed %s", path);
+        h->indexed++;
     return 0;
 }
 
@@ -481,6 +482,8 @@ static int scan(hist *h, char *err, size_t errlen)
     free(names);
     if (rc == 0)
         drop_vanished(h);
+    if (h->indexed)
+        note(h, "indexed %zu run file%s found in %s", h->indexed, h->indexed == 1 ? "" : "s", h->dir);
     return rc;
 }
 

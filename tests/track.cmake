@@ -1,2 +1,11 @@
 # Tracking: the regression detector on synthetic histories (false-alarm and detection rates).
 rb_add_test(test_track_detect SOURCES test_track_detect.c LIBS rb_track LABELS unit)
+
+# The run history (SQLite index, fingerprints, damaged files, rebuilds) on synthetic run files.
+if(RINGBENCH_HAVE_SQLITE)
+  rb_add_test(test_history SOURCES test_history.c LIBS rb_trackreport LABELS unit
+              ARGS "${CMAKE_CURRENT_BINARY_DIR}")
+else()
+  add_test(NAME test_history COMMAND sh -c "echo 'built without SQLite (libsqlite3-dev): skipped'; exit 77")
+  set_tests_properties(test_history PROPERTIES LABELS unit SKIP_RETURN_CODE 77)
+endif()

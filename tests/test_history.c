@@ -1,0 +1,246 @@
+/* test_history.c - the run history of `ringbench track` on synthetic run files written with h5out.
+ *
+ *   test_history WORKDIR
+ *
+ * Checks: a step of 30% injected into one cell of machine A is reported as a regression, with the
+ * first run that shows it and the driver change it coincides with, and nothing else is; machine B's
+ * runs (values twice as large) are never compared with A's; the first run of a new machine is
+ * reported as a new fingerprint; damaged and foreign files in the history are reported and skipped
+ * while every other run stays; a deleted and a damaged index are rebuilt from the files; the history
+ * page is written.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "h5out.h"
+#include "history.h"
+#include "track.h"
+
+static char g_work[1024];
+static uint64_t g_rng = 12345;
+
+static double noise(void)
+{
+    g_rng = g_rng * 6364136223846793005ull + 1442695040888963407ull;
+    return ((double)(g_rng >> 11) / 9007199254740992.0 - 0.5) * 0.02; /* +-1% */
+}
+
+static void set_str(char *dst, const char *s)
+{
+    snprintf(dst, RB_NAME_LEN, "%s", s);
+}
+
+static int add_row(h5out *w, const char *family, const char *const mode[4], uint64_t size, const char *unit, double p50)
+{
+    rb_row r;
+    memset(&r, 0, sizeof r);
+    set_str(r.backend, "cpu");
+    set_str(r.family, family);
+    set_str(r.host_mem, mode[0]);
+    set_str(r.xfer, mode[1]);
+    set_str(r.launch, mode[2]);
+    set_str(r.ctrl, mode[3]);
+    r.size_bytes = size;
+    r.window = strcmp(family, "throughput") == 0 ? 64 : 1;
+    set_str(r.status, RB_STATUS_OK);
+    set_str(r.unit, unit);
+    set_str(r.stop_rule, "fixed");
+    set_str(r.ci_method, RB_CI_TRIALS);
+    r.trials = 5;
+    r.n = 100;
+    r.p50 = r.mean = r.min = r.max = r.p90 = r.p99 = r.p999 = p50;
+    r.ci_lo = p50 * 0.99;
+    r.ci_hi = p50 * 1.01;
+    r.trial_cv = 0.01;
+    r.stddev = r.msgs_per_s = r.ratio_floor = r.ratio_memcpy = r.trial_p50_min = r.trial_p50_max = NAN;
+    r.calls_memcpy = r.calls_memcpy_async = r.calls_event_record = r.calls_event_query = NAN;
+    r.calls_stream_query = r.calls_stream_sync = r.calls_launch = r.calls_other = NAN;
+    return h5out_append(w, &r, NULL, 0);
+}
+
+/* A synthetic run of host `host` at day `day` with driver `driver`; `step` multiplies the 8 B
+ * latency of the native mode. */
+static void write_run(const char *path, const char *host, int day, const char *driver, double step)
+{
+    static const char *const native[4] = {"pinned", "async", "coop", "mapped"};
+    static const char *const fallback[4] = {"malloc", "sync", "noncoop", "device"};
+    static const char *const none[4] = {"-", "-", "-", "-"};
+    h5out *w;
+    char err[512], when[64];
+    double scale = strcmp(host, "B") == 0 ? 2.0 : 1.0;
+    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
+    snprintf(when, sizeof when, "2026-11-%02dT02:00:00Z", day);
+    const char *kv[][2] = {{"hostname", host}, {"backend", "cpu"}, {"gpu_name", ""}, {"pci_bus_id", ""},
+                           {"wsl2", "0"}, {"kernel_release", "6.1.0"}, {"suite_version", "0.1.0"},
+                           {"git_commit", "abc"}, {"nvml_driver_version", driver}, {"start_utc", when},
+                           {"runtime_version", "13000"}, {"preset", "default"}};
+    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
+        CHECK(h5out_attr_str(w, RB_H5_PROVENANCE, kv[i][0], kv[i][1]) == 0);
+    CHECK(add_row(w, "base_floor", none, 4, "us", scale * 1.9 * (1 + noise())) == 0);
+    CHECK(add_row(w, "latency", native, 8, "us", scale * 23.0 * step * (1 + noise())) == 0);
+    CHECK(add_row(w, "latency", fallback, 8, "us", scale * 27.0 * (1 + noise())) == 0);
+    CHECK(add_row(w, "latency", native, 4194304, "us", scale * 250.0 * (1 + noise())) == 0);
+    CHECK(add_row(w, "throughput", native, 4194304, "GB/s", 44.0 / scale * (1 + noise())) == 0);
+    CHECK(add_row(w, "cb_handshake", native, 0, "us", scale * 1.9 * (1 + noise())) == 0);
+    CHECK(add_row(w, "cb_handshake", fallback, 0, "us", scale * 12.4 * (1 + noise())) == 0);
+    CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+}
+
+/* Reads a whole file into a malloc'd string. */
+static char *slurp(FILE *f)
+{
+    fflush(f);
+    long n = ftell(f);
+    char *s = malloc((size_t)n + 1);
+    rewind(f);
+    s[fread(s, 1, (size_t)n, f)] = '\0';
+    return s;
+}
+
+/* Tracks path into the history at dir; returns the judgement text (caller frees), sets *regr. */
+static char *track(const char *dir, const char *path, int *regr, long long *nruns)
+{
+    hist *h = NULL;
+    char err[1024];
+    FILE *notes = tmpfile(), *out = tmpfile();
+    track_options o = {TRACK_PARAMS_DEFAULT, 0, NULL, 0};
+    *regr = -1;
+    CHECK_MSG(hist_open(dir, notes, &h, err, sizeof err) == 0, "%s", err);
+    if (!h)
+        return strdup("");
+    long long id;
+    int already;
+    CHECK_MSG(hist_add(h, path, &id, &already, err, sizeof err) == 0, "%s", err);
+    CHECK_MSG(track_judge_run(h, id, &o, out, regr, err, sizeof err) == 0, "%s", err);
+    *nruns = hist_nruns(h);
+    hist_close(h);
+    char *s = slurp(out), *n = slurp(notes);
+    fclose(out);
+    fclose(notes);
+    fputs(n, stdout);
+    free(n);
+    return s;
+}
+
+static void test_history(void)
+{
+    char dir[1100], path[1300];
+    snprintf(dir, sizeof dir, "%s/history", g_work);
+    int regr;
+    long long nruns = 0;
+    char *s;
+    /* Machines A and B alternate nights; A's driver changes on day 16 along with a 30% step. */
+    for (int day = 1; day <= 17; day++) {
+        for (int m = 0; m < 2; m++) {
+            const char *host = m ? "B" : "A";
+            int stepped = !m && day >= 16;
+            snprintf(path, sizeof path, "%s/%s-day%02d.h5", g_work, host, day);
+            write_run(path, host, day, stepped ? "590.10" : "580.95", stepped ? 1.3 : 1.0);
+            s = track(dir, path, &regr, &nruns);
+            if (day == 1 && m == 1)
+                CHECK_MSG(strstr(s, "fingerprint: NEW") &&
+                          strstr(s, "1 runs of 1 other fingerprints"), "new machine B not reported: %s", s);
+            if (day <= 15)
+                CHECK_MSG(regr == 0, "day %d host %s: unexpected regression:\n%s", day, host, s);
+            if (day == 16 && !m) {
+                CHECK_MSG(regr == 1, "the 30%% step was not the one regression:\n%s", s);
+                CHECK(strstr(s, "latency/pinned/async/coop/mapped/8B") != NULL);
+                CHECK(strstr(s, "driver 580.95 -> 590.10") != NULL);
+            }
+            if (day == 17 && !m) {
+                CHECK_MSG(regr == 1, "day 17: the step is still a regression:\n%s", s);
+                CHECK_MSG(strstr(s, "first seen in A-day16.h5") != NULL, "first run not named:\n%s", s);
+            }
+            if (m == 1)
+                CHECK_MSG(regr == 0, "machine B compared with A:\n%s", s);
+            free(s);
+        }
+    }
+    CHECK_INT(nruns, 34);
+
+    /* Damaged and foreign files: reported, skipped, every run kept. */
+    FILE *f;
+    snprintf(path, sizeof path, "%s/garbage.h5", dir);
+    f = fopen(path, "w");
+    fputs("not an HDF5 file", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/notes.txt", dir);
+    f = fopen(path, "w");
+    fputs("hello", f);
+    fclose(f);
+    char src[1300], cmd[3000];
+    snprintf(src, sizeof src, "%s/A-day01.h5", dir);
+    snprintf(path, sizeof path, "%s/truncated.h5", dir);
+    snprintf(cmd, sizeof cmd, "head -c 3000 '%s' > '%s'", src, path);
+    CHECK(system(cmd) == 0);
+    hist *h = NULL;
+    char err[1024];
+    FILE *notes = tmpfile();
+    CHECK_MSG(hist_open(dir, notes, &h, err, sizeof err) == 0, "%s", err);
+    s = slurp(notes);
+    CHECK_MSG(strstr(s, "skipped") && strstr(s, "garbage.h5") && strstr(s, "truncated.h5") && strstr(s, "notes.txt"),
+              "damaged/foreign files not reported:\n%s", s);
+    free(s);
+    fclose(notes);
+    CHECK_INT(hist_nruns(h), 34);
+    CHECK(track_history_page(h, err, sizeof err) == 0);
+    hist_close(h);
+    snprintf(path, sizeof path, "%s/history.md", dir);
+    CHECK(access(path, R_OK) == 0);
+
+    /* A deleted index is rebuilt from the files. */
+    snprintf(path, sizeof path, "%s/%s", dir, HIST_INDEX_NAME);
+    CHECK(unlink(path) == 0);
+    notes = tmpfile();
+    CHECK_MSG(hist_open(dir, notes, &h, err, sizeof err) == 0, "%s", err);
+    CHECK_INT(h ? hist_nruns(h) : -1, 34);
+    s = slurp(notes);
+    CHECK(strstr(s, "building it from the run files") != NULL);
+    free(s);
+    fclose(notes);
+    hist_close(h);
+
+    /* A damaged index is moved aside and rebuilt. */
+    f = fopen(path, "r+");
+    CHECK(f != NULL);
+    if (f) {
+        fseek(f, 0, SEEK_SET);
+        fputs("this is no longer a SQLite database at all, sorry", f);
+        fclose(f);
+    }
+    CHECK_MSG(hist_open(dir, NULL, &h, err, sizeof err) == 0, "%s", err);
+    CHECK_INT(h ? hist_nruns(h) : -1, 34);
+    hist_close(h);
+    snprintf(path, sizeof path, "%s/%s.damaged", dir, HIST_INDEX_NAME);
+    CHECK(access(path, F_OK) == 0);
+
+    /* A file the reader refuses is not tracked (and not copied). */
+    snprintf(path, sizeof path, "%s/garbage.h5", dir);
+    CHECK(hist_open(dir, NULL, &h, err, sizeof err) == 0);
+    long long id;
+    int already;
+    CHECK(hist_add(h, path, &id, &already, err, sizeof err) == -1);
+    CHECK_INT(hist_nruns(h), 34);
+    hist_close(h);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_history WORKDIR\n");
+        return 2;
+    }
+    snprintf(g_work, sizeof g_work, "%s/history_test", argv[1]);
+    char cmd[2200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", g_work, g_work);
+    if (system(cmd) != 0)
+        return 1;
+    test_history();
+    CHECK_DONE();
+}
