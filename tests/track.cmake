@@ -9,3 +9,11 @@ else()
   add_test(NAME test_history COMMAND sh -c "echo 'built without SQLite (libsqlite3-dev): skipped'; exit 77")
   set_tests_properties(test_history PROPERTIES LABELS unit SKIP_RETURN_CODE 77)
 endif()
+
+# export and track end to end on a tiny CPU run: BMF shape, CSV read back by pandas, exit codes.
+foreach(what export pandas track)
+  add_test(NAME test_track_cli_${what}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/track_cli.sh $<TARGET_FILE:ringbench>
+                   ${CMAKE_CURRENT_BINARY_DIR}/track_cli_${what} ${what})
+  set_tests_properties(test_track_cli_${what} PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77)
+endforeach()

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# track_cli.sh - `ringbench export` and `ringbench track` end to end on a tiny CPU-backend run.
+#
+#   track_cli.sh RINGBENCH WORKDIR export|pandas|track
+#
+# export  BMF output has the published shape of Bencher Metric Format (JSON Schema at
+#         https://bencher.dev/bmf.json: an object of benchmarks, each an object of measures, each an
+#         object with a numeric "value" and optional numeric "lower_value"/"upper_value"); the JSON
+#         export holds every row; every error path exits 2 with one line on stderr
+# pandas  the CSV export reads back with pandas (skipped, 77, without pandas)
+# track   a first run is a new fingerprint (exit 0), tracking it again copies nothing, a damaged file
+#         and bad options exit 2 with one line
+set -u
+rb=$1 work=$2 what=$3
+rm -rf "$work" && mkdir -p "$work" || exit 1
+fails=0 checks=0
+ok() { checks=$((checks + 1)); }
+bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
+expect() {
+    local want=$1; shift
+    "$rb" "$@" >"$work/out" 2>"$work/err"
+    local got=$? lines
+    lines=$(wc -l <"$work/err")
+    if [ "$got" -ne "$want" ]; then
+        bad "ringbench $* -> exit $got, wanted $want; stderr: $(head -c 300 "$work/err")"
+    elif [ "$want" -eq 2 ] && [ "$lines" -ne 1 ]; then
+        bad "ringbench $* -> $lines lines on stderr, wanted one: $(head -c 300 "$work/err")"
+    else
+        ok
+    fi
+}
+if [ "$what" = pandas ] && ! python3 -c 'import pandas' 2>/dev/null; then
+    echo "SKIPPED: python3 has no pandas (apt-get install python3-pandas)"
+    exit 77
+fi
+
+"$rb" run --backend cpu --preset quick --quiet --timeout 60 --sizes 8 \
+    --modes host=pinned,xfer=zerocopy,launch=noncoop,ctrl=mapped -o "$work/q.h5" >/dev/null 2>"$work/run.err" \
+    || { echo "FAIL: the tiny run failed: $(tail -3 "$work/run.err")"; exit 1; }
+
+case $what in
+export)
+    if "$rb" export "$work/q.h5" --format bmf -o "$work/q.bmf.json" 2>"$work/err"; then
+        python3 - "$work/q.bmf.json" <<'PY' && ok || bad "BMF shape"
+import json, math, sys
+doc = json.load(open(sys.argv[1]))
+assert isinstance(doc, dict) and doc, "BMF: a non-empty object of benchmarks"
+num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+for name, measures in doc.items():
+    assert isinstance(name, str) and name, name
+    assert isinstance(measures, dict) and measures, name
+    for slug, metric in measures.items():
+        assert isinstance(slug, str) and 0 < len(slug) <= 64, slug
+        assert isinstance(metric, dict) and num(metric.get("value")), (name, slug)
+        assert set(metric) <= {"value", "lower_value", "upper_value"}, metric
+        if "lower_value" in metric:
+            assert num(metric["lower_value"]) and num(metric["upper_value"]), metric
+            assert metric["lower_value"] <= metric["upper_value"], metric
+assert any("latency" in m for m in doc.values()), "no latency measure"
+try:
+    import jsonschema  # validates against the published schema where the module is installed
+    schema = {"type": "object", "patternProperties": {".+": {"type": "object", "patternProperties": {".+": {
+        "type": "object", "properties": {"value": {"type": "number"}, "lower_value": {"type": "number"},
+        "upper_value": {"type": "number"}}, "required": ["value"]}}}}}
+    jsonschema.validate(doc, schema)
+except ImportError:
+    pass
+PY
+    elif grep -q "without jansson" "$work/err"; then
+        ok; echo "note: built without jansson: BMF not checked"
+    else
+        bad "export bmf: $(cat "$work/err")"
+    fi
+    if "$rb" export "$work/q.h5" --format json -o "$work/q.json" 2>"$work/err"; then
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["tool"]=="ringbench" and d["rows"] and "provenance" in d' \
+            "$work/q.json" && ok || bad "JSON export"
+    fi
+    expect 0 export "$work/q.h5" --format csv -o "$work/q.csv"
+    expect 2 export "$work/q.h5"
+    expect 2 export "$work/q.h5" --format yaml
+    expect 2 export "$work/missing.h5" --format csv
+    expect 2 export "$work/q.h5" --format csv --bogus
+    ;;
+pandas)
+    expect 0 export "$work/q.h5" --format csv -o "$work/q.csv"
+    python3 - "$work/q.csv" "$work/q.h5" <<'PY' && ok || bad "pandas read_csv"
+import sys, pandas as pd
+df = pd.read_csv(sys.argv[1])
+assert len(df) > 0 and {"cell", "family", "p50", "ci_lo", "ci_hi", "status"} <= set(df.columns), df.columns
+ok = df[df.status == "ok"]
+assert ok.p50.notna().all() and (ok.p50 > 0).all()
+assert df.cell.is_unique, "cell keys must be unique within a run"
+PY
+    ;;
+track)
+    if "$rb" track "$work/q.h5" --history "$work/h" >"$work/out" 2>"$work/err"; then
+        grep -q "fingerprint: NEW" "$work/out" && ok || bad "first run not reported as a new fingerprint"
+        [ -f "$work/h/q.h5" ] && [ -f "$work/h/index.sqlite" ] && [ -f "$work/h/history.md" ] && ok \
+            || bad "history files missing: $(ls "$work/h")"
+        expect 0 track "$work/q.h5" --history "$work/h"
+        grep -q "already in" "$work/err" && ok || bad "second track of the same file not recognised"
+        [ "$(ls "$work/h"/*.h5 | wc -l)" -eq 1 ] && ok || bad "the same run was copied twice"
+        printf 'garbage' >"$work/bad.h5"
+        expect 2 track "$work/bad.h5" --history "$work/h"
+        expect 2 track "$work/q.h5" --history "$work/h" --z abc
+        expect 2 track "$work/q.h5" --history "$work/h" --frobnicate
+    elif grep -q "without SQLite" "$work/err"; then
+        expect 2 track "$work/q.h5" --history "$work/h"
+        echo "note: built without SQLite: only the error path checked"
+    else
+        bad "track: $(cat "$work/err")"
+    fi
+    ;;
+esac
+echo "$checks checks, $fails failed"
+[ "$fails" -eq 0 ]
