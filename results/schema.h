@@ -88,7 +88,11 @@ typedef struct rb_row {
     char stop_rule[RB_NAME_LEN];    /* stats_stop_name(), or "fixed" for a fixed repetition count */
     uint64_t n;                     /* samples kept */
     double min, p50, p90, p99, p999, max, mean, stddev; /* p50: see RB_CI_*; others over all samples */
-    double ci_lo, ci_hi;
+    double ci_lo, ci_hi;            /* 95% interval of p50; how it was made: ci_method */
+    char ci_method[RB_NAME_LEN];    /* RB_CI_TRIALS (trial level) or RB_CI_SAMPLES (one trial / schema 1) */
+    uint64_t trials;                /* independent trials (fresh launch, fresh buffers) behind this row */
+    double trial_p50_min, trial_p50_max; /* smallest and largest per-trial median */
+    double trial_cv;                /* between-trial spread: stddev / mean of the per-trial medians */
     double msgs_per_s;              /* throughput rows: median messages per second; else NaN */
     double ratio_floor;             /* latency-like rows: p50 / base_floor p50 of the same run; else NaN */
     double ratio_memcpy;            /* throughput rows: p50 / the matching memcpy bandwidth; else NaN */
