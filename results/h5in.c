@@ -497,13 +497,13 @@ static int trials_present_rows(h5in *r, char *err, size_t errlen)
 
 static int trials_read(h5in *r, char *err, size_t errlen)
 {
-    hid_t full = h5out_trial_type();
+    hid_t full;
     void *trials = NULL;
     int rc;
 
     if (r->schema < 2)
         return trials_present_rows(r, err, errlen);
-    if (full < 0) {
+    if ((full = h5out_trial_type()) < 0) {
         put_damaged(err, errlen, r->path, "building the rb_trial type");
         return -1;
     }
