@@ -1,2 +1,3 @@
 # The CUDA call counting layer (harness/cuda_calls.h) and the counts per mode on the CPU backend.
 rb_add_test(test_cuda_calls SOURCES test_cuda_calls.c LIBS rb_ring LABELS unit)
+rb_add_test(test_call_counts SOURCES test_call_counts.c LIBS rb_ring LABELS unit)
