@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "baselines.h"
 #include "env.h"
 #include "h5out.h"
 #include "probe.h"
@@ -426,6 +427,33 @@ static int print_cap(void *ctx, const char *key, const char *value, const char *
     return 0;
 }
 
+/* The per-call costs (the call_* baselines every run records), each with its median's 95% CI: the
+ * numbers that differ most between native Linux and WSL2. */
+static void print_call_costs(const rb_caps *caps, int device)
+{
+    printf("CUDA call costs (median [95%% CI] of one call, %d-byte copies):\n", RB_CALL_BYTES);
+    if (!caps->cuda_usable) {
+        printf("  unsupported: no usable CUDA device (%s)\n", caps->cuda_error);
+        return;
+    }
+    const rb_policy pol = {.warmup = 200,
+                           .rule = {.min_samples = 500, .min_seconds = 0.05, .max_seconds = 1.0,
+                                    .max_samples = 200000, .rel_ci_width = 0.01}};
+    for (int c = 0; c < RB_CALL_COUNT; c++) {
+        rb_samples smp;
+        char err[256] = "";
+        stats_summary sum;
+        int rc = rb_base_call(RING_BACKEND_CUDA, device, (rb_call_base)c, &pol, &smp, err, sizeof err, &g_stop);
+        if (rc == RB_BASE_OK && stats_summarize(smp.us, smp.n, &sum) == 0)
+            printf("  %-32s %8.3f us [%.3f, %.3f]  n=%zu\n", rb_call_base_family((rb_call_base)c), sum.p50, sum.ci_lo,
+                   sum.ci_hi, sum.n);
+        else
+            printf("  %-32s %s: %s\n", rb_call_base_family((rb_call_base)c),
+                   rc == RB_BASE_UNSUPPORTED ? "unsupported" : "failed", err);
+        rb_samples_free(&smp);
+    }
+}
+
 static int cmd_probe(int argc, char **argv)
 {
     int device = 0, force = 0;
@@ -469,6 +497,7 @@ static int cmd_probe(int argc, char **argv)
                nv.driver_version);
     else
         printf("nvml: not available: %s\n", nv.reason);
+    print_call_costs(&caps, device);
     printf("modes this platform can run:\n");
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
         rb_mode m = rb_mode_at(i);
