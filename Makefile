@@ -15,7 +15,7 @@ ifneq ($(NVCC),)
 CUDA_ARG := -DCMAKE_CUDA_COMPILER=$(NVCC)
 endif
 
-.PHONY: all build bench wsl2 test test-asan test-tsan deps clean
+.PHONY: all build bench wsl2 nightly test test-asan test-tsan deps clean
 
 all: build
 
@@ -26,6 +26,8 @@ deps:
 	command -v cc >/dev/null || missing="$$missing gcc"; \
 	{ command -v h5cc >/dev/null || test -e /usr/include/hdf5/serial/hdf5.h || test -e /usr/include/hdf5.h; } || missing="$$missing libhdf5-dev"; \
 	if [ -n "$$missing" ]; then echo "ringbench: missing:$$missing -- on Debian/Ubuntu: sudo apt-get install$$missing" >&2; exit 1; fi; \
+	{ test -e /usr/include/sqlite3.h || pkg-config --exists sqlite3 2>/dev/null; } || echo "ringbench: note: no libsqlite3-dev: \`ringbench track\` (the run history) will not be built" >&2; \
+	{ test -e /usr/include/jansson.h || pkg-config --exists jansson 2>/dev/null; } || echo "ringbench: note: no libjansson-dev: \`ringbench export\` will write CSV only" >&2; \
 	command -v gnuplot >/dev/null || echo "ringbench: note: gnuplot not found: reports will hold data and scripts but no images (apt-get install gnuplot-nox)" >&2; \
 	command -v nvcc >/dev/null || test -n "$(NVCC)" || echo "ringbench: note: no nvcc: building the CPU reference backend only" >&2
 
@@ -41,6 +43,22 @@ bench: build
 # The WSL2 half of the comparison in one command: what the platform allows and what each CUDA call
 # costs (probe), then the default sweep into results/<host>-wsl2-<UTC time>.h5 with its report. On
 # WSL2 the kernel lifetime defaults to 1.5 s, below the Windows watchdog; the file records it.
+# The nightly job (bench/nightly/ has cron, systemd and CI examples): the default preset, then
+# `ringbench track` into HISTORY, which refreshes HISTORY/history.md. Exit status: track's (0 no
+# regression, 1 a regression, 2 a file error), or 1 when the run itself failed a cell. The run is
+# written under BUILD/nightly/ and removed once the history holds its copy.
+HISTORY ?= results/history
+TRACK_ARGS ?=
+nightly: build
+	@mkdir -p $(BUILD)/nightly; \
+	out=$(BUILD)/nightly/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-$$(date -u +%Y%m%dT%H%M%SZ).h5; \
+	$(BUILD)/bench/ringbench run --preset default --quiet -o "$$out" $(BENCH_ARGS); run=$$?; \
+	if [ ! -f "$$out" ]; then echo "nightly: the run wrote no file (exit $$run)" >&2; exit 2; fi; \
+	$(BUILD)/bench/ringbench track "$$out" --history $(HISTORY) $(TRACK_ARGS); track=$$?; \
+	if [ $$track -le 1 ]; then rm -f "$$out"; fi; \
+	if [ $$track -eq 0 ] && [ $$run -ne 0 ]; then echo "nightly: the run reported a failure (exit $$run)" >&2; exit 1; fi; \
+	exit $$track
+
 wsl2: build
 	$(BUILD)/bench/ringbench probe
 	$(BUILD)/bench/ringbench run --report -o results/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-wsl2-$$(date -u +%Y%m%dT%H%M%SZ).h5 $(BENCH_ARGS)
