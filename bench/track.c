@@ -55,8 +55,9 @@ static int parse_num(const char *cmd, const char *name, const char *s, double lo
 static void usage_export(FILE *f)
 {
     fprintf(f,
-        "usage: ringbench export RUN.h5 --format bmf|csv|json [-o FILE]\n"
-        "Write a results file for other tools (default: standard output).\n"
+        "usage: ringbench export RUN.h5|compare_pairs.dat --format bmf|csv|json [-o FILE]\n"
+        "Write a results file, or the pairs table of `ringbench compare`, for other tools (default:\n"
+        "standard output). `ringbench track --export FILE` exports a judgement.\n"
         "  bmf    Bencher Metric Format JSON, for `bencher run --adapter json --file FILE` (see README)\n"
         "  csv    one line per row, every column, for spreadsheets and pandas\n"
         "  json   the provenance and every row\n"
@@ -109,8 +110,10 @@ int track_cmd_export(int argc, char **argv)
         fprintf(stderr, "ringbench export: %s\n", err);
         return EXIT_USAGE;
     }
+    /* A compare_pairs.dat (the table `ringbench compare` writes) is exported the same way. */
+    int pairs = export_is_compare_pairs(run);
     h5in *r = NULL;
-    if (h5in_open(run, &r, err, sizeof err) != 0) {
+    if (!pairs && h5in_open(run, &r, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench export: %s\n", err);
         return EXIT_USAGE;
     }
@@ -121,12 +124,16 @@ int track_cmd_export(int argc, char **argv)
         out = fopen(tmp, "w");
         if (!out) {
             fprintf(stderr, "ringbench export: %s: %s\n", tmp, strerror(errno));
-            h5in_close(r);
+            if (r)
+                h5in_close(r);
             return EXIT_USAGE;
         }
     }
-    int rc = export_run(r, (export_format)f, out, err, sizeof err);
-    h5in_close(r);
+    err[0] = '\0';
+    int rc = pairs ? export_compare_pairs(run, (export_format)f, out, err, sizeof err)
+                   : export_run(r, (export_format)f, out, err, sizeof err);
+    if (r)
+        h5in_close(r);
     if (output) {
         if (fclose(out) != 0)
             rc = -1;

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef RINGBENCH_HAVE_JANSSON
@@ -243,4 +244,138 @@ int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errl
     }
 #endif
     return 0;
+}
+
+/* --- compare_pairs.dat -------------------------------------------------------------------------- */
+
+typedef struct pair_line {
+    char family[64], mode[128], verdict[32];
+    unsigned long long size;
+    double base, other, ov, lo, hi;
+} pair_line;
+
+int export_is_compare_pairs(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[256] = "";
+    int yes = f && fgets(line, sizeof line, f) && strstr(line, "overhead of OTHER over BASE") != NULL;
+    if (f)
+        fclose(f);
+    return yes;
+}
+
+/* Reads the pairs; returns their number, or -1 with err. */
+static long read_pairs(const char *path, pair_line **out, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open", path);
+        return -1;
+    }
+    char line[1024];
+    long n = 0, cap = 0, lineno = 0;
+    *out = NULL;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 256;
+            pair_line *t = realloc(*out, (size_t)cap * sizeof **out);
+            if (!t)
+                break;
+            *out = t;
+        }
+        pair_line *p = &(*out)[n];
+        char nums[5][64];
+        if (sscanf(line, "%63s %127s %llu %63s %63s %63s %63s %63s %31s", p->family, p->mode, &p->size, nums[0], nums[1],
+                   nums[2], nums[3], nums[4], p->verdict) != 9) {
+            snprintf(err, errlen, "%s:%ld: not a compare_pairs.dat line", path, lineno);
+            fclose(f);
+            free(*out);
+            *out = NULL;
+            return -1;
+        }
+        double *v[5] = {&p->base, &p->other, &p->ov, &p->lo, &p->hi};
+        for (int i = 0; i < 5; i++)
+            *v[i] = strtod(nums[i], NULL); /* "nan" reads as NaN */
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static void pair_key(const pair_line *p, char *buf, size_t n)
+{
+    char s[32];
+    size_text(p->size, s, sizeof s);
+    snprintf(buf, n, "compare/%s/%s%s%s", p->family, p->mode, p->size ? "/" : "", p->size ? s : "");
+}
+
+int export_compare_pairs(const char *path, export_format f, FILE *out, char *err, size_t errlen)
+{
+    if (!export_format_available(f, err, errlen))
+        return -1;
+    pair_line *p = NULL;
+    long n = read_pairs(path, &p, err, errlen);
+    if (n < 0)
+        return -1;
+    int rc = 0;
+    if (f == EXPORT_CSV) {
+        fputs("cell,family,mode,size_bytes,base_p50,other_p50,overhead,ci_lo,ci_hi,verdict\n", out);
+        for (long i = 0; i < n; i++) {
+            char key[256];
+            pair_key(&p[i], key, sizeof key);
+            export_csv_field(out, key);
+            fprintf(out, ",%s,%s,%llu,", p[i].family, p[i].mode, p[i].size);
+            double v[5] = {p[i].base, p[i].other, p[i].ov, p[i].lo, p[i].hi};
+            for (int k = 0; k < 5; k++) {
+                if (isfinite(v[k]))
+                    fprintf(out, "%.9g", v[k]);
+                fputc(',', out);
+            }
+            fprintf(out, "%s\n", p[i].verdict);
+        }
+        rc = ferror(out) ? -1 : 0;
+    }
+#ifdef RINGBENCH_HAVE_JANSSON
+    else {
+        json_t *doc = json_object();
+        json_t *arr = f == EXPORT_JSON ? json_array() : NULL;
+        for (long i = 0; i < n; i++) {
+            char key[256];
+            pair_key(&p[i], key, sizeof key);
+            if (f == EXPORT_BMF) {
+                if (!isfinite(p[i].ov))
+                    continue;
+                json_t *bench = json_object();
+                bmf_measure(bench, "overhead-pct", p[i].ov, p[i].lo, p[i].hi, 100.0);
+                json_object_set_new(doc, key, bench);
+                continue;
+            }
+            json_t *o = json_object();
+            json_object_set_new(o, "cell", json_string(key));
+            json_object_set_new(o, "family", json_string(p[i].family));
+            json_object_set_new(o, "mode", json_string(p[i].mode));
+            json_object_set_new(o, "size_bytes", json_integer((json_int_t)p[i].size));
+            json_object_set_new(o, "base_p50", num_or_null(p[i].base));
+            json_object_set_new(o, "other_p50", num_or_null(p[i].other));
+            json_object_set_new(o, "overhead", num_or_null(p[i].ov));
+            json_object_set_new(o, "ci_lo", num_or_null(p[i].lo));
+            json_object_set_new(o, "ci_hi", num_or_null(p[i].hi));
+            json_object_set_new(o, "verdict", json_string(p[i].verdict));
+            json_array_append_new(arr, o);
+        }
+        if (arr)
+            json_object_set_new(doc, "pairs", arr);
+        rc = json_dumpf(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+        json_decref(doc);
+        if (rc == 0 && fputc('\n', out) == EOF)
+            rc = -1;
+    }
+#endif
+    free(p);
+    if (rc != 0 && !err[0])
+        snprintf(err, errlen, "write error");
+    return rc;
 }

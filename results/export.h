@@ -33,6 +33,15 @@ int export_cell_key(const rb_row *r, char *buf, size_t n);
  * Returns 0, or -1 with a one-line message in err. */
 int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errlen);
 
+/* 1 when path looks like the pairs table `ringbench compare` writes (compare_pairs.dat). */
+int export_is_compare_pairs(const char *path);
+
+/* Writes compare_pairs.dat (family mode size_bytes base_p50 other_p50 overhead ci_lo ci_hi verdict)
+ * in the same formats: CSV with those columns, JSON {"pairs": [...]}, BMF one benchmark per pair
+ * ("compare/" + cell) with the measure "overhead-pct" (percent, its 95% interval as bounds).
+ * Returns 0, or -1 with a one-line message in err. */
+int export_compare_pairs(const char *path, export_format f, FILE *out, char *err, size_t errlen);
+
 /* A CSV field: quoted (with "" for ") when it holds a comma, quote or line break. */
 void export_csv_field(FILE *out, const char *s);
 

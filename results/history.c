@@ -470,7 +470,8 @@ static int scan(hist *h, char *err, size_t errlen)
             n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_names); /* a deterministic order of notes and run ids */
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_names); /* a deterministic order of notes and run ids */
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
         if (rc == 0 && scan_one(h, names[i]) != 0) {

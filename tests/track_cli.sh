@@ -76,6 +76,21 @@ PY
             "$work/q.json" && ok || bad "JSON export"
     fi
     expect 0 export "$work/q.h5" --format csv -o "$work/q.csv"
+    # The pairs table of `ringbench compare` exports the same way.
+    cat >"$work/compare_pairs.dat" <<'DAT'
+# every pair: overhead of OTHER over BASE = median(OTHER)/median(BASE) - 1 (GB/s families: on time per
+# byte), with its 95% bootstrap CI; verdict faster|slower|same (same = within noise) or n/a
+# family mode size_bytes base_p50 other_p50 overhead ci_lo ci_hi verdict
+latency pinned/async/coop/mapped 8 23.3 27.1 0.163090 0.120000 0.210000 slower
+cb_read malloc/sync/noncoop/device 0 8.6 8.5 -0.011628 -0.030000 0.010000 same
+DAT
+    expect 0 export "$work/compare_pairs.dat" --format csv -o "$work/pairs.csv"
+    [ "$(wc -l <"$work/pairs.csv")" -eq 3 ] && grep -q "compare/latency/pinned/async/coop/mapped/8B" "$work/pairs.csv" \
+        && ok || bad "compare pairs CSV: $(cat "$work/pairs.csv")"
+    if "$rb" export "$work/compare_pairs.dat" --format bmf -o "$work/pairs.bmf" 2>/dev/null; then
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=d["compare/latency/pinned/async/coop/mapped/8B"]["overhead-pct"]; assert abs(m["value"]-16.309)<1e-6 and m["lower_value"]<m["value"]<m["upper_value"]' \
+            "$work/pairs.bmf" && ok || bad "compare pairs BMF"
+    fi
     expect 2 export "$work/q.h5"
     expect 2 export "$work/q.h5" --format yaml
     expect 2 export "$work/missing.h5" --format csv
