@@ -615,9 +615,13 @@ void rb_sweep_summary(const rb_sweep_result *res, FILE *out)
             sizes[nsizes++] = r->size_bytes;
     }
     const rb_mode fb = rb_mode_wsl2_fallback(), nat = rb_mode_native();
-    fprintf(out, "\nRound-trip latency p50 (us) per size; floor %.2f us\n", res->floor_p50);
-    fprintf(out, "%-9s  %-32s %9s  %-32s %9s  %9s %9s %7s\n", "size", "best mode", "p50", "worst mode", "p50",
-            "native", "fallback", "fb/nat");
+    const rb_row *fl = find_row(res, RB_FAM_BASE_FLOOR, NULL, 4);
+    fprintf(out, "\nRound-trip latency p50 (us) per size, mean of the trial medians; spread = between-trial CV\n");
+    if (fl)
+        fprintf(out, "floor %.3f us [%.3f, %.3f], %llu trials, spread %.1f%%\n", fl->p50, fl->ci_lo, fl->ci_hi,
+                (unsigned long long)fl->trials, 100 * fl->trial_cv);
+    fprintf(out, "%-9s  %-32s %9s %7s  %-32s %9s  %9s %9s %7s\n", "size", "best mode", "p50", "spread", "worst mode",
+            "p50", "native", "fallback", "fb/nat");
     for (size_t k = 0; k < nsizes; k++) {
         const rb_row *best = NULL, *worst = NULL;
         for (size_t i = 0; i < res->nrows; i++) {
@@ -636,17 +640,18 @@ void rb_sweep_summary(const rb_sweep_result *res, FILE *out)
         char name[32], bl[160], wl[160];
         snprintf(bl, sizeof bl, "%s/%s/%s/%s", best->host_mem, best->xfer, best->launch, best->ctrl);
         snprintf(wl, sizeof wl, "%s/%s/%s/%s", worst->host_mem, worst->xfer, worst->launch, worst->ctrl);
-        fprintf(out, "%-9s  %-32s %9.2f  %-32s %9.2f  %9.2f %9.2f %7.2f\n", rb_size_name(sizes[k], name, sizeof name),
-                bl, best->p50, wl, worst->p50, n ? n->p50 : NAN, f ? f->p50 : NAN,
-                n && f ? f->p50 / n->p50 : NAN);
+        fprintf(out, "%-9s  %-32s %9.2f %6.1f%%  %-32s %9.2f  %9.2f %9.2f %7.2f\n",
+                rb_size_name(sizes[k], name, sizeof name), bl, best->p50, 100 * best->trial_cv, wl, worst->p50,
+                n ? n->p50 : NAN, f ? f->p50 : NAN, n && f ? f->p50 / n->p50 : NAN);
     }
     fprintf(out, "\nControl-block operations p50 (us): native %s vs WSL2 fallback %s\n", "pinned/async/coop/mapped",
             "malloc/sync/noncoop/device");
     static const rb_family cbf[3] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
     for (int i = 0; i < 3; i++) {
         const rb_row *n = find_row(res, cbf[i], &nat, 0), *f = find_row(res, cbf[i], &fb, 0);
-        fprintf(out, "  %-13s native %9.3f  fallback %9.3f  fallback/native %8.1fx\n", rb_family_name(cbf[i]),
-                n ? n->p50 : NAN, f ? f->p50 : NAN, n && f ? f->p50 / n->p50 : NAN);
+        fprintf(out, "  %-13s native %9.3f (spread %5.1f%%)  fallback %9.3f (spread %5.1f%%)  fallback/native %8.1fx\n",
+                rb_family_name(cbf[i]), n ? n->p50 : NAN, n ? 100 * n->trial_cv : NAN, f ? f->p50 : NAN,
+                f ? 100 * f->trial_cv : NAN, n && f ? f->p50 / n->p50 : NAN);
     }
     fprintf(out, "\nRows: %zu ok, %zu unsupported, %zu invalid, %zu failed%s\n", res->ok, res->unsupported,
             res->invalid, res->failed, res->interrupted ? " (INTERRUPTED: incomplete)" : "");
