@@ -52,7 +52,17 @@
     X(MEMCPY_D2H_PINNED,   "memcpy_d2h_pinned",   "GB/s", "baseline: cudaMemcpy device to host into pinned memory") \
     X(MEMCPY_H2D_PAGEABLE, "memcpy_h2d_pageable", "GB/s", "baseline: cudaMemcpy host to device from malloc memory") \
     X(MEMCPY_D2H_PAGEABLE, "memcpy_d2h_pageable", "GB/s", "baseline: cudaMemcpy device to host into malloc memory") \
-    X(HARNESS_OVERHEAD,    "harness_overhead",    "us",   "what the sampler records for an empty operation: two clock reads and its bookkeeping")
+    X(HARNESS_OVERHEAD,    "harness_overhead",    "us",   "what the sampler records for an empty operation: two clock reads and its bookkeeping") \
+    X(CALL_MEMCPY_H2D_PINNED,   "call_memcpy_h2d_pinned",   "us", "per-call cost: cudaMemcpy of 64 B host to device from pinned memory (synchronous)") \
+    X(CALL_MEMCPY_D2H_PINNED,   "call_memcpy_d2h_pinned",   "us", "per-call cost: cudaMemcpy of 64 B device to host into pinned memory (synchronous)") \
+    X(CALL_MEMCPY_H2D_PAGEABLE, "call_memcpy_h2d_pageable", "us", "per-call cost: cudaMemcpy of 64 B host to device from malloc memory (synchronous)") \
+    X(CALL_MEMCPY_D2H_PAGEABLE, "call_memcpy_d2h_pageable", "us", "per-call cost: cudaMemcpy of 64 B device to host into malloc memory (synchronous)") \
+    X(CALL_MEMCPY_ASYNC_QUERY,  "call_memcpy_async_query",  "us", "per-call cost: cudaMemcpyAsync of 64 B (pinned, host to device) + cudaEventRecord + cudaEventQuery until done") \
+    X(CALL_STREAM_QUERY_IDLE,   "call_stream_query_idle",   "us", "per-call cost: cudaStreamQuery on an idle stream") \
+    X(CALL_STREAM_SYNC_IDLE,    "call_stream_sync_idle",    "us", "per-call cost: cudaStreamSynchronize on an idle stream") \
+    X(CALL_EVENT_QUERY_DONE,    "call_event_query_done",    "us", "per-call cost: cudaEventQuery on a completed event") \
+    X(CALL_LAUNCH_EMPTY,        "call_launch_empty",        "us", "per-call cost: launch of an empty kernel (1 x 1), not waited for") \
+    X(CALL_LAUNCH_SYNC,         "call_launch_sync",         "us", "per-call cost: launch of an empty kernel + cudaStreamSynchronize")
 
 typedef enum rb_family {
 #define RB_FAMILY_ENUM(e, name, unit, doc) RB_FAM_##e,
@@ -88,7 +98,11 @@ typedef struct rb_row {
     char stop_rule[RB_NAME_LEN];    /* stats_stop_name(), or "fixed" for a fixed repetition count */
     uint64_t n;                     /* samples kept */
     double min, p50, p90, p99, p999, max, mean, stddev; /* p50: see RB_CI_*; others over all samples */
-    double ci_lo, ci_hi;
+    double ci_lo, ci_hi;            /* 95% interval of p50; how it was made: ci_method */
+    char ci_method[RB_NAME_LEN];    /* RB_CI_TRIALS (trial level) or RB_CI_SAMPLES (one trial / schema 1) */
+    uint64_t trials;                /* independent trials (fresh launch, fresh buffers) behind this row */
+    double trial_p50_min, trial_p50_max; /* smallest and largest per-trial median */
+    double trial_cv;                /* between-trial spread: stddev / mean of the per-trial medians */
     double msgs_per_s;              /* throughput rows: median messages per second; else NaN */
     double ratio_floor;             /* latency-like rows: p50 / base_floor p50 of the same run; else NaN */
     double ratio_memcpy;            /* throughput rows: p50 / the matching memcpy bandwidth; else NaN */
