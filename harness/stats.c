@@ -488,6 +488,59 @@ const char *stats_ci_method_name(stats_ci_method m) {
     return m == STATS_CI_TRIALS ? "trials" : "samples";
 }
 
+/* The IEEE bits of a double mapped so that unsigned order is numeric order: negatives have all bits
+ * flipped, non-negatives only the sign bit. */
+static uint64_t sort_key(double x) {
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u >> 63) ? ~u : u | 0x8000000000000000ULL;
+}
+
+int stats_sort(double *v, size_t n) {
+    enum { BITS = 11, BUCKETS = 1 << BITS, PASSES = (64 + BITS - 1) / BITS };
+    if (n < 64) {
+        sort_doubles(v, n);
+        return 0;
+    }
+    uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    size_t (*count)[BUCKETS] = calloc(PASSES, sizeof *count);
+    if (a == NULL || b == NULL || count == NULL) {
+        free(a);
+        free(b);
+        free(count);
+        sort_doubles(v, n);
+        errno = ENOMEM;
+        return -1;
+    }
+    /* One pass counts every digit; then one scatter per digit that is not the same for all keys
+     * (samples of one trial share their sign, exponent and more, so most high digits are skipped). */
+    for (size_t i = 0; i < n; i++) {
+        a[i] = sort_key(v[i]);
+        for (int p = 0; p < PASSES; p++) count[p][(a[i] >> (p * BITS)) & (BUCKETS - 1)]++;
+    }
+    for (int p = 0; p < PASSES; p++) {
+        if (count[p][(a[0] >> (p * BITS)) & (BUCKETS - 1)] == n) continue;
+        size_t sum = 0;
+        for (int d = 0; d < BUCKETS; d++) {
+            size_t c = count[p][d];
+            count[p][d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) b[count[p][(a[i] >> (p * BITS)) & (BUCKETS - 1)]++] = a[i];
+        uint64_t *t = a;
+        a = b;
+        b = t;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = (a[i] >> 63) ? a[i] & 0x7fffffffffffffffULL : ~a[i];
+        memcpy(&v[i], &u, sizeof u);
+    }
+    free(a);
+    free(b);
+    free(count);
+    return 0;
+}
+
 double stats_lower_median(const double *sorted, size_t n) {
     if (sorted == NULL || n == 0) return NAN;
     return sorted[(n + 1) / 2 - 1];

@@ -151,6 +151,12 @@ typedef struct stats_interval {
     stats_ci_method method;
 } stats_interval;
 
+/* Sorts v[0..n) ascending (no NaN; -0.0 before +0.0) by an LSD radix sort on the IEEE bits, O(n):
+ * the one sort of every trial that report and compare need, several times faster than qsort for the
+ * ~10^7 samples of a run. Returns 0, or -1 (errno ENOMEM) when its scratch cannot be allocated, in
+ * which case it falls back to qsort and v is still sorted. */
+int stats_sort(double *v, size_t n);
+
 /* Lower median x_(ceil(n/2)) of an ascending array; NAN when n is 0 or sorted is NULL. */
 double stats_lower_median(const double *sorted, size_t n);
 

@@ -644,6 +644,29 @@ static void test_hboot_coverage(void) {
     CHECK_MSG(cov >= lo, "coverage %.3f", cov);
 }
 
+static void test_sort(void) {
+    static const size_t ns[] = {0, 1, 5, 63, 64, 1000, 100000};
+    test_rng_state = 5150;
+    for (size_t c = 0; c < sizeof ns / sizeof ns[0]; c++) {
+        size_t n = ns[c];
+        double *v = malloc((n + 1) * sizeof *v), *w = malloc((n + 1) * sizeof *w);
+        for (size_t i = 0; i < n; i++) {
+            /* Mixed signs and magnitudes, infinities, zeros of both signs and many ties. */
+            double u = test_unit();
+            v[i] = u < 0.05 ? 0.0 : u < 0.08 ? -0.0 : u < 0.09 ? INFINITY : u < 0.10 ? -INFINITY
+                 : u < 0.40 ? floor(10 * test_normal()) : test_normal() * exp(20 * test_normal());
+            w[i] = v[i];
+        }
+        CHECK_INT(stats_sort(v, n), 0);
+        qsort(w, n, sizeof *w, cmp_d);
+        int same = 1;
+        for (size_t i = 0; i < n; i++) same &= v[i] == w[i];
+        CHECK_MSG(same, "stats_sort differs from qsort at n=%zu", n);
+        free(v);
+        free(w);
+    }
+}
+
 static void test_hboot_contracts(void) {
     double x[] = {1, 2, 3, 4, 5, 6, 7}, y[] = {2, 4, 6, 8, 10, 12, 14};
     stats_trial a1 = {x, 7}, b1 = {y, 7}, a[3] = {{x, 7}, {x, 6}, {x + 1, 6}}, b[3] = {{y, 7}, {y, 6}, {y + 1, 6}};
@@ -715,6 +738,7 @@ int main(int argc, char **argv) {
     test_stopper();
     test_bootstrap();
     test_t_quantile();
+    test_sort();
     test_hboot_contracts();
     test_fast_draw_law();
     test_fast_vs_naive();
