@@ -671,10 +671,102 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return remove(path);
 }
 
+// --- trials: schema-2 files, trial-level intervals --------------------------------------------------------
+
+/* Counts the verdict tokens of compare_pairs.dat, and checks every fallback-latency pair against a known
+ * overhead when want != 0. */
+static void count_pairs(const char *dir, int *same, int *total, double want)
+{
+    int checked = 0, covered = 0;
+    char path[4300];
+    snprintf(path, sizeof path, "%s/compare_pairs.dat", dir);
+    char *dat = slurp(path, NULL), fb[128];
+    rb_mode m = rb_mode_wsl2_fallback();
+    rb_mode_label(&m, fb, sizeof fb);
+    *same = *total = 0;
+    CHECK(dat != NULL);
+    for (char *line = dat; line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        char fam[64], mode[128], verdict[32];
+        unsigned long long size;
+        double a, b, est, lo, hi;
+        if (line[0] != '#' &&
+            sscanf(line, "%63s %127s %llu %lf %lf %lf %lf %lf %31s", fam, mode, &size, &a, &b, &est, &lo, &hi, verdict) == 9) {
+            (*total)++;
+            *same += strcmp(verdict, "same") == 0;
+            if (want != 0 && strcmp(fam, rb_family_name(RB_FAM_LATENCY)) == 0 && strcmp(mode, fb) == 0) {
+                CHECK_MSG(strcmp(verdict, "slower") == 0, "fallback latency %llu: %s", size, verdict);
+                checked++;
+                covered += lo <= want && want <= hi;
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    free(dat);
+    /* Each 95% interval misses the truth 1 time in 20 (the runs' own drift is part of what it covers),
+     * so of 7 sizes one or two may miss; three or more would be a 1-in-250 event. */
+    if (want != 0) {
+        printf("known %+.0f%% on the fallback's latency: inside the interval at %d of %d sizes\n", 100 * want, covered,
+               checked);
+        CHECK_MSG(checked == FIXTURE_NSIZES && covered >= checked - 2, "%d of %d intervals cover", covered, checked);
+    }
+}
+
+static void case_trials(void)
+{
+    char a[4200], b[4200], inj[4200], dir[4200], path[4300];
+    int same, total;
+    path_in(a, sizeof a, "trials a.h5");
+    path_in(b, sizeof b, "trials b.h5");
+    path_in(inj, sizeof inj, "trials injected.h5");
+    path_in(dir, sizeof dir, "trials out");
+    /* Two runs of one machine: the same true medians, 5 trials each, trials disagreeing by ~3% (a
+     * drift shared by every row of a round, and a part of their own). */
+    fixture_opts o = fixture_defaults();
+    o.trials = 5;
+    o.trial_sd = 0.03;
+    write_fixture(a, &o);
+    o.seed = 2;
+    write_fixture(b, &o);
+    o.seed = 3;
+    o.fallback_latency = 1.25;
+    write_fixture(inj, &o);
+
+    /* A/A: at least 95% of the cells "same within noise" (the goal for two runs). */
+    CHECK_INT(run_cmd(compare_cmd, NULL, 8, "compare", a, b, "-o", dir, "--no-render", "--reps", reps), 0);
+    count_pairs(dir, &same, &total, 0);
+    printf("A/A compare of two 5-trial files: %d of %d pairs same within noise\n", same, total);
+    CHECK_MSG(total > 500 && same >= 0.95 * total, "%d of %d same", same, total);
+    snprintf(path, sizeof path, "%s/compare.md", dir);
+    char *md = slurp(path, NULL);
+    CHECK(md && strstr(md, "| trials k=5/5 |") && strstr(md, "p95 \\|Δp50\\|") && strstr(md, "same within noise;"));
+    free(md);
+
+    /* A known 25% on the fallback's latency is found, inside its interval, and called slower. */
+    CHECK_INT(run_cmd(compare_cmd, NULL, 8, "compare", a, inj, "-o", dir, "--no-render", "--reps", reps), 0);
+    count_pairs(dir, &same, &total, 0.25);
+
+    /* Within one file the fallback is compared with the native path round by round. */
+    CHECK_INT(run_cmd(report_cmd, NULL, 7, "report", a, "-o", dir, "--no-render", "--reps", reps), 0);
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    md = slurp(path, NULL);
+    CHECK(md && strstr(md, "| trials k=5/5 paired |"));
+    free(md);
+
+    /* --min-effect: a 25% overhead is not "slower" when 30% is asked for, and bad values are refused. */
+    CHECK_INT(run_cmd(compare_cmd, NULL, 10, "compare", a, inj, "-o", dir, "--no-render", "--reps", reps,
+                      "--min-effect", "30"), 0);
+    count_pairs(dir, &same, &total, 0);
+    CHECK_INT(same, total);
+    CHECK_INT(run_cmd(compare_cmd, NULL, 8, "compare", a, inj, "-o", dir, "--no-render", "--min-effect", "x"), 2);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s content|render|compare|damaged|paths|nognuplot WORKDIR\n", argv[0]);
+        fprintf(stderr, "usage: %s content|render|compare|damaged|paths|nognuplot|trials WORKDIR\n", argv[0]);
         return 2;
     }
     snprintf(work, sizeof work, "%s", argv[2]);
@@ -701,6 +793,8 @@ int main(int argc, char **argv)
         case_paths();
     else if (strcmp(argv[1], "nognuplot") == 0)
         case_nognuplot();
+    else if (strcmp(argv[1], "trials") == 0)
+        case_trials();
     else {
         fprintf(stderr, "unknown case %s\n", argv[1]);
         return 2;
