@@ -169,12 +169,6 @@ static void progress(sweep *sw, const char *what)
 
 /* --- trials ----------------------------------------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Writes one part of a finished trial to /trials (with its samples and conditions) and keeps it for
  * its cell. */
 static int record_part(sweep *sw, size_t step, const rb_unit *u, size_t part_index, const rb_trial_part *p,
@@ -232,7 +226,7 @@ static int record_part(sweep *sw, size_t step, const rb_unit *u, size_t part_ind
         if ((ct.sorted = malloc(p->s.n * sizeof *ct.sorted)) == NULL)
             goto oom;
         memcpy(ct.sorted, p->s.us, p->s.n * sizeof *ct.sorted);
-        qsort(ct.sorted, p->s.n, sizeof *ct.sorted, cmp_double);
+        stats_sort(ct.sorted, p->s.n);
         ct.n = p->s.n;
         if (stats_summarize(p->s.us, p->s.n, &sum) == 0) {
             ct.p50 = t.p50 = sum.p50;
@@ -287,52 +281,63 @@ static int run_step(sweep *sw, size_t step)
 
 /* --- cells into rows --------------------------------------------------------------------------------- */
 
-/* Two-sided 97.5% quantile of Student's t with df degrees of freedom. */
-static double t975(int df)
+/* The cell's p50 and interval from its ok trials (stats.h): the mean of the trial lower medians with
+ * the hierarchical bootstrap over trials, calibrated for their number, the same method and seed
+ * report and compare use. A rate (GB/s) is bootstrapped as time per byte, whose mean is what a
+ * mean over trials means for a rate, and turned back. One trial: the order-statistic CI of its
+ * samples (ci_method samples). */
+static int cell_interval(const cell *c, rb_row *row)
 {
-    static const double t[] = {0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                               2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086};
-    return df < 1 ? NAN : df <= 20 ? t[df] : df <= 30 ? 2.042 + (2.086 - 2.042) * (30 - df) / 10.0 : 1.96;
-}
-
-/* The cell's p50 and interval from its ok trials: the mean of the trial medians, with a Student-t
- * interval over the trials (each trial is one independent draw of what a run sees); one trial: its
- * median and the order-statistic CI of its samples. */
-static void cell_interval(const cell *c, rb_row *row, const double *pooled, size_t npooled)
-{
-    double med[64], sum = 0, sum2 = 0, lo = INFINITY, hi = -INFINITY;
+    stats_trial tr[256];
+    double *inv[256] = {0};
     size_t k = 0;
-    for (size_t i = 0; i < c->nt && k < 64; i++)
-        if (strcmp(c->t[i].status, RB_STATUS_OK) == 0 && isfinite(c->t[i].p50))
-            med[k++] = c->t[i].p50;
-    for (size_t i = 0; i < k; i++) {
-        sum += med[i];
-        lo = med[i] < lo ? med[i] : lo;
-        hi = med[i] > hi ? med[i] : hi;
+    const int rate = strcmp(rb_family_unit(c->fam), "us") != 0;
+    int rc = 0;
+    double lo = INFINITY, hi = -INFINITY, sum = 0, sum2 = 0;
+    for (size_t i = 0; i < c->nt && k < 256; i++) {
+        const cell_trial *t = &c->t[i];
+        if (strcmp(t->status, RB_STATUS_OK) != 0 || t->n == 0)
+            continue;
+        const double m = stats_lower_median(t->sorted, t->n);
+        lo = m < lo ? m : lo;
+        hi = m > hi ? m : hi;
+        sum += m;
+        sum2 += m * m;
+        tr[k] = (stats_trial){t->sorted, t->n};
+        if (rate) { /* 1/x reverses the order: fill from the end to keep it ascending */
+            if (!(inv[k] = malloc(t->n * sizeof *inv[k]))) {
+                rc = -1;
+                goto out;
+            }
+            for (size_t j = 0; j < t->n; j++)
+                inv[k][t->n - 1 - j] = 1.0 / t->sorted[j];
+            tr[k].sorted = inv[k];
+        }
+        k++;
     }
     if (k == 0)
-        return;
-    const double mean = sum / (double)k;
-    for (size_t i = 0; i < k; i++)
-        sum2 += (med[i] - mean) * (med[i] - mean);
+        goto out;
+    stats_interval iv;
+    if (stats_hboot(tr, k, STATS_HBOOT_REPS, STATS_HBOOT_SEED, 0.95, &iv) != 0) {
+        rc = -1;
+        goto out;
+    }
+    row->p50 = rate ? 1.0 / iv.est : iv.est;
+    row->ci_lo = rate ? 1.0 / iv.hi : iv.lo;
+    row->ci_hi = rate ? 1.0 / iv.lo : iv.hi;
+    if (rate && !(iv.lo > 0)) /* a time-per-byte bound at or below 0 means no upper bound on the rate */
+        row->ci_hi = INFINITY;
+    set(row->ci_method, sizeof row->ci_method, iv.method == STATS_CI_TRIALS ? RB_CI_TRIALS : RB_CI_SAMPLES);
     row->trial_p50_min = lo;
     row->trial_p50_max = hi;
-    if (k == 1) {
-        stats_summary s;
-        set(row->ci_method, sizeof row->ci_method, RB_CI_SAMPLES);
-        if (stats_summarize(pooled, npooled, &s) == 0) {
-            row->p50 = s.p50;
-            row->ci_lo = s.ci_lo;
-            row->ci_hi = s.ci_hi;
-        }
-        return;
+    if (k >= 2) {
+        const double mean = sum / (double)k, var = (sum2 - k * mean * mean) / (double)(k - 1);
+        row->trial_cv = mean != 0 ? sqrt(var > 0 ? var : 0) / fabs(mean) : NAN;
     }
-    const double sd = sqrt(sum2 / (double)(k - 1)), half = t975((int)k - 1) * sd / sqrt((double)k);
-    set(row->ci_method, sizeof row->ci_method, RB_CI_TRIALS);
-    row->p50 = mean;
-    row->ci_lo = mean - half;
-    row->ci_hi = mean + half;
-    row->trial_cv = mean != 0 ? sd / fabs(mean) : NAN;
+out:
+    for (size_t i = 0; i < k; i++)
+        free(inv[i]);
+    return rc;
 }
 
 static void set_calls(rb_row *row, const double *calls)
@@ -412,8 +417,11 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
             row.mean = s.mean;
             row.stddev = s.stddev;
         }
-        cell_interval(c, &row, pooled, npooled);
         free(pooled);
+        if (cell_interval(c, &row) != 0) {
+            snprintf(sw->err, sw->errlen, "out of memory computing an interval");
+            return -1;
+        }
         row.msgs_per_s = c->fam == RB_FAM_THROUGHPUT ? mps / (double)ok : NAN;
         if (ncalls > 0) {
             for (int k = 0; k < 8; k++)

@@ -141,6 +141,11 @@ typedef enum stats_ci_method {
 /* "trials" or "samples": the same words as the results schema's ci_method column. */
 const char *stats_ci_method_name(stats_ci_method m);
 
+/* The replicates and seed every trial-level interval of ringbench is made with: the runner's rows
+ * and the reports use the same, so a row's interval and the report's agree. */
+#define STATS_HBOOT_REPS 2000
+#define STATS_HBOOT_SEED 20261122u
+
 typedef struct stats_interval {
     double est;             /* the point estimate */
     double lo, hi;          /* the interval at level conf (calibrated when method is TRIALS) */

@@ -24,8 +24,8 @@
 #define REPORT_CLAIM_LO 0.10
 #define REPORT_CLAIM_HI 0.30
 #define REPORT_CONF 0.95
-#define REPORT_DEFAULT_REPS 2000
-#define REPORT_DEFAULT_SEED 20261122u
+#define REPORT_DEFAULT_REPS STATS_HBOOT_REPS
+#define REPORT_DEFAULT_SEED STATS_HBOOT_SEED
 /* "slower"/"faster" need an interval that excludes 0 AND an overhead at least this large (--min-effect). */
 #define REPORT_DEFAULT_MIN_EFFECT 0.05
 
