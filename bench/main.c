@@ -16,14 +16,12 @@
 #include "env.h"
 #include "h5out.h"
 #include "probe.h"
+#include "rb_provenance.h" /* generated at every build: RINGBENCH_GIT_COMMIT, _DIRTY, _COMMIT_SOURCE */
 #include "report.h"
 #include "sweep.h"
 
 #ifndef RINGBENCH_VERSION
 #define RINGBENCH_VERSION "0.0.0"
-#endif
-#ifndef RINGBENCH_GIT_COMMIT
-#define RINGBENCH_GIT_COMMIT "unknown"
 #endif
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
@@ -156,6 +154,7 @@ static int write_header(h5out *w, const env_info *env, const rb_caps *caps, cons
     utc_now(v, sizeof v, "%Y-%m-%dT%H:%M:%SZ");
     struct { const char *k, *v; } s[] = {
         {"suite_version", RINGBENCH_VERSION}, {"git_commit", RINGBENCH_GIT_COMMIT},
+        {"git_dirty", RINGBENCH_GIT_DIRTY}, {"git_commit_source", RINGBENCH_GIT_COMMIT_SOURCE},
         {"command_line", m->command_line}, {"start_utc", v}, {"backend", ring_backend_name(m->backend)},
         {"backend_notice", m->backend_notice}, {"preset", m->preset}, {"modes", m->modes}, {"sizes", m->sizes},
         {"gpu_name", caps->name}, {"pci_bus_id", caps->pci_bus_id}};
@@ -563,7 +562,8 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("ringbench %s (git %s, protocol %d, results schema %d, %s)\n", RINGBENCH_VERSION, RINGBENCH_GIT_COMMIT,
+        printf("ringbench %s (git %s, dirty %s, commit from %s, protocol %d, results schema %d, %s)\n",
+               RINGBENCH_VERSION, RINGBENCH_GIT_COMMIT, RINGBENCH_GIT_DIRTY, RINGBENCH_GIT_COMMIT_SOURCE,
                RING_PROTOCOL_VERSION, RB_SCHEMA_VERSION,
 #ifdef RINGBENCH_HAVE_CUDA
                "CUDA backend built in"
