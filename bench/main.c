@@ -336,8 +336,14 @@ static int cmd_run(int argc, char **argv)
                 caps.cuda_error);
     env_info env;
     env_detect(NULL, &env);
+    /* taskset, nice and container limits distort every number of the run: said before it starts, and
+     * recorded with the provenance so that a report can say it too. */
+    env_limits lim;
+    env_limits_detect(NULL, &lim);
+    for (int i = 0; i < lim.nwarnings; i++)
+        fprintf(stderr, "ringbench: WARNING: %s\n", lim.warnings[i]);
     run_meta meta = {cmdline, o.preset->name, modes, sizes, notice, o.backend, seed};
-    if (write_header(w, &env, &caps, &meta) != 0) {
+    if (write_header(w, &env, &caps, &meta) != 0 || env_limits_foreach(&lim, put_env, w) != 0) {
         fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
         h5out_close(w, 0, "write error", err, sizeof err);
         return EXIT_FAIL;
@@ -430,8 +436,11 @@ static int cmd_probe(int argc, char **argv)
     env_detect(NULL, &env);
     rb_caps caps;
     rb_probe(device, &caps);
+    env_limits lim;
+    env_limits_detect(NULL, &lim);
     printf("environment:\n");
     env_foreach(&env, print_kv, NULL);
+    env_limits_foreach(&lim, print_kv, NULL);
     printf("capabilities (device %d):\n", device);
     rb_caps_foreach(&caps, print_cap, NULL);
     env_nvml nv;
