@@ -13,7 +13,7 @@
 # Tested by tests/deps_test.sh with fake dpkg-query, apt-get, sudo and id first in PATH.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-list=${RINGBENCH_PACKAGES:-$here/packages}
+list=$here/packages
 say() { printf 'ringbench: %s\n' "$*" >&2; }
 
 # --- nvcc -------------------------------------------------------------------------------------------
