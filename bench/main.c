@@ -13,12 +13,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "baselines.h"
 #include "env.h"
 #include "h5out.h"
 #include "probe.h"
 #include "rb_provenance.h" /* generated at every build: RINGBENCH_GIT_COMMIT, _DIRTY, _COMMIT_SOURCE */
 #include "report.h"
 #include "sweep.h"
+#include "wsl.h"
 
 #ifndef RINGBENCH_VERSION
 #define RINGBENCH_VERSION "0.0.0"
@@ -149,7 +151,10 @@ typedef struct run_meta {
 static int write_header(h5out *w, const env_info *env, const rb_caps *caps, const run_meta *m)
 {
     char v[64];
-    if (env_foreach(env, put_env, w) != 0 || rb_caps_foreach(caps, put_cap, w) != 0)
+    wsl_info wsl; /* which kind of WSL, with its evidence (wsl_kind, wsl_evidence, ...) */
+    wsl_detect(NULL, NULL, NULL, &wsl);
+    if (env_foreach(env, put_env, w) != 0 || wsl_foreach(&wsl, put_env, w) != 0 ||
+        rb_caps_foreach(caps, put_cap, w) != 0)
         return -1;
     utc_now(v, sizeof v, "%Y-%m-%dT%H:%M:%SZ");
     struct { const char *k, *v; } s[] = {
@@ -191,8 +196,8 @@ static void usage_run(FILE *f)
         "  -o, --output FILE   results file (default results/<host>-<UTC time>.h5)\n"
         "  --force             replace FILE if it exists\n"
         "  --timeout S         bound of any single wait on the kernel (default 5)\n"
-        "  --max-lifetime S    a kernel leaves by itself after S seconds (default 60; on WSL2 keep it\n"
-        "                      below the Windows watchdog if that applies, see README)\n"
+        "  --max-lifetime S    a kernel leaves by itself after S seconds (default 60; on WSL2 1.5, below\n"
+        "                      the Windows watchdog's 2 s; the file records which applied)\n"
         "  --report            write the report next to the results file afterwards\n"
         "  --quiet             no progress on stderr\n"
         "Exit status: 0 every cell ok or recorded unsupported/invalid; 1 a failed cell, an error or an\n"
@@ -218,6 +223,7 @@ static int cmd_run(int argc, char **argv)
     int device = 0, force = 0, quiet = 0, report = 0;
     uint32_t seed = 1;
     double timeout_s = 5, lifetime_s = 60;
+    const char *lifetime_source = "default";
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -241,6 +247,7 @@ static int cmd_run(int argc, char **argv)
             timeout_s = parse_seconds("--timeout", v);
         } else if (opt_value(argc, argv, &i, "--max-lifetime", NULL, &v)) {
             lifetime_s = parse_seconds("--max-lifetime", v);
+            lifetime_source = "--max-lifetime";
         } else if (strcmp(argv[i], "--force") == 0) {
             force = 1;
         } else if (strcmp(argv[i], "--quiet") == 0) {
@@ -272,6 +279,14 @@ static int cmd_run(int argc, char **argv)
     o.device = device;
     o.seed = seed;
     o.timeout_s = timeout_s;
+    /* On WSL2 a kernel longer than the Windows watchdog (TDR, 2 s on a display GPU) is killed: keep
+     * below it unless the user chose. */
+    wsl_info wsl;
+    wsl_detect(NULL, NULL, NULL, &wsl);
+    if (!strcmp(lifetime_source, "default") && wsl_kind_has_tdr(wsl.kind)) {
+        lifetime_s = WSL_TDR_SAFE_LIFETIME_S;
+        lifetime_source = "WSL2 default: below the Windows TDR watchdog (2 s)";
+    }
     o.max_lifetime_s = lifetime_s;
     o.quiet = quiet;
 
@@ -348,8 +363,17 @@ static int cmd_run(int argc, char **argv)
         h5out_close(w, 0, "write error", err, sizeof err);
         return EXIT_FAIL;
     }
+    if (h5out_attr_f64(w, RB_H5_PROVENANCE, "max_lifetime_s", lifetime_s) != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "max_lifetime_source", lifetime_source) != 0) {
+        fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
+        h5out_close(w, 0, "write error", err, sizeof err);
+        return EXIT_FAIL;
+    }
     if (env.is_wsl2 && !quiet)
         fprintf(stderr, "ringbench: WSL2 detected (%s)\n", env.wsl2_evidence);
+    if (!quiet && wsl_kind_has_tdr(wsl.kind))
+        fprintf(stderr, "ringbench: %s: --max-lifetime %.3g s (%s)\n", wsl_kind_name(wsl.kind), lifetime_s,
+                lifetime_source);
 
     install_signals();
     rb_sweep_result res;
@@ -408,6 +432,33 @@ static int print_cap(void *ctx, const char *key, const char *value, const char *
     return 0;
 }
 
+/* The per-call costs (the call_* baselines every run records), each with its median's 95% CI: the
+ * numbers that differ most between native Linux and WSL2. */
+static void print_call_costs(const rb_caps *caps, int device)
+{
+    printf("CUDA call costs (median [95%% CI] of one call, %d-byte copies):\n", RB_CALL_BYTES);
+    if (!caps->cuda_usable) {
+        printf("  unsupported: no usable CUDA device (%s)\n", caps->cuda_error);
+        return;
+    }
+    const rb_policy pol = {.warmup = 200,
+                           .rule = {.min_samples = 500, .min_seconds = 0.05, .max_seconds = 1.0,
+                                    .max_samples = 200000, .rel_ci_width = 0.01}};
+    for (int c = 0; c < RB_CALL_COUNT; c++) {
+        rb_samples smp;
+        char err[256] = "";
+        stats_summary sum;
+        int rc = rb_base_call(RING_BACKEND_CUDA, device, (rb_call_base)c, &pol, &smp, err, sizeof err, &g_stop);
+        if (rc == RB_BASE_OK && stats_summarize(smp.us, smp.n, &sum) == 0)
+            printf("  %-32s %8.3f us [%.3f, %.3f]  n=%zu\n", rb_call_base_family((rb_call_base)c), sum.p50, sum.ci_lo,
+                   sum.ci_hi, sum.n);
+        else
+            printf("  %-32s %s: %s\n", rb_call_base_family((rb_call_base)c),
+                   rc == RB_BASE_UNSUPPORTED ? "unsupported" : "failed", err);
+        rb_samples_free(&smp);
+    }
+}
+
 static int cmd_probe(int argc, char **argv)
 {
     int device = 0, force = 0;
@@ -441,6 +492,9 @@ static int cmd_probe(int argc, char **argv)
     printf("environment:\n");
     env_foreach(&env, print_kv, NULL);
     env_limits_foreach(&lim, print_kv, NULL);
+    wsl_info wsl;
+    wsl_detect(NULL, NULL, NULL, &wsl);
+    wsl_foreach(&wsl, print_kv, NULL);
     printf("capabilities (device %d):\n", device);
     rb_caps_foreach(&caps, print_cap, NULL);
     env_nvml nv;
@@ -451,6 +505,7 @@ static int cmd_probe(int argc, char **argv)
                nv.driver_version);
     else
         printf("nvml: not available: %s\n", nv.reason);
+    print_call_costs(&caps, device);
     printf("modes this platform can run:\n");
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
         rb_mode m = rb_mode_at(i);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "baselines.h"
+#include "cuda_calls.h"
 #include "stats.h"
 #include "timing.h"
 
@@ -225,6 +226,35 @@ static void row_init(sweep *sw, rb_row *row, rb_family fam, const rb_mode *m, ui
     row->min = row->p50 = row->p90 = row->p99 = row->p999 = row->max = NAN;
     row->mean = row->stddev = row->ci_lo = row->ci_hi = NAN;
     row->msgs_per_s = row->ratio_floor = row->ratio_memcpy = NAN;
+    row->calls_memcpy = row->calls_memcpy_async = row->calls_event_record = row->calls_event_query = NAN;
+    row->calls_stream_query = row->calls_stream_sync = row->calls_launch = row->calls_other = NAN;
+}
+
+/* CUDA calls per operation (cuda_calls.h) into the row's calls_* columns, in the kinds' order. */
+static void row_calls(rb_row *row, const double c[CC_KIND_COUNT])
+{
+    if (!c)
+        return;
+    row->calls_memcpy = c[CC_MEMCPY];
+    row->calls_memcpy_async = c[CC_MEMCPY_ASYNC];
+    row->calls_event_record = c[CC_EVENT_RECORD];
+    row->calls_event_query = c[CC_EVENT_QUERY];
+    row->calls_stream_query = c[CC_STREAM_QUERY];
+    row->calls_stream_sync = c[CC_STREAM_SYNC];
+    row->calls_launch = c[CC_LAUNCH];
+    row->calls_other = c[CC_OTHER];
+}
+
+/* rb_measure with the calls its operations made, per operation (warm-up included: same ops). */
+static int measure_counted(const rb_policy *p, rb_op_fn op, void *ctx, rb_samples *s, int *op_rc,
+                           volatile sig_atomic_t *stop, double calls[CC_KIND_COUNT])
+{
+    cc_snapshot a, b;
+    cc_snap(&a);
+    int mrc = rb_measure(p, op, ctx, s, op_rc, stop);
+    cc_snap(&b);
+    cc_per_op(&a, &b, mrc == 0 ? p->warmup + s->n : 0, calls);
+    return mrc;
 }
 
 static void row_status(rb_row *row, const char *status, const char *reason)
@@ -372,6 +402,16 @@ static int run_baselines(sweep *sw)
     if (emit_baseline(sw, RB_FAM_BASE_FLOOR, 4, rc, &s, why) < 0)
         return -1;
     sw->res->units_done++;
+
+    progress(sw, "baseline: per-call costs");
+    for (int k = 0; k < RB_CALL_COUNT; k++) {
+        rc = rb_base_call(o->backend, o->device, (rb_call_base)k, &p->latency, &s, why, sizeof why, sw->stop);
+        if (rc == RB_BASE_INTERRUPTED)
+            return 1;
+        if (emit_baseline(sw, (rb_family)rb_family_parse(rb_call_base_family((rb_call_base)k)), RB_CALL_BYTES, rc, &s,
+                          why) < 0)
+            return -1;
+    }
 
     for (size_t i = 0; i < o->sizes.n; i++) {
         const uint32_t size = o->sizes.v[i];
@@ -536,10 +576,11 @@ static const char *status_of_open(int rc) { return rc == RING_EUNSUPPORTED ? RB_
 
 /* A measured family: rows with the samples, or failed with the ring's error. */
 static int emit_measured(sweep *sw, const rb_mode *m, rb_family fam, uint64_t size, int mrc, cell *c,
-                         rb_samples *s, const ring_stats *before)
+                         rb_samples *s, const ring_stats *before, const double *calls)
 {
     rb_row row;
     row_init(sw, &row, fam, m, size);
+    row_calls(&row, calls);
     if (mrc < 0)
         row_status(&row, RB_STATUS_FAILED, c->r ? ring_error(c->r) : "measurement failed");
     row_stats(sw, &row, s, NULL);
@@ -592,13 +633,14 @@ static int control_cell(sweep *sw, const rb_mode *m)
                     static const rb_op_fn cb_ops[3] = {op_cb_read, op_cb_write, op_cb_handshake};
                     for (int f = 0; f < 3 && !wrc; f++) {
                         rb_samples s;
-                        int op_rc, mrc = rb_measure(&p->cb, cb_ops[f], &c, &s, &op_rc, sw->stop);
+                        double calls[CC_KIND_COUNT];
+                        int op_rc, mrc = measure_counted(&p->cb, cb_ops[f], &c, &s, &op_rc, sw->stop, calls);
                         if (mrc == 1) {
                             interrupted = 1;
                             rb_samples_free(&s);
                             break;
                         }
-                        wrc = emit_measured(sw, m, cb_fams[f], 0, mrc, &c, &s, NULL);
+                        wrc = emit_measured(sw, m, cb_fams[f], 0, mrc, &c, &s, NULL, calls);
                     }
                     cb_emitted = 1;
                     if (interrupted || wrc)
@@ -647,13 +689,14 @@ static int size_cell(sweep *sw, const rb_mode *m, uint32_t size, size_t size_ind
     /* Latency: one message in flight. */
     ring_stats before = *ring_get_stats(c.r);
     rb_samples s;
-    int op_rc, mrc = rb_measure(&p->latency, op_roundtrip, &c, &s, &op_rc, sw->stop);
+    double calls[CC_KIND_COUNT];
+    int op_rc, mrc = measure_counted(&p->latency, op_roundtrip, &c, &s, &op_rc, sw->stop, calls);
     if (mrc == 1) {
         rb_samples_free(&s);
         ring_close(c.r);
         return 1;
     }
-    if (emit_measured(sw, m, RB_FAM_LATENCY, size, mrc, &c, &s, &before) < 0) {
+    if (emit_measured(sw, m, RB_FAM_LATENCY, size, mrc, &c, &s, &before, calls) < 0) {
         ring_close(c.r);
         return -1;
     }

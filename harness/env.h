@@ -100,4 +100,25 @@ typedef struct env_nvml {
  * NULL. */
 int env_nvml_query(const char *pci_bus_id, env_nvml *out);
 
+/* A GPU clock session: NVML kept open for the whole run, so that the clocks and the throttle
+ * reasons can be read at the start and the end of every trial (a read costs microseconds; opening
+ * NVML costs milliseconds). */
+typedef struct env_clocks env_clocks;
+
+/* Opens the session for the device at pci_bus_id. Returns 0, or -1 with the reason in reason (no
+ * NVML, no such device): then every trial records its clocks as unknown. */
+int env_clocks_open(const char *pci_bus_id, env_clocks **out, char *reason, size_t len);
+/* Current SM and memory clocks (MHz, NaN when not told) and the clock-event (throttle) reason bits
+ * (0 none; see NVML's nvmlClocksEventReason*: 0x1 GPU idle, 0x2 application clocks setting, 0x4 SW
+ * power cap, 0x8 HW slowdown, 0x20 SW thermal, 0x40 HW thermal, 0x80 HW power brake). */
+void env_clocks_read(env_clocks *c, double *sm_mhz, double *mem_mhz, unsigned long long *reasons);
+/* The SM clock a busy GPU should reach: the application clock, else the maximum; NaN unknown. */
+double env_clocks_target_sm(env_clocks *c);
+/* Locks the SM clock at the target (nvmlDeviceSetGpuLockedClocks; needs root). Returns 0, or -1
+ * with NVML's reason. env_clocks_close undoes it. */
+int env_clocks_lock(env_clocks *c, char *reason, size_t len);
+int env_clocks_locked(const env_clocks *c);
+/* Restores locked clocks, shuts NVML down, frees c (NULL is fine). */
+void env_clocks_close(env_clocks *c);
+
 #endif

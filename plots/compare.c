@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"
+#include "attribution_md.h"
 #include "report_headline.h"
 #include "report_plots.h"
 
@@ -444,6 +445,8 @@ static int write_compare_md(const compare_ctx *c, const char *dir, const report_
     file_line_md(md, "OTHER", &c->other);
     fprintf(md, "\n%zu pairs (same family, mode and size; status ok with samples in both files).\n", c->npairs);
     report_verdict_md(md, &c->base, &c->other, o);
+    if (attr_section_md(md, &c->base, &c->other, dir, o, err, errlen) != 0)
+        return -1;
     summary_md(md, c);
     fputs("\n## Plots\n\n![latency overhead](compare_latency.png)\n\n![throughput overhead](compare_throughput.png)\n\n"
           "![overhead heat map](compare_heatmap.png)\n\n![control-block and lifecycle overhead](compare_ops.png)\n\n"

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"
+#include "attribution_md.h"
 #include "report_headline.h"
 #include "report_plots.h"
 
@@ -22,20 +23,24 @@ static void usage(FILE *f)
     fputs("usage: ringbench report RUN.h5 [-o DIR] [--no-render] [--seed N] [--reps N]\n"
           "  Writes gnuplot data (*.dat), scripts (*.gp), plots (*.png, *.svg) and report.md into DIR\n"
           "  (default: RUN-report next to RUN.h5). --no-render writes data and scripts only;\n"
-          "  --seed and --reps set the bootstrap of the verdict (default seed 20261122, 2000 resamples).\n",
+          "  --seed and --reps set the bootstrap of the verdict (default seed 20261122, 2000 resamples).\n"
+          "  --call-overhead 'memcpy=12us,query=3us,...' (or a file of KEY=VALUE lines) adds a MODEL section:\n"
+          "  each mode's latency if every CUDA call it makes cost that much more (see README).\n",
           f);
 }
 
 int report_parse_opts(const char *cmd, int argc, char **argv, report_opts *o, const char **files, int nfiles)
 {
     int got = 0;
-    *o = (report_opts){NULL, 1, REPORT_DEFAULT_REPS, REPORT_DEFAULT_SEED};
+    *o = (report_opts){NULL, 1, REPORT_DEFAULT_REPS, REPORT_DEFAULT_SEED, NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
             return 1;
         if (strcmp(a, "--no-render") == 0) {
             o->render = 0;
+        } else if (strcmp(a, "--call-overhead") == 0 && i + 1 < argc) {
+            o->call_overhead = argv[++i]; /* checked where it is used (attr_parse_overhead) */
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--reps") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "ringbench %s: %s needs a value\n", cmd, a);
@@ -409,6 +414,8 @@ static int write_report_md(const report_run *run, const char *dir, const report_
     fprintf(md, "` — schema %d, %zu rows, complete = %d, backend %s; environment and capabilities at the end.\n",
             h5in_schema_version(run->in), report_nrows(run), run->complete, run->backend);
     report_verdict_md(md, run, run, o);
+    if (attr_section_md(md, run, run, dir, o, err, errlen) != 0)
+        return -1;
     fputs("\n## Best and worst modes\n", md);
     best_worst_md(md, run, RB_FAM_LATENCY);
     best_worst_md(md, run, RB_FAM_THROUGHPUT);

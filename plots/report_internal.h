@@ -34,6 +34,7 @@ typedef struct report_opts {
     int render;           /* 0 with --no-render: write data and scripts, do not run gnuplot */
     int reps;             /* bootstrap resamples */
     uint64_t seed;        /* bootstrap seed */
+    const char *call_overhead; /* --call-overhead SPEC|FILE: the MODEL section (attribution.h), or NULL */
 } report_opts;
 
 /* Parses the options shared by report and compare (-o, --no-render, --seed, --reps, --help) and
