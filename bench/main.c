@@ -18,15 +18,13 @@
 #include "h5out.h"
 #include "placement.h"
 #include "probe.h"
+#include "rb_provenance.h" /* generated at every build: RINGBENCH_GIT_COMMIT, _DIRTY, _COMMIT_SOURCE */
 #include "report.h"
 #include "sweep.h"
 #include "wsl.h"
 
 #ifndef RINGBENCH_VERSION
 #define RINGBENCH_VERSION "0.0.0"
-#endif
-#ifndef RINGBENCH_GIT_COMMIT
-#define RINGBENCH_GIT_COMMIT "unknown"
 #endif
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
@@ -162,6 +160,7 @@ static int write_header(h5out *w, const env_info *env, const rb_caps *caps, cons
     utc_now(v, sizeof v, "%Y-%m-%dT%H:%M:%SZ");
     struct { const char *k, *v; } s[] = {
         {"suite_version", RINGBENCH_VERSION}, {"git_commit", RINGBENCH_GIT_COMMIT},
+        {"git_dirty", RINGBENCH_GIT_DIRTY}, {"git_commit_source", RINGBENCH_GIT_COMMIT_SOURCE},
         {"command_line", m->command_line}, {"start_utc", v}, {"backend", ring_backend_name(m->backend)},
         {"backend_notice", m->backend_notice}, {"preset", m->preset}, {"modes", m->modes}, {"sizes", m->sizes},
         {"gpu_name", caps->name}, {"pci_bus_id", caps->pci_bus_id}};
@@ -435,8 +434,14 @@ static int cmd_run(int argc, char **argv)
                 caps.cuda_error);
     env_info env;
     env_detect(NULL, &env);
+    /* taskset, nice and container limits distort every number of the run: said before it starts, and
+     * recorded with the provenance so that a report can say it too. */
+    env_limits lim;
+    env_limits_detect(NULL, &lim);
+    for (int i = 0; i < lim.nwarnings; i++)
+        fprintf(stderr, "ringbench: WARNING: %s\n", lim.warnings[i]);
     run_meta meta = {cmdline, o.preset->name, modes, sizes, notice, o.backend, seed};
-    if (write_header(w, &env, &caps, &meta) != 0) {
+    if (write_header(w, &env, &caps, &meta) != 0 || env_limits_foreach(&lim, put_env, w) != 0) {
         fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
         h5out_close(w, 0, "write error", err, sizeof err);
         return EXIT_FAIL;
@@ -578,8 +583,11 @@ static int cmd_probe(int argc, char **argv)
     env_detect(NULL, &env);
     rb_caps caps;
     rb_probe(device, &caps);
+    env_limits lim;
+    env_limits_detect(NULL, &lim);
     printf("environment:\n");
     env_foreach(&env, print_kv, NULL);
+    env_limits_foreach(&lim, print_kv, NULL);
     wsl_info wsl;
     wsl_detect(NULL, NULL, NULL, &wsl);
     wsl_foreach(&wsl, print_kv, NULL);
@@ -714,7 +722,8 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("ringbench %s (git %s, protocol %d, results schema %d, %s)\n", RINGBENCH_VERSION, RINGBENCH_GIT_COMMIT,
+        printf("ringbench %s (git %s, dirty %s, commit from %s, protocol %d, results schema %d, %s)\n",
+               RINGBENCH_VERSION, RINGBENCH_GIT_COMMIT, RINGBENCH_GIT_DIRTY, RINGBENCH_GIT_COMMIT_SOURCE,
                RING_PROTOCOL_VERSION, RB_SCHEMA_VERSION,
 #ifdef RINGBENCH_HAVE_CUDA
                "CUDA backend built in"

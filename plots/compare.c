@@ -10,6 +10,7 @@
 
 #include "report.h"
 #include "attribution_md.h"
+#include "report_headline.h"
 #include "report_plots.h"
 
 #include <math.h>
@@ -467,13 +468,16 @@ static int write_compare_md(const compare_ctx *c, const char *dir, const report_
     }
     report_notes_md(md, &c->base, "BASE");
     report_notes_md(md, &c->other, "OTHER");
+    /* The answer first (issue 11): the verdict in brief across the two files, then the files, the
+     * full verdict, the per-family summary, plots and every pair. */
+    report_headline_md(md, &c->base, &c->other, o, "compare_ops");
     file_line_md(md, "BASE", &c->base);
     file_line_md(md, "OTHER", &c->other);
     fprintf(md, "\n%zu pairs (same family, mode and size; status ok with samples in both files).\n", c->npairs);
-    summary_md(md, c, o);
     report_verdict_md(md, &c->base, &c->other, o);
     if (attr_section_md(md, &c->base, &c->other, dir, o, err, errlen) != 0)
         return -1;
+    summary_md(md, c, o);
     fputs("\n## Plots\n\n![latency overhead](compare_latency.png)\n\n![throughput overhead](compare_throughput.png)\n\n"
           "![overhead heat map](compare_heatmap.png)\n\n![control-block and lifecycle overhead](compare_ops.png)\n\n"
           "Each has an SVG twin and a gnuplot script (`gnuplot NAME.gp` in this directory).\n",

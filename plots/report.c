@@ -7,6 +7,7 @@
 
 #include "report.h"
 #include "attribution_md.h"
+#include "report_headline.h"
 #include "report_plots.h"
 
 #include <errno.h>
@@ -413,28 +414,34 @@ static int write_report_md(const report_run *run, const char *dir, const report_
     if (report_file_open(&rf, dir, "report.md", err, errlen) != 0)
         return -1;
     FILE *md = rf.f;
+    /* The answer first (issue 11): the verdict in brief with its figures and plot, then the full
+     * verdict and tables; environment and capabilities, which a reader consults rather than reads,
+     * last. The incomplete-run and CPU-backend warnings stay on top: they qualify everything. */
     fputs("# ringbench report\n\n", md);
     report_notes_md(md, run, "this file");
+    report_headline_md(md, run, run, o, "cb");
     fputs("File: `", md);
     report_md_text(md, run->path);
-    fprintf(md, "` — schema %d, %zu rows, complete = %d, backend %s.\n\n", h5in_schema_version(run->in),
-            report_nrows(run), run->complete, run->backend);
-    environment_md(md, run);
-    capabilities_md(md, run);
-    not_measured_md(md, run);
-    fputs("## Best and worst modes\n", md);
-    best_worst_md(md, run, RB_FAM_LATENCY);
-    best_worst_md(md, run, RB_FAM_THROUGHPUT);
+    fprintf(md, "` — schema %d, %zu rows, complete = %d, backend %s; environment and capabilities at the end.\n",
+            h5in_schema_version(run->in), report_nrows(run), run->complete, run->backend);
     report_verdict_md(md, run, run, o);
     if (attr_section_md(md, run, run, dir, o, err, errlen) != 0)
         return -1;
-    fputs("\n## Key numbers\n", md);
+    fputs("\n## Best and worst modes\n", md);
+    best_worst_md(md, run, RB_FAM_LATENCY);
+    best_worst_md(md, run, RB_FAM_THROUGHPUT);
+    fputs("\n", md);
+    not_measured_md(md, run);
+    fputs("## Key numbers\n", md);
     ops_table_md(md, run, "Control-block operations", cb, 3);
     ops_table_md(md, run, "Kernel lifecycle", lc, 4);
     sized_table_md(md, run, RB_FAM_LATENCY);
     sized_table_md(md, run, RB_FAM_THROUGHPUT);
     baselines_md(md, run);
     plots_md(md);
+    fputs("\n", md);
+    environment_md(md, run);
+    capabilities_md(md, run);
     return report_file_close(&rf, err, errlen);
 }
 

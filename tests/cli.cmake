@@ -5,5 +5,5 @@ foreach(what quick interrupt placement badinput)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.sh $<TARGET_FILE:ringbench>
                    ${CMAKE_CURRENT_BINARY_DIR}/cli_${what} ${what} "${RB_PYTHON_H5PY}"
                    ${PROJECT_SOURCE_DIR}/results/schema.h)
-  set_tests_properties(test_cli_${what} PROPERTIES LABELS "unit" TIMEOUT 300)
+  set_tests_properties(test_cli_${what} PROPERTIES LABELS "unit" TIMEOUT 900)
 endforeach()

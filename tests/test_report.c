@@ -109,6 +109,18 @@ static int count_lines(const char *s)
     return n;
 }
 
+/* The 1-based number of the first line of text holding needle, or -1. */
+static int line_of(const char *text, const char *needle)
+{
+    const char *at = strstr(text, needle);
+    if (at == NULL)
+        return -1;
+    int n = 1;
+    for (const char *p = text; p < at; p++)
+        n += *p == '\n';
+    return n;
+}
+
 /* The line of text that contains all of the given needles (NULL-terminated), copied into buf. */
 static int find_line(const char *text, char *buf, size_t n, const char *const *needles)
 {
@@ -181,6 +193,31 @@ static void case_content(void)
     CHECK_MSG(md != NULL, "no %s", md_path);
     if (md == NULL)
         return;
+
+    /* The answer first (issue 11): the verdict and its headline figures within the first 40 lines,
+     * the full verdict next, environment and capabilities after the tables. */
+    int verdict_at = line_of(md, "**Verdict on the claim");
+    CHECK_MSG(verdict_at > 0 && verdict_at <= 40, "the verdict is at line %d of report.md", verdict_at);
+    CHECK_MSG(line_of(md, "| headline figure | p50 |") > verdict_at && line_of(md, "| headline figure | p50 |") <= 40,
+              "the headline table is at line %d", line_of(md, "| headline figure | p50 |"));
+    CHECK(line_of(md, "![the answer](cb.png)") > 0 && line_of(md, "![the answer](cb.png)") <= 40);
+    CHECK(line_of(md, "## Verdict: the WSL2 fallback") > verdict_at);
+    CHECK(line_of(md, "## Environment") > line_of(md, "## Key numbers"));
+    CHECK(line_of(md, "## Capabilities") > line_of(md, "## Environment"));
+    {
+        rb_mode n0 = rb_mode_native(), f0 = rb_mode_wsl2_fallback();
+        const char *needles[] = {"| control block read, fallback / native (us) |", NULL};
+        double ratio = 0;
+        CHECK(find_line(md, line, sizeof line, needles));
+        CHECK(sscanf(line + strlen(needles[0]), "%lf", &ratio) == 1);
+        double known = fixture_median(RB_FAM_CB_READ, &f0, 0) / fixture_median(RB_FAM_CB_READ, &n0, 0);
+        CHECK_MSG(fabs(ratio / known - 1) < 0.05, "headline cb_read ratio %g, known %g", ratio, known);
+        const char *floor_needles[] = {"| floor: one-word ping-pong", NULL};
+        double fl = 0;
+        CHECK(find_line(md, line, sizeof line, floor_needles));
+        CHECK(sscanf(strstr(line, "memory |") + 8, "%lf", &fl) == 1);
+        CHECK_MSG(fabs(fl / fixture_median(RB_FAM_BASE_FLOOR, NULL, 4) - 1) < 0.03, "headline floor '%s'", line);
+    }
 
     /* Environment, capabilities with errors, unsupported and invalid reasons deduplicated by mode. */
     CHECK(strstr(md, "GPU **NVIDIA H100 80GB HBM3** (driver 580.65.06") != NULL);
@@ -457,6 +494,10 @@ static void case_compare(void)
     snprintf(path, sizeof path, "%s/compare.md", dir);
     char *md = slurp(path, NULL);
     CHECK(md && strstr(md, "## Verdict") && strstr(md, "BASE fallback (same mode)"));
+    /* compare.md leads with its answer too: the verdict in brief and its BASE / OTHER table. */
+    CHECK_MSG(md && line_of(md, "**Verdict on the claim") > 0 && line_of(md, "**Verdict on the claim") <= 40,
+              "the verdict is at line %d of compare.md", md ? line_of(md, "**Verdict on the claim") : -1);
+    CHECK(md && line_of(md, "| BASE p50 | OTHER p50 |") > 0 && line_of(md, "| BASE p50 | OTHER p50 |") <= 40);
     CHECK(md && strstr(md, "| cb_read | 24 | 24 | 0 | 0 | 0 | +50.0% |") != NULL);
     /* across the files: OTHER's fallback latency is 1.2617 x 1.25 over BASE's native path: above 30% */
     rb_mode nat = rb_mode_native(), fb = rb_mode_wsl2_fallback();
