@@ -2,6 +2,7 @@
 #   make bench   build, then run the default sweep and write its report (GPU if one is usable,
 #                otherwise the CPU reference backend, said loudly)
 #   make test    build, then run every CTest test (GPU tests report "skipped" without a GPU)
+# Both first install what is missing (`make deps`, .ci/deps.sh; RINGBENCH_NO_INSTALL=1 to only check).
 # Variables: BUILD (build directory), BENCH_ARGS (extra `ringbench run` options, e.g.
 # BENCH_ARGS='--preset quick'), CMAKE_ARGS (extra configure options), JOBS.
 BUILD ?= build
@@ -19,22 +20,18 @@ endif
 
 all: build
 
-# Checks that what the build needs is installed, and says how to install what is not.
+# Installs what is missing from the one package list (.ci/packages, shared with .ci/run): apt-get as
+# root or through `sudo -n`; otherwise it prints the one command to run and stops (exit 2). It says
+# loudly when there is no nvcc. RINGBENCH_NO_INSTALL=1 makes it check and never install.
 deps:
-	@missing=""; \
-	command -v cmake >/dev/null || missing="$$missing cmake"; \
-	command -v cc >/dev/null || missing="$$missing gcc"; \
-	{ command -v h5cc >/dev/null || test -e /usr/include/hdf5/serial/hdf5.h || test -e /usr/include/hdf5.h; } || missing="$$missing libhdf5-dev"; \
-	if [ -n "$$missing" ]; then echo "ringbench: missing:$$missing -- on Debian/Ubuntu: sudo apt-get install$$missing" >&2; exit 1; fi; \
-	{ test -e /usr/include/sqlite3.h || pkg-config --exists sqlite3 2>/dev/null; } || echo "ringbench: note: no libsqlite3-dev: \`ringbench track\` (the run history) will not be built" >&2; \
-	{ test -e /usr/include/jansson.h || pkg-config --exists jansson 2>/dev/null; } || echo "ringbench: note: no libjansson-dev: \`ringbench export\` will write CSV only" >&2; \
-	command -v gnuplot >/dev/null || echo "ringbench: note: gnuplot not found: reports will hold data and scripts but no images (apt-get install gnuplot-nox)" >&2; \
-	command -v nvcc >/dev/null || test -n "$(NVCC)" || echo "ringbench: note: no nvcc: building the CPU reference backend only" >&2
+	@sh .ci/deps.sh
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CUDA_ARG) $(CMAKE_ARGS)
 
-build: $(BUILD)/CMakeCache.txt
+# deps runs on every build, not only the first configure: a package removed since, or one added to
+# the list, is caught by the next `make test`.
+build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 bench: build

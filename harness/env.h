@@ -34,6 +34,56 @@ int env_detect(const char *root, env_info *out);
  * non-zero; otherwise returns 0. Returns -1 with errno EINVAL when e or fn is NULL. */
 int env_foreach(const env_info *e, int (*fn)(void *ctx, const char *key, const char *value), void *ctx);
 
+/* ---------------------------------------------------------------------------------------------
+ * What this process may use: affinity mask (taskset, cpuset), cgroup CPU quota and memory limit
+ * (containers, systemd slices), nice value. Read below a root like env_detect: on the live system
+ * the mask comes from sched_getaffinity and nice from getpriority; in a fake tree from
+ * proc/self/status (Cpus_allowed_list) and proc/self/stat. The cgroup of proc/self/cgroup is looked
+ * up in sys/fs/cgroup (v2 unified, or v1 cpu / memory hierarchies); the tightest limit of the cgroup
+ * and its ancestors counts.
+ * ------------------------------------------------------------------------------------------- */
+
+#define ENV_MAX_CPUS 1024
+
+typedef struct env_limits {
+    int cpus_online;                /* from sys/devices/system/cpu/online; 0 unknown */
+    int ncpus;                      /* CPUs in the affinity mask; 0 unknown */
+    int cpus[ENV_MAX_CPUS];         /* their numbers, ascending */
+    char cpu_list[ENV_STR];         /* the mask as a list, "0-3,8"; "unknown" */
+    char cgroup[16];                /* "v2", "v1", "none" (no cgroup file) */
+    double cpu_quota;               /* CPUs the cgroup quota allows (1.5 = 150 ms per 100 ms);
+                                       0 = no quota, -1 = unknown */
+    char cpu_quota_src[ENV_STR];    /* which file said so, e.g. "cpu.max 150000 100000 at /a/b" */
+    long long mem_limit;            /* bytes; 0 = no limit, -1 = unknown */
+    char mem_limit_src[ENV_STR];
+    int nice;                       /* the process's nice value */
+    int nice_known;                 /* 0 when it could not be read */
+    int nwarnings;                  /* what will distort a run, one sentence each */
+    char warnings[4][ENV_STR];
+} env_limits;
+
+/* Warn below these: the ring's host thread, the CPU backend's kernel thread and the verification
+ * pool need three CPUs to run without taking turns. */
+#define ENV_MIN_CPUS 3
+#define ENV_MIN_CPU_QUOTA 2.0
+#define ENV_MIN_MEMORY (2LL << 30)
+
+/* Fills *out from the tree under root ("/" or NULL for the live system) and its warnings.
+ * Missing files give unknown fields, never an error. Returns 0, or -1 with errno EINVAL when out
+ * is NULL. */
+int env_limits_detect(const char *root, env_limits *out);
+
+/* The CPUs this process may run on (the affinity mask), ascending, into cpus[max]. Returns how many
+ * there are (more than max are counted but not stored), or -1 when the mask cannot be read or cpus
+ * is NULL with max > 0. For sizing thread pools and pinning. */
+int env_usable_cpus(const char *root, int *cpus, int max);
+
+/* Calls fn(ctx, key, value) for the provenance keys: cpu_affinity, cpu_affinity_count, cpus_online,
+ * cgroup, cpu_quota, memory_limit, nice, limits_warnings ("none" when none); unknown values are
+ * "unknown". Returns like env_foreach. */
+int env_limits_foreach(const env_limits *l, int (*fn)(void *ctx, const char *key, const char *value),
+                       void *ctx);
+
 /* The PCI vendor:device id ("10de:2330") of the device at bus_id ("0000:41:00.0"), read from
  * sys/bus/pci under root; "unknown" where that is absent (WSL2 has no PCI tree for the GPU).
  * Returns 0, or -1 with errno EINVAL when out or bus_id is NULL or size is 0. */

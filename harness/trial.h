@@ -61,9 +61,10 @@ typedef struct rb_trial_part {
     rb_samples s;              /* samples in the family's unit */
     double msgs_per_s;         /* throughput parts: messages per second; else NaN */
     uint64_t messages, lost, duplicated, corrupted, kernel_errors;
+    double calls[8];           /* CUDA calls per operation by cuda_calls.h kind; NaN not counted */
 } rb_trial_part;
 
-#define RB_TRIAL_MAX_PARTS 12
+#define RB_TRIAL_MAX_PARTS 16
 
 typedef struct rb_trial_out {
     rb_trial_part part[RB_TRIAL_MAX_PARTS];
@@ -79,6 +80,7 @@ typedef enum rb_unit_kind {
     RB_UNIT_LAUNCH,            /* baseline: a kernel launch per message (size) */
     RB_UNIT_GRAPH,             /* baseline: a graph launch per message (size) */
     RB_UNIT_MEMCPY,            /* baseline: cudaMemcpy bandwidth, 4 kinds (size) */
+    RB_UNIT_CALLS,             /* baseline: the cost of each kind of CUDA call (cuda_calls.h) */
     RB_UNIT_CONTROL,           /* a mode's control-block operations and lifecycle cycles */
     RB_UNIT_RING               /* a mode at a size: latency, then throughput per window */
 } rb_unit_kind;
@@ -92,5 +94,13 @@ uint32_t rb_trial_capacity(uint32_t size);
  * unsupported parts with the reason, a failure failed parts. Returns 0, or 1 when interrupted. */
 int rb_trial_run(const rb_trial_cfg *cfg, rb_unit_kind kind, const rb_mode *m, uint32_t size, rb_trial_out *out);
 void rb_trial_out_free(rb_trial_out *out);
+
+/* Warms the GPU before the first measured trial: an idle H100 reads 375 MHz and takes a while to
+ * reach its application clock, so the first trials of a run were measured on a slower GPU than the
+ * rest. Runs the ring (native mode, the window full) until NVML reports an SM clock within 5% of the
+ * target (the application clock, else the maximum) for 200 ms, or timeout_s passes. Without NVML
+ * it runs for timeout_s. Sets what it did (NaN where unknown). CPU backend: does nothing. */
+void rb_trial_warmup(const rb_trial_cfg *cfg, env_clocks *clocks, double timeout_s, double *seconds,
+                     double *sm_mhz, double *target_mhz);
 
 #endif
