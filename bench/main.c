@@ -355,6 +355,10 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "ringbench run: %s\n", err);
         return EXIT_USAGE;
     }
+    /* The limits are read before the polling thread is pinned: pinning narrows the thread's own CPU
+     * mask, which the affinity check would otherwise take for a taskset. */
+    env_limits lim;
+    env_limits_detect(NULL, &lim);
     if (rb_place_init(cpu_list, pin, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench run: %s\n", err);
         return EXIT_USAGE;
@@ -438,8 +442,6 @@ static int cmd_run(int argc, char **argv)
     env_detect(NULL, &env);
     /* taskset, nice and container limits distort every number of the run: said before it starts, and
      * recorded with the provenance so that a report can say it too. */
-    env_limits lim;
-    env_limits_detect(NULL, &lim);
     for (int i = 0; i < lim.nwarnings; i++)
         fprintf(stderr, "ringbench: WARNING: %s\n", lim.warnings[i]);
     run_meta meta = {cmdline, o.preset->name, modes, sizes, notice, o.backend, seed};
