@@ -1,7 +1,7 @@
-# provenance_test.cmake - cmake/provenance.cmake on throw-away trees: a copy of the source inside
+# provenance_test.cmake - bench/provenance.cmake on throw-away trees: a copy of the source inside
 # another git repository records "unknown" (never the outer repository's commit) or the supplied
 # commit; a tree that is the top of its own repository records its HEAD and whether it is dirty.
-#   cmake -DSCRIPT=.../cmake/provenance.cmake -DWORK=<scratch dir> -P provenance_test.cmake
+#   cmake -DSCRIPT=.../bench/provenance.cmake -DWORK=<scratch dir> -P provenance_test.cmake
 # Stops with an error message on the first failed check; prints "SKIP: no git" (CTest: skipped) without git.
 cmake_minimum_required(VERSION 3.25)
 
@@ -9,7 +9,7 @@ cmake_minimum_required(VERSION 3.25)
 # itself as the test; it runs in script mode (cmake -P) when CTest runs it.
 if(NOT CMAKE_SCRIPT_MODE_FILE)
   add_test(NAME test_provenance
-           COMMAND ${CMAKE_COMMAND} -DSCRIPT=${PROJECT_SOURCE_DIR}/cmake/provenance.cmake
+           COMMAND ${CMAKE_COMMAND} -DSCRIPT=${PROJECT_SOURCE_DIR}/bench/provenance.cmake
                    -DWORK=${CMAKE_CURRENT_BINARY_DIR}/provenance_work -P ${CMAKE_CURRENT_LIST_FILE})
   set_tests_properties(test_provenance PROPERTIES LABELS "unit" TIMEOUT 60 SKIP_REGULAR_EXPRESSION "SKIP: no git")
   return()
