@@ -55,9 +55,13 @@ run() {
 has() { grep -q -- "$2" "$work/$1" || bad "$case: $1 lacks '$2': $(cat "$work/$1")"; }
 hasnt() { ! grep -q -- "$2" "$work/$1" || bad "$case: $1 has '$2': $(cat "$work/$1")"; }
 
-all_required="cmake make gcc g++ libhdf5-dev"
-all_tests="gnuplot-nox hdf5-tools python3-h5py"
-all_optional="libsqlite3-dev libjansson-dev"
+# The kinds as the one list says (.ci/packages, next to deps.sh), so a package added there is covered.
+list="$(dirname "$deps")/packages"
+kind() { awk -v k="$1" '!/^#/ && $2 == k { printf "%s%s", sep, $1; sep = " " }' "$list"; }
+all_required=$(kind required)
+all_tests=$(kind tests)
+all_optional=$(kind optional)
+[ "$all_required" = "cmake make gcc g++ libhdf5-dev" ] || bad "the required packages changed: $all_required"
 
 case=root
 # shellcheck disable=SC2086
@@ -65,10 +69,10 @@ run 0 no cmake make gcc g++ $all_tests
 [ $st -eq 0 ] || bad "$case: exit $st: $(cat "$work/err")"
 has err "missing libhdf5-dev (required): HDF5"
 has err "missing libsqlite3-dev (optional)"
-has err "installing: libhdf5-dev libsqlite3-dev libjansson-dev"
+has err "installing: libhdf5-dev $all_optional"
 has log "apt-get update"
 has log "apt-get install -y -qq --no-install-recommends libhdf5-dev (frontend=noninteractive)"
-has log "apt-get install -y -qq --no-install-recommends libsqlite3-dev libjansson-dev"
+has log "apt-get install -y -qq --no-install-recommends $all_optional"
 hasnt log "sudo"
 hasnt err "missing cmake"
 
@@ -77,7 +81,7 @@ case=sudo
 run 1000 ok $all_required $all_optional
 [ $st -eq 0 ] || bad "$case: exit $st: $(cat "$work/err")"
 has err "missing gnuplot-nox (tests)"
-has log "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gnuplot-nox hdf5-tools python3-h5py"
+has log "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $all_tests"
 
 case=nosudo
 # shellcheck disable=SC2086
@@ -101,7 +105,7 @@ case=optional_only
 # shellcheck disable=SC2086
 run 1000 no $all_required $all_tests
 [ $st -eq 0 ] || bad "$case: exit $st: $(cat "$work/err")"
-has err "going on without: libsqlite3-dev libjansson-dev"
+has err "going on without: $all_optional"
 
 case=nothing_missing
 # shellcheck disable=SC2086
