@@ -448,16 +448,6 @@ static int op_activate(void *ctx) { cell *c = ctx; return ring_activate(c->r) !=
 static int op_deactivate(void *ctx) { cell *c = ctx; return ring_deactivate(c->r) != RING_OK; }
 static int op_terminate(void *ctx) { cell *c = ctx; return ring_terminate(c->r) != RING_OK; }
 
-/* Slots per ring: 16, fewer for large messages so a ring stays within 128 MiB (WSL2 limits how much
- * pinned memory a process gets). */
-static uint32_t capacity_for(uint32_t size)
-{
-    uint32_t cap = 16;
-    while (cap > 2 && (uint64_t)cap * ring_slot_stride(size) > (128ull << 20))
-        cap /= 2;
-    return cap;
-}
-
 static int open_ring(sweep *sw, const rb_mode *m, uint32_t size, ring **r, char *why, size_t n)
 {
     ring_config c;
@@ -465,7 +455,7 @@ static int open_ring(sweep *sw, const rb_mode *m, uint32_t size, ring **r, char 
     c.backend = sw->o->backend;
     c.mode = *m;
     c.device = sw->o->device;
-    c.capacity = capacity_for(size);
+    c.capacity = ring_capacity_for(size);
     c.max_payload = size;
     c.timeout_s = sw->o->timeout_s;
     c.max_lifetime_s = sw->o->max_lifetime_s;
@@ -500,25 +490,11 @@ static uint32_t kernel_errors(ring *r)
 /* One throughput repetition: keep the ring full for rep_seconds, then drain. Returns GB/s in *gbps. */
 static int throughput_rep(cell *c, double rep_seconds, double *gbps, double *msgs_per_s)
 {
-    const uint64_t t0 = rb_now_ns();
-    uint64_t sent = 0, got = 0;
-    const uint32_t window = ring_get_config(c->r)->capacity;
-    int draining = 0;
-    while (!draining || got < sent) {
-        while (!draining && ring_in_flight(c->r) < window) {
-            if (ring_send(c->r, c->size) != RING_OK)
-                return -1;
-            sent++;
-        }
-        if (ring_recv(c->r) != RING_OK)
-            return -1;
-        got++;
-        if (!draining && (rb_seconds_since(t0) >= rep_seconds || (c->sw->stop && *c->sw->stop)))
-            draining = 1;
-    }
-    const double secs = rb_seconds_since(t0);
-    *gbps = (double)got * c->size / secs * 1e-9;
-    *msgs_per_s = (double)got / secs;
+    ring_pump_result res;
+    if (ring_pump(c->r, c->size, ring_get_config(c->r)->capacity, rep_seconds, c->sw->stop, &res) != RING_OK)
+        return -1;
+    *gbps = res.gbps;
+    *msgs_per_s = res.msgs_per_s;
     return 0;
 }
 
