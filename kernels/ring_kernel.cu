@@ -441,9 +441,11 @@ __device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_jo
     }
 }
 
-// Runs this block's part of a batch over `nblocks` blocks and reports whether it did any work. Every
-// working block's writes reach the system before it reports: the barrier makes its threads' writes
-// visible to thread 0 and thread 0's system fence is cumulative.
+// Runs this block's part of a batch over `nblocks` blocks and reports whether it did any work. In a
+// batch spread over the grid every working block's writes reach the system before it reports: the
+// barrier makes its threads' writes visible to thread 0 and thread 0's system fence is cumulative.
+// Block 0 alone (nblocks == 1) needs only the barrier: rk_publish's one fence then covers its writes,
+// which keeps the one-message path at one system fence.
 __device__ bool rk_work(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, unsigned int nblocks)
 {
     bool worked;
@@ -460,7 +462,7 @@ __device__ bool rk_work(const ring_kernel_args &a, rk_scratch *s, const rk_job &
     }
     if (worked) {
         __syncthreads();
-        if (threadIdx.x == 0)
+        if (threadIdx.x == 0 && nblocks > 1)
             __threadfence_system();
     }
     return worked;
