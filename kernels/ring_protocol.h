@@ -21,8 +21,9 @@
  * slot is read. When the slot or the control block lives in device memory, "store" and "load" are
  * staged copies, and the copy that publishes in_tail is issued only after the payload copy completed.
  * Device: the leader thread reads the host half with volatile (uncached) loads and issues
- * __threadfence_system() before it reads the payload the new in_tail announces; the reply payload and
- * header are written, then __threadfence_system(), then out_tail. Payload loads bypass L1 (__ldcg),
+ * __threadfence_system() before any thread reads the batch the new in_tail announces; the replies'
+ * payloads and headers are written, then __threadfence_system(), then out_tail (see the design note
+ * in ring_kernel.cu for how a batch spread over the grid gets there). Payload loads bypass L1 (__ldcg),
  * because a slot is reused every `capacity` messages and an SM's L1 may still hold the old bytes.
  */
 #ifndef RINGBENCH_RING_PROTOCOL_H
