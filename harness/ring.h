@@ -55,6 +55,9 @@ typedef struct ring_config {
      * damaged as fault_kind says. 0 = never. */
     uint32_t fault_every;
     int fault_kind;
+    /* Zero-copy rings only: take a small reply as soon as its own header and payload verify, before
+     * out_tail says it exists (see ring.c try_reply). -1 = on for the CUDA backend, 0 = off, 1 = on. */
+    int early_replies;
 } ring_config;
 
 enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP };
@@ -79,6 +82,7 @@ typedef struct ring_stats {
     uint64_t verified;        /* replies that matched exactly */
     uint64_t lost, duplicated, corrupted;
     uint64_t kernel_errors;   /* the kernel's own count of bad inputs */
+    uint64_t early;           /* of verified: taken before out_tail announced them (early_replies) */
 } ring_stats;
 
 typedef struct ring ring;

@@ -73,6 +73,7 @@ struct ring {
     uint32_t *put_runs, put_head, put_tail;
     uint32_t *get_runs, get_head, get_tail;
     int launched, terminated;
+    int early;                 /* take small zero-copy replies from their own words (try_reply) */
     ring_stats st;
     rb_pool *pool;             /* workers for per-byte host work on large messages, or NULL */
 };

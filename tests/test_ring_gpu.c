@@ -228,10 +228,11 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
         ok = exchange(r, rest, size, c.capacity) == 0;
     secs[2] = rb_seconds_since(t0);
     const ring_stats *s = ring_get_stats(r);
-    printf("size %8u, %4u slots: %llu sent, %llu verified, lost %llu, duplicated %llu, corrupted %llu | "
+    printf("size %8u, %4u slots: %llu sent, %llu verified (%llu early), lost %llu, duplicated %llu, corrupted %llu | "
            "window 1: %u in %.3f s (%.1f us each), window 8: %u in %.3f s, window %u: %u in %.3f s (%.0f msg/s, %.2f GB/s)\n",
            size, c.capacity, (unsigned long long)(s->sent - before.sent),
-           (unsigned long long)(s->verified - before.verified), (unsigned long long)(s->lost - before.lost),
+           (unsigned long long)(s->verified - before.verified), (unsigned long long)(s->early - before.early),
+           (unsigned long long)(s->lost - before.lost),
            (unsigned long long)(s->duplicated - before.duplicated),
            (unsigned long long)(s->corrupted - before.corrupted), w1, secs[0], secs[0] / (w1 ? w1 : 1) * 1e6, w8,
            secs[1], c.capacity, rest, secs[2], rest / (secs[2] > 0 ? secs[2] : 1),
