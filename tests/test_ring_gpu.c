@@ -133,15 +133,16 @@ static int lifetime_test(const rb_mode *m, const rb_caps *caps)
 
 /* Partial batches of odd sizes and of other lengths than the slot's, so batches straddle the end of
  * the ring; returns the messages exchanged, or -1. */
-static long partial_batches(ring *r, uint32_t size, uint32_t capacity)
+static long partial_batches(ring *r, uint32_t size, uint32_t capacity, uint32_t per_size)
 {
+    const uint32_t most = per_size / 20 + 1 < capacity ? per_size / 20 + 1 : capacity; /* short sanitizer runs */
     static const uint32_t counts[] = {3, 7, 13, 1, 31, 5, 100, 2, 11, 9, 250, 17};
     const uint32_t half = size / 8 * 4, lens[] = {size, 4, half ? half : 4, size};
     long n = 0;
     for (int round = 0; round < 24; round++) {
         uint32_t c = counts[round % 12];
-        if (c > capacity)
-            c = capacity - round % 2;
+        if (c > most)
+            c = most - (most > 1 ? round % 2 : 0);
         const uint32_t len = lens[round % 4];
         if (ring_send_batch(r, len, c) != RING_OK) {
             fprintf(stderr, "partial batch of %u x %u bytes: %s\n", c, len, ring_error(r));
@@ -159,9 +160,12 @@ static long partial_batches(ring *r, uint32_t size, uint32_t capacity)
 
 /* Deactivates with a batch in flight, posts another batch while idle, checks nothing is consumed
  * while idle, reactivates and receives everything. */
-static long deactivate_in_flight(ring *r, uint32_t size, uint32_t capacity)
+static long deactivate_in_flight(ring *r, uint32_t size, uint32_t capacity, uint32_t per_size)
 {
-    const uint32_t a = capacity / 2 < 1000 ? capacity / 2 : 1000, b = capacity / 4 ? capacity / 4 : 1;
+    uint32_t a = per_size / 10 < 1000 ? per_size / 10 : 1000;
+    if (a > capacity / 2)
+        a = capacity / 2;
+    const uint32_t b = a / 2 + 1;
     ring_cb_kern k1, k2;
     CHECK_MSG(ring_send_batch(r, size, a) == RING_OK, "batch before deactivation: %s", ring_error(r));
     CHECK_MSG(ring_deactivate(r) == RING_OK, "deactivate with a batch in flight: %s", ring_error(r));
@@ -218,8 +222,8 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
         secs[w] = rb_seconds_since(t0);
         done += counts[w];
     }
-    long p = ok ? partial_batches(r, size, c.capacity) : -1;
-    long d = p >= 0 ? deactivate_in_flight(r, size, c.capacity) : -1;
+    long p = ok ? partial_batches(r, size, c.capacity, per_size) : -1;
+    long d = p >= 0 ? deactivate_in_flight(r, size, c.capacity, per_size) : -1;
     ok = ok && p >= 0 && d >= 0;
     done += ok ? p + d : 0;
     const uint32_t rest = ok && (long)per_size > done ? per_size - (uint32_t)done : 0;
