@@ -2,6 +2,7 @@
 #   make bench   build, then run the default sweep and write its report (GPU if one is usable,
 #                otherwise the CPU reference backend, said loudly)
 #   make test    build, then run every CTest test (GPU tests report "skipped" without a GPU)
+# Both first install what is missing (`make deps`, .ci/deps.sh; RINGBENCH_NO_INSTALL=1 to only check).
 # Variables: BUILD (build directory), BENCH_ARGS (extra `ringbench run` options, e.g.
 # BENCH_ARGS='--preset quick'), CMAKE_ARGS (extra configure options), JOBS.
 BUILD ?= build
@@ -15,28 +16,33 @@ ifneq ($(NVCC),)
 CUDA_ARG := -DCMAKE_CUDA_COMPILER=$(NVCC)
 endif
 
-.PHONY: all build bench test test-asan test-tsan deps clean
+.PHONY: all build bench wsl2 test test-asan test-tsan deps clean
 
 all: build
 
-# Checks that what the build needs is installed, and says how to install what is not.
+# Installs what is missing from the one package list (.ci/packages, shared with .ci/run): apt-get as
+# root or through `sudo -n`; otherwise it prints the one command to run and stops (exit 2). It says
+# loudly when there is no nvcc. RINGBENCH_NO_INSTALL=1 makes it check and never install.
 deps:
-	@missing=""; \
-	command -v cmake >/dev/null || missing="$$missing cmake"; \
-	command -v cc >/dev/null || missing="$$missing gcc"; \
-	{ command -v h5cc >/dev/null || test -e /usr/include/hdf5/serial/hdf5.h || test -e /usr/include/hdf5.h; } || missing="$$missing libhdf5-dev"; \
-	if [ -n "$$missing" ]; then echo "ringbench: missing:$$missing -- on Debian/Ubuntu: sudo apt-get install$$missing" >&2; exit 1; fi; \
-	command -v gnuplot >/dev/null || echo "ringbench: note: gnuplot not found: reports will hold data and scripts but no images (apt-get install gnuplot-nox)" >&2; \
-	command -v nvcc >/dev/null || test -n "$(NVCC)" || echo "ringbench: note: no nvcc: building the CPU reference backend only" >&2
+	@sh .ci/deps.sh
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CUDA_ARG) $(CMAKE_ARGS)
 
-build: $(BUILD)/CMakeCache.txt
+# deps runs on every build, not only the first configure: a package removed since, or one added to
+# the list, is caught by the next `make test`.
+build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 bench: build
 	$(BUILD)/bench/ringbench run --report $(BENCH_ARGS)
+
+# The WSL2 half of the comparison in one command: what the platform allows and what each CUDA call
+# costs (probe), then the default sweep into results/<host>-wsl2-<UTC time>.h5 with its report. On
+# WSL2 the kernel lifetime defaults to 1.5 s, below the Windows watchdog; the file records it.
+wsl2: build
+	$(BUILD)/bench/ringbench probe
+	$(BUILD)/bench/ringbench run --report -o results/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-wsl2-$$(date -u +%Y%m%dT%H%M%SZ).h5 $(BENCH_ARGS)
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

@@ -13,17 +13,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "baselines.h"
 #include "env.h"
 #include "h5out.h"
+#include "placement.h"
 #include "probe.h"
+#include "rb_provenance.h" /* generated at every build: RINGBENCH_GIT_COMMIT, _DIRTY, _COMMIT_SOURCE */
 #include "report.h"
 #include "sweep.h"
+#include "wsl.h"
 
 #ifndef RINGBENCH_VERSION
 #define RINGBENCH_VERSION "0.0.0"
-#endif
-#ifndef RINGBENCH_GIT_COMMIT
-#define RINGBENCH_GIT_COMMIT "unknown"
 #endif
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
@@ -151,11 +152,15 @@ typedef struct run_meta {
 static int write_header(h5out *w, const env_info *env, const rb_caps *caps, const run_meta *m)
 {
     char v[64];
-    if (env_foreach(env, put_env, w) != 0 || rb_caps_foreach(caps, put_cap, w) != 0)
+    wsl_info wsl; /* which kind of WSL, with its evidence (wsl_kind, wsl_evidence, ...) */
+    wsl_detect(NULL, NULL, NULL, &wsl);
+    if (env_foreach(env, put_env, w) != 0 || wsl_foreach(&wsl, put_env, w) != 0 ||
+        rb_caps_foreach(caps, put_cap, w) != 0)
         return -1;
     utc_now(v, sizeof v, "%Y-%m-%dT%H:%M:%SZ");
     struct { const char *k, *v; } s[] = {
         {"suite_version", RINGBENCH_VERSION}, {"git_commit", RINGBENCH_GIT_COMMIT},
+        {"git_dirty", RINGBENCH_GIT_DIRTY}, {"git_commit_source", RINGBENCH_GIT_COMMIT_SOURCE},
         {"command_line", m->command_line}, {"start_utc", v}, {"backend", ring_backend_name(m->backend)},
         {"backend_notice", m->backend_notice}, {"preset", m->preset}, {"modes", m->modes}, {"sizes", m->sizes},
         {"gpu_name", caps->name}, {"pci_bus_id", caps->pci_bus_id}};
@@ -170,6 +175,52 @@ static int write_header(h5out *w, const env_info *env, const rb_caps *caps, cons
         h5out_attr_i64(w, RB_H5_PROVENANCE, "seed", m->seed) != 0)
         return -1;
     return caps->cuda_usable ? put_nvml(w, caps, "start") : 0;
+}
+
+/* Where the host threads run, and the warning when there are too few CPUs for them (placement.h). */
+static int write_placement(h5out *w, int quiet)
+{
+    const rb_placement *p = rb_place_get();
+    char list[512], workers[128];
+    rb_place_format(p->cpus, p->ncpus, list, sizeof list);
+    rb_place_format(p->worker_cpus, p->nworkers, workers, sizeof workers);
+    if (p->warning[0])
+        fprintf(stderr, "ringbench: WARNING: %s\n", p->warning);
+    else if (!quiet)
+        fprintf(stderr, "ringbench: CPUs %s (%s): poller %d, kernel thread %d, %d workers%s\n", list, p->source,
+                p->poller_cpu, p->kernel_cpu, p->nworkers, p->pinned ? ", pinned" : ", not pinned");
+    if (h5out_attr_str(w, RB_H5_PROVENANCE, "cpu_list", list) != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "cpu_list_source", p->source) != 0 ||
+        h5out_attr_i64(w, RB_H5_PROVENANCE, "cpu_poller", p->poller_cpu) != 0 ||
+        h5out_attr_i64(w, RB_H5_PROVENANCE, "cpu_kernel_thread", p->kernel_cpu) != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "cpu_workers", workers) != 0 ||
+        h5out_attr_i64(w, RB_H5_PROVENANCE, "cpu_pinned", p->pinned) != 0)
+        return -1;
+    return h5out_attr_str(w, RB_H5_PROVENANCE, "placement_warning", p->warning);
+}
+
+/* The NVML clock session for per-trial clocks, and --lock-clocks. Records the clock state either way. */
+static int open_clocks(h5out *w, rb_sweep_opts *o, const rb_caps *caps, int lock)
+{
+    char reason[256] = "";
+    const char *state = "not locked";
+    if (o->backend == RING_BACKEND_CUDA && env_clocks_open(caps->pci_bus_id, &o->clocks, reason, sizeof reason) != 0)
+        o->clocks = NULL;
+    if (o->backend != RING_BACKEND_CUDA)
+        snprintf(reason, sizeof reason, "no GPU clocks: CPU backend");
+    if (lock) {
+        if (o->clocks && env_clocks_lock(o->clocks, reason, sizeof reason) == 0) {
+            state = "locked at the application clock (--lock-clocks)";
+        } else {
+            fprintf(stderr, "ringbench: WARNING: --lock-clocks: %s; clocks are recorded per trial instead\n", reason);
+            state = "lock refused";
+        }
+    }
+    double target = env_clocks_target_sm(o->clocks);
+    if (h5out_attr_str(w, RB_H5_PROVENANCE, "clocks_state", state) != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "clocks_note", o->clocks ? reason : reason[0] ? reason : "no NVML") != 0)
+        return -1;
+    return h5out_attr_f64(w, RB_H5_PROVENANCE, "clocks_target_sm_mhz", target);
 }
 
 /* --- run ---------------------------------------------------------------------------------------- */
@@ -192,8 +243,19 @@ static void usage_run(FILE *f)
         "  -o, --output FILE   results file (default results/<host>-<UTC time>.h5)\n"
         "  --force             replace FILE if it exists\n"
         "  --timeout S         bound of any single wait on the kernel (default 5)\n"
-        "  --max-lifetime S    a kernel leaves by itself after S seconds (default 60; on WSL2 keep it\n"
-        "                      below the Windows watchdog if that applies, see README)\n"
+        "  --max-lifetime S    a kernel leaves by itself after S seconds (default 60; on WSL2 1.5, below\n"
+        "                      the Windows watchdog's 2 s; the file records which applied)\n"
+        "  --trials K          independent trials per cell, each a fresh ring and kernel launch (default:\n"
+        "                      the preset's: quick 3, default 5, full 10)\n"
+        "  --window LIST       throughput windows, messages in flight, e.g. 1,8,64,cap (default: the\n"
+        "                      preset's; cap = the ring's capacity at each size)\n"
+        "  --cpu LIST          CPUs for the host threads, e.g. 2-5 (default: the process's CPU mask); the\n"
+        "                      first polls the ring, the next plays the kernel (CPU backend), the rest verify\n"
+        "  --no-pin            do not pin the host threads to their CPUs\n"
+        "  --warmup S          warm the GPU up to its application clock for at most S seconds before the\n"
+        "                      first trial (default 3; 0 = no warm-up)\n"
+        "  --lock-clocks       lock the GPU's SM clock at its application clock for the run (needs root and\n"
+        "                      NVML; restored at exit). Never on a shared machine.\n"
         "  --report            write the report next to the results file afterwards\n"
         "  --quiet             no progress on stderr\n"
         "Exit status: 0 every cell ok or recorded unsupported/invalid; 1 a failed cell, an error or an\n"
@@ -218,7 +280,9 @@ static int cmd_run(int argc, char **argv)
     const char *preset_name = "default", *modes = "all", *sizes = NULL, *output = NULL, *backend = "auto";
     int device = 0, force = 0, quiet = 0, report = 0;
     uint32_t seed = 1;
-    double timeout_s = 5, lifetime_s = 60;
+    double timeout_s = 5, lifetime_s = 60, warmup_s = 3;
+    const char *lifetime_source = "default", *cpu_list = NULL, *windows = NULL;
+    int trials = 0, pin = 1, lock_clocks = 0;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -242,6 +306,19 @@ static int cmd_run(int argc, char **argv)
             timeout_s = parse_seconds("--timeout", v);
         } else if (opt_value(argc, argv, &i, "--max-lifetime", NULL, &v)) {
             lifetime_s = parse_seconds("--max-lifetime", v);
+            lifetime_source = "--max-lifetime";
+        } else if (opt_value(argc, argv, &i, "--trials", NULL, &v)) {
+            trials = (int)parse_long("--trials", v, 1, 1000);
+        } else if (opt_value(argc, argv, &i, "--window", NULL, &v)) {
+            windows = v;
+        } else if (opt_value(argc, argv, &i, "--cpu", NULL, &v)) {
+            cpu_list = v;
+        } else if (opt_value(argc, argv, &i, "--warmup", NULL, &v)) {
+            warmup_s = strcmp(v, "0") == 0 ? 0 : parse_seconds("--warmup", v);
+        } else if (strcmp(argv[i], "--no-pin") == 0) {
+            pin = 0;
+        } else if (strcmp(argv[i], "--lock-clocks") == 0) {
+            lock_clocks = 1;
         } else if (strcmp(argv[i], "--force") == 0) {
             force = 1;
         } else if (strcmp(argv[i], "--quiet") == 0) {
@@ -270,9 +347,29 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "ringbench run: --backend must be auto, cuda or cpu, not '%s'\n", backend);
         return EXIT_USAGE;
     }
+    if (!windows)
+        windows = o.preset->windows;
+    if (rb_windows_parse(windows, o.windows, sizeof o.windows / sizeof *o.windows, &o.nwindows, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench run: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (rb_place_init(cpu_list, pin, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench run: %s\n", err);
+        return EXIT_USAGE;
+    }
+    o.trials = trials ? trials : o.preset->trials;
+    o.warmup_timeout_s = warmup_s;
     o.device = device;
     o.seed = seed;
     o.timeout_s = timeout_s;
+    /* On WSL2 a kernel longer than the Windows watchdog (TDR, 2 s on a display GPU) is killed: keep
+     * below it unless the user chose. */
+    wsl_info wsl;
+    wsl_detect(NULL, NULL, NULL, &wsl);
+    if (!strcmp(lifetime_source, "default") && wsl_kind_has_tdr(wsl.kind)) {
+        lifetime_s = WSL_TDR_SAFE_LIFETIME_S;
+        lifetime_source = "WSL2 default: below the Windows TDR watchdog (2 s)";
+    }
     o.max_lifetime_s = lifetime_s;
     o.quiet = quiet;
 
@@ -337,18 +434,46 @@ static int cmd_run(int argc, char **argv)
                 caps.cuda_error);
     env_info env;
     env_detect(NULL, &env);
+    /* taskset, nice and container limits distort every number of the run: said before it starts, and
+     * recorded with the provenance so that a report can say it too. */
+    env_limits lim;
+    env_limits_detect(NULL, &lim);
+    for (int i = 0; i < lim.nwarnings; i++)
+        fprintf(stderr, "ringbench: WARNING: %s\n", lim.warnings[i]);
     run_meta meta = {cmdline, o.preset->name, modes, sizes, notice, o.backend, seed};
-    if (write_header(w, &env, &caps, &meta) != 0) {
+    if (write_header(w, &env, &caps, &meta) != 0 || env_limits_foreach(&lim, put_env, w) != 0) {
+        fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
+        h5out_close(w, 0, "write error", err, sizeof err);
+        return EXIT_FAIL;
+    }
+    if (h5out_attr_f64(w, RB_H5_PROVENANCE, "max_lifetime_s", lifetime_s) != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "max_lifetime_source", lifetime_source) != 0) {
         fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
         h5out_close(w, 0, "write error", err, sizeof err);
         return EXIT_FAIL;
     }
     if (env.is_wsl2 && !quiet)
         fprintf(stderr, "ringbench: WSL2 detected (%s)\n", env.wsl2_evidence);
+    if (!quiet && wsl_kind_has_tdr(wsl.kind))
+        fprintf(stderr, "ringbench: %s: --max-lifetime %.3g s (%s)\n", wsl_kind_name(wsl.kind), lifetime_s,
+                lifetime_source);
+
+    if (write_placement(w, quiet) != 0 || open_clocks(w, &o, &caps, lock_clocks) != 0) {
+        fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
+        env_clocks_close(o.clocks);
+        h5out_close(w, 0, "write error", err, sizeof err);
+        return EXIT_FAIL;
+    }
 
     install_signals();
     rb_sweep_result res;
     int rc = rb_sweep_run(&o, &caps, w, &g_stop, &res, err, sizeof err);
+    env_clocks_close(o.clocks); /* restores locked clocks */
+    if (h5out_attr_i64(w, RB_H5_PROVENANCE, "trials", o.trials) != 0 ||
+        h5out_attr_f64(w, RB_H5_PROVENANCE, "warmup_s", res.warmup_s) != 0 ||
+        h5out_attr_f64(w, RB_H5_PROVENANCE, "warmup_sm_mhz", res.warmup_sm_mhz) != 0 ||
+        h5out_attr_f64(w, RB_H5_PROVENANCE, "warmup_target_sm_mhz", res.warmup_target_mhz) != 0)
+        fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
     char end[64];
     utc_now(end, sizeof end, "%Y-%m-%dT%H:%M:%SZ");
     h5out_attr_str(w, RB_H5_PROVENANCE, "end_utc", end);
@@ -403,6 +528,33 @@ static int print_cap(void *ctx, const char *key, const char *value, const char *
     return 0;
 }
 
+/* The per-call costs (the call_* baselines every run records), each with its median's 95% CI: the
+ * numbers that differ most between native Linux and WSL2. */
+static void print_call_costs(const rb_caps *caps, int device)
+{
+    printf("CUDA call costs (median [95%% CI] of one call, %d-byte copies):\n", RB_CALL_BYTES);
+    if (!caps->cuda_usable) {
+        printf("  unsupported: no usable CUDA device (%s)\n", caps->cuda_error);
+        return;
+    }
+    const rb_policy pol = {.warmup = 200,
+                           .rule = {.min_samples = 500, .min_seconds = 0.05, .max_seconds = 1.0,
+                                    .max_samples = 200000, .rel_ci_width = 0.01}};
+    for (int c = 0; c < RB_CALL_COUNT; c++) {
+        rb_samples smp;
+        char err[256] = "";
+        stats_summary sum;
+        int rc = rb_base_call(RING_BACKEND_CUDA, device, (rb_call_base)c, &pol, &smp, err, sizeof err, &g_stop);
+        if (rc == RB_BASE_OK && stats_summarize(smp.us, smp.n, &sum) == 0)
+            printf("  %-32s %8.3f us [%.3f, %.3f]  n=%zu\n", rb_call_base_family((rb_call_base)c), sum.p50, sum.ci_lo,
+                   sum.ci_hi, sum.n);
+        else
+            printf("  %-32s %s: %s\n", rb_call_base_family((rb_call_base)c),
+                   rc == RB_BASE_UNSUPPORTED ? "unsupported" : "failed", err);
+        rb_samples_free(&smp);
+    }
+}
+
 static int cmd_probe(int argc, char **argv)
 {
     int device = 0, force = 0;
@@ -431,8 +583,14 @@ static int cmd_probe(int argc, char **argv)
     env_detect(NULL, &env);
     rb_caps caps;
     rb_probe(device, &caps);
+    env_limits lim;
+    env_limits_detect(NULL, &lim);
     printf("environment:\n");
     env_foreach(&env, print_kv, NULL);
+    env_limits_foreach(&lim, print_kv, NULL);
+    wsl_info wsl;
+    wsl_detect(NULL, NULL, NULL, &wsl);
+    wsl_foreach(&wsl, print_kv, NULL);
     printf("capabilities (device %d):\n", device);
     rb_caps_foreach(&caps, print_cap, NULL);
     env_nvml nv;
@@ -443,6 +601,7 @@ static int cmd_probe(int argc, char **argv)
                nv.driver_version);
     else
         printf("nvml: not available: %s\n", nv.reason);
+    print_call_costs(&caps, device);
     printf("modes this platform can run:\n");
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
         rb_mode m = rb_mode_at(i);
@@ -563,7 +722,8 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("ringbench %s (git %s, protocol %d, results schema %d, %s)\n", RINGBENCH_VERSION, RINGBENCH_GIT_COMMIT,
+        printf("ringbench %s (git %s, dirty %s, commit from %s, protocol %d, results schema %d, %s)\n",
+               RINGBENCH_VERSION, RINGBENCH_GIT_COMMIT, RINGBENCH_GIT_DIRTY, RINGBENCH_GIT_COMMIT_SOURCE,
                RING_PROTOCOL_VERSION, RB_SCHEMA_VERSION,
 #ifdef RINGBENCH_HAVE_CUDA
                "CUDA backend built in"

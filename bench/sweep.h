@@ -1,10 +1,12 @@
-/* sweep.h - what `ringbench run` measures: presets, the --sizes grammar, and the sweep over every
- * selected mode x message size, written row by row to a results file.
+/* sweep.h - what `ringbench run` measures: presets, the --sizes and --window grammars, and the sweep
+ * over every selected mode x message size, written trial by trial and row by row to a results file.
  *
- * Per run: baselines first (floor, launch and graph per message, memcpy bandwidth; the ring's
- * ratios refer to them), the harness's own overhead, then per mode one control cell (control-block
- * operations and lifecycle cycles) and one cell per size (latency, then throughput), each cell with
- * a fresh kernel launch so that no kernel outlives a cell (the Windows watchdog on WSL2).
+ * A run is a plan of independent trials (bench/plan.c): every cell is measured `trials` times, each
+ * time on a fresh ring with a fresh kernel launch (harness/trial.c). The trials of all modes at one
+ * size are interleaved in a seeded random order, round by round, so that slow drift (clocks, the
+ * machine's other work) falls on every mode alike; the WSL2 fallback and the native modes run back to
+ * back in each round, so the verdict can compare them pair by pair. Baselines are trials too. After
+ * a size's last round, its cells' rows are written: p50 and the 95% interval from the trial level.
  */
 #ifndef RINGBENCH_SWEEP_H
 #define RINGBENCH_SWEEP_H
@@ -14,23 +16,27 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "env.h"
 #include "h5out.h"
 #include "measure.h"
 #include "modes.h"
 #include "probe.h"
 #include "ring.h"
+#include "trial.h"
 
 typedef struct rb_preset {
     const char *name;
     const char *doc;
     const char *sizes;       /* in the --sizes grammar */
-    rb_policy latency;       /* per latency cell */
-    rb_policy cb;            /* per control-block operation */
-    int tput_reps;           /* throughput repetitions per cell */
-    double tput_rep_seconds; /* each keeps the ring full this long, then drains */
+    const char *windows;     /* in the --window grammar */
+    int trials;              /* independent trials per cell */
+    rb_policy latency;       /* per latency trial */
+    rb_policy cb;            /* per control-block operation per trial */
+    int tput_reps;           /* throughput repetitions per window per trial */
+    double tput_rep_seconds; /* each keeps the window full this long, then drains */
     int memcpy_reps;
     double memcpy_rep_seconds;
-    int lifecycle_cycles;    /* launch..terminate cycles per mode */
+    int lifecycle_cycles;    /* launch..terminate cycles per control trial */
 } rb_preset;
 
 size_t rb_preset_count(void);
@@ -50,6 +56,10 @@ typedef struct rb_sizes {
  * Sizes must be multiples of 4 between 4 B and 1 GiB. Returns 0, or -1 with one line in err. */
 int rb_sizes_parse(const char *spec, rb_sizes *out, char *err, size_t errlen);
 
+/* Parses the --window grammar: comma-separated message counts (1..65536) or `cap` (the ring's
+ * capacity at each size; a larger window is capped to it). Returns 0, or -1 with one line in err. */
+int rb_windows_parse(const char *spec, uint32_t *out, size_t max, size_t *n, char *err, size_t errlen);
+
 /* "8 B", "4 KiB", "16 MiB". Returns buf. */
 char *rb_size_name(uint64_t bytes, char *buf, size_t n);
 
@@ -59,27 +69,34 @@ typedef struct rb_sweep_opts {
     const rb_preset *preset;
     rb_mode_set modes;
     rb_sizes sizes;
-    uint32_t seed;
+    uint32_t windows[8];
+    size_t nwindows;
+    int trials;              /* trials per cell (the preset's unless --trials) */
+    uint32_t seed;           /* payload seed; also seeds the order of trials */
     double timeout_s;
     double max_lifetime_s;
+    env_clocks *clocks;      /* NVML clock session, or NULL: trial clocks unknown */
+    double warmup_timeout_s; /* GPU warm-up before the first trial; 0 = none */
     int quiet;               /* no progress on stderr */
 } rb_sweep_opts;
 
 typedef struct rb_sweep_result {
-    size_t units_done, units_total;
+    size_t units_done, units_total; /* trials */
     size_t ok, unsupported, invalid, failed; /* rows by status */
     int interrupted;
     rb_row *rows;            /* every row written, for the summary */
     size_t nrows, caprows;
     double floor_p50;        /* NaN when not measured */
+    double warmup_s, warmup_sm_mhz, warmup_target_mhz; /* what the GPU warm-up did; NaN if none */
 } rb_sweep_result;
 
-/* Runs the sweep, appending rows to w. Returns 0 when it ran to the end (some rows may be failed:
- * see res), 1 when *stop was raised, -1 when the results file could not be written (err says why). */
+/* Runs the sweep, appending trials and rows to w. Returns 0 when it ran to the end (some rows may
+ * be failed: see res), 1 when *stop was raised (every completed trial and the rows of every cell
+ * with one are written), -1 when the results file could not be written (err says why). */
 int rb_sweep_run(const rb_sweep_opts *o, const rb_caps *caps, h5out *w, volatile sig_atomic_t *stop,
                  rb_sweep_result *res, char *err, size_t errlen);
 
-/* Prints the summary table (best and worst modes per size, fallback vs native) to out. */
+/* Prints the summary table (best and worst modes per size, fallback vs native, the run's spread). */
 void rb_sweep_summary(const rb_sweep_result *res, FILE *out);
 
 void rb_sweep_result_free(rb_sweep_result *res);

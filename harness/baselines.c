@@ -14,6 +14,7 @@
 #ifdef RINGBENCH_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #include "cuda_check.h"
+#include "call_kernels.h"
 #include "ring_kernel.h"
 #endif
 
@@ -386,4 +387,154 @@ out:
     if (rc != RB_BASE_OK)
         rb_samples_free(s);
     return rc;
+}
+
+/* --- per-call costs ------------------------------------------------------------------------------- */
+
+const char *rb_call_base_family(rb_call_base c)
+{
+    static const char *const fam[RB_CALL_COUNT] = {
+#define RB_CALL_BASE_FAM(e, f) [RB_CALL_##e] = f,
+        RB_CALL_BASES(RB_CALL_BASE_FAM)
+#undef RB_CALL_BASE_FAM
+    };
+    return (int)c >= 0 && (int)c < (int)RB_CALL_COUNT ? fam[c] : NULL;
+}
+
+#ifdef RINGBENCH_HAVE_CUDA
+typedef struct call_ctx {
+    rb_call_base kind;
+    void *pinned, *pageable, *dev;
+    cudaStream_t st;
+    cudaEvent_t ev;
+    cudaError_t last;
+    uint64_t launches;
+} call_ctx;
+
+/* One call (or, for memcpy_async_query, the ring's sequence for one async copy). 0, or 1 with the
+ * CUDA error in c->last. */
+static int call_op(void *ctx)
+{
+    call_ctx *c = ctx;
+    cudaError_t e = cudaSuccess;
+    switch (c->kind) {
+    case RB_CALL_MEMCPY_H2D_PINNED:
+        e = cudaMemcpy(c->dev, c->pinned, RB_CALL_BYTES, cudaMemcpyHostToDevice);
+        break;
+    case RB_CALL_MEMCPY_D2H_PINNED:
+        e = cudaMemcpy(c->pinned, c->dev, RB_CALL_BYTES, cudaMemcpyDeviceToHost);
+        break;
+    case RB_CALL_MEMCPY_H2D_PAGEABLE:
+        e = cudaMemcpy(c->dev, c->pageable, RB_CALL_BYTES, cudaMemcpyHostToDevice);
+        break;
+    case RB_CALL_MEMCPY_D2H_PAGEABLE:
+        e = cudaMemcpy(c->pageable, c->dev, RB_CALL_BYTES, cudaMemcpyDeviceToHost);
+        break;
+    case RB_CALL_MEMCPY_ASYNC_QUERY:
+        if ((e = cudaMemcpyAsync(c->dev, c->pinned, RB_CALL_BYTES, cudaMemcpyHostToDevice, c->st)) != cudaSuccess ||
+            (e = cudaEventRecord(c->ev, c->st)) != cudaSuccess)
+            break;
+        while ((e = cudaEventQuery(c->ev)) == cudaErrorNotReady) {
+        }
+        break;
+    case RB_CALL_STREAM_QUERY_IDLE:
+        e = cudaStreamQuery(c->st);
+        break;
+    case RB_CALL_STREAM_SYNC_IDLE:
+        e = cudaStreamSynchronize(c->st);
+        break;
+    case RB_CALL_EVENT_QUERY_DONE:
+        e = cudaEventQuery(c->ev);
+        break;
+    case RB_CALL_LAUNCH_EMPTY:
+        /* Not waited for: the queue of launches can fill, and a launch then blocks until the GPU
+         * drains it. An empty kernel runs faster than it is launched, so that is rare; it shows in
+         * the tail, not the median. */
+        e = rb_empty_launch(c->st);
+        c->launches++;
+        break;
+    case RB_CALL_LAUNCH_SYNC:
+        if ((e = rb_empty_launch(c->st)) == cudaSuccess)
+            e = cudaStreamSynchronize(c->st);
+        break;
+    default:
+        e = cudaErrorInvalidValue;
+    }
+    c->last = e;
+    return e != cudaSuccess;
+}
+
+static int cuda_call_baseline(int device, rb_call_base kind, const rb_policy *p, rb_samples *s, char *err,
+                              size_t errlen, volatile sig_atomic_t *stop)
+{
+    call_ctx c = {.kind = kind};
+    char cerr[256];
+    int rc = RB_BASE_FAILED;
+    CUDA_TRY(cerr, cudaSetDevice(device), fail);
+    CUDA_TRY(cerr, rb_empty_prepare(), fail);
+    CUDA_TRY(cerr, cudaHostAlloc(&c.pinned, RB_CALL_BYTES, cudaHostAllocDefault), unsupported);
+    CUDA_TRY(cerr, cudaMalloc(&c.dev, RB_CALL_BYTES), fail);
+    CUDA_TRY(cerr, cudaStreamCreateWithFlags(&c.st, cudaStreamNonBlocking), fail);
+    CUDA_TRY(cerr, cudaEventCreateWithFlags(&c.ev, cudaEventDisableTiming), fail);
+    if (!(c.pageable = malloc(RB_CALL_BYTES))) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    memset(c.pageable, 0x5A, RB_CALL_BYTES);
+    memset(c.pinned, 0x5A, RB_CALL_BYTES);
+    CUDA_TRY(cerr, cudaEventRecord(c.ev, c.st), fail); /* a completed event for EVENT_QUERY_DONE */
+    CUDA_TRY(cerr, cudaStreamSynchronize(c.st), fail);
+    int op_rc;
+    int mrc = rb_measure(p, call_op, &c, s, &op_rc, stop);
+    if (mrc < 0 && op_rc) {
+        rb_cuda_describe(cerr, sizeof cerr, rb_call_base_family(kind), c.last, __FILE__, __LINE__);
+        goto fail;
+    }
+    CUDA_TRY(cerr, cudaStreamSynchronize(c.st), fail);
+    rc = mrc == 1 ? RB_BASE_INTERRUPTED : mrc < 0 ? RB_BASE_FAILED : RB_BASE_OK;
+    if (mrc < 0)
+        snprintf(err, errlen, "out of memory");
+    goto out;
+unsupported:
+    snprintf(err, errlen, "pinned host memory refused: %s", cerr);
+    rc = RB_BASE_UNSUPPORTED;
+    goto out;
+fail:
+    snprintf(err, errlen, "%s", cerr);
+out:
+    if (c.ev)
+        cudaEventDestroy(c.ev);
+    if (c.st)
+        cudaStreamDestroy(c.st);
+    if (c.dev)
+        cudaFree(c.dev);
+    if (c.pinned)
+        cudaFreeHost(c.pinned);
+    free(c.pageable);
+    (void)cudaGetLastError();
+    return rc;
+}
+#endif
+
+int rb_base_call(ring_backend b, int device, rb_call_base c, const rb_policy *p, rb_samples *s, char *err,
+                 size_t errlen, volatile sig_atomic_t *stop)
+{
+    memset(s, 0, sizeof *s);
+    if (!rb_call_base_family(c)) {
+        snprintf(err, errlen, "unknown call baseline %d", (int)c);
+        return RB_BASE_FAILED;
+    }
+    if (b == RING_BACKEND_CPU) {
+        /* The CPU backend's twin of a call is a counter increment, not a driver call: timing it would
+         * put a number where the comparison needs a driver's, so it is recorded as unsupported. */
+        snprintf(err, errlen, "CPU backend: no CUDA driver calls to time");
+        return RB_BASE_UNSUPPORTED;
+    }
+#ifdef RINGBENCH_HAVE_CUDA
+    return cuda_call_baseline(device, c, p, s, err, errlen, stop);
+#else
+    (void)device; (void)p; (void)stop;
+    snprintf(err, errlen, "built without CUDA");
+    return RB_BASE_UNSUPPORTED;
+#endif
 }

@@ -16,6 +16,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,4 +173,120 @@ out:
     if (initialised) api.shutdown();
     if (api.lib != NULL) dlclose(api.lib);
     return 0;
+}
+
+/* --- the clock session ------------------------------------------------------------------------- */
+
+typedef int (*nvml_u64_fn)(nvml_device device, unsigned long long *value);
+typedef int (*nvml_lock_fn)(nvml_device device, unsigned int min_mhz, unsigned int max_mhz);
+typedef int (*nvml_reset_fn)(nvml_device device);
+
+struct env_clocks {
+    nvml_api api;
+    nvml_device dev;
+    nvml_u64_fn reasons;   /* nvmlDeviceGetCurrentClocksEventReasons, or the older Throttle name */
+    nvml_clock_fn app_clock, max_clock;
+    nvml_lock_fn lock;
+    nvml_reset_fn reset;
+    int locked;
+};
+
+int env_clocks_open(const char *pci_bus_id, env_clocks **out, char *reason, size_t len)
+{
+    env_nvml scratch;
+    env_clocks *c = calloc(1, sizeof *c);
+    int rc;
+
+    *out = NULL;
+    if (c == NULL) {
+        snprintf(reason, len, "out of memory");
+        return -1;
+    }
+    memset(&scratch, 0, sizeof scratch);
+    if (nvml_load(&c->api, &scratch) != 0) {
+        snprintf(reason, len, "%s", scratch.reason);
+        goto fail;
+    }
+    if ((rc = c->api.init()) != NVML_SUCCESS) {
+        nvml_reason(&scratch, &c->api, "nvmlInit_v2", rc);
+        snprintf(reason, len, "%s", scratch.reason);
+        goto fail;
+    }
+    if (pci_bus_id == NULL || (rc = c->api.handle_by_bus_id(pci_bus_id, &c->dev)) != NVML_SUCCESS) {
+        snprintf(reason, len, "no NVML device for PCI bus id %s", pci_bus_id ? pci_bus_id : "(none)");
+        c->api.shutdown();
+        goto fail;
+    }
+    c->reasons = (nvml_u64_fn)dlsym(c->api.lib, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (c->reasons == NULL)
+        c->reasons = (nvml_u64_fn)dlsym(c->api.lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    c->app_clock = (nvml_clock_fn)dlsym(c->api.lib, "nvmlDeviceGetApplicationsClock");
+    c->max_clock = (nvml_clock_fn)dlsym(c->api.lib, "nvmlDeviceGetMaxClockInfo");
+    c->lock = (nvml_lock_fn)dlsym(c->api.lib, "nvmlDeviceSetGpuLockedClocks");
+    c->reset = (nvml_reset_fn)dlsym(c->api.lib, "nvmlDeviceResetGpuLockedClocks");
+    *out = c;
+    return 0;
+fail:
+    if (c->api.lib != NULL)
+        dlclose(c->api.lib);
+    free(c);
+    return -1;
+}
+
+void env_clocks_read(env_clocks *c, double *sm_mhz, double *mem_mhz, unsigned long long *reasons)
+{
+    *sm_mhz = *mem_mhz = NAN;
+    *reasons = 0;
+    if (c == NULL)
+        return;
+    int sm = nvml_clock(&c->api, c->dev, NVML_CLOCK_SM), mem = nvml_clock(&c->api, c->dev, NVML_CLOCK_MEM);
+    if (sm >= 0)
+        *sm_mhz = sm;
+    if (mem >= 0)
+        *mem_mhz = mem;
+    if (c->reasons != NULL && c->reasons(c->dev, reasons) != NVML_SUCCESS)
+        *reasons = 0;
+}
+
+double env_clocks_target_sm(env_clocks *c)
+{
+    unsigned int mhz = 0;
+    if (c == NULL)
+        return NAN;
+    if (c->app_clock != NULL && c->app_clock(c->dev, NVML_CLOCK_SM, &mhz) == NVML_SUCCESS && mhz > 0)
+        return mhz;
+    if (c->max_clock != NULL && c->max_clock(c->dev, NVML_CLOCK_SM, &mhz) == NVML_SUCCESS && mhz > 0)
+        return mhz;
+    return NAN;
+}
+
+int env_clocks_lock(env_clocks *c, char *reason, size_t len)
+{
+    double target = env_clocks_target_sm(c);
+    int rc;
+    if (c == NULL || c->lock == NULL || !(target > 0)) {
+        snprintf(reason, len, "NVML cannot lock clocks here (no nvmlDeviceSetGpuLockedClocks or no target clock)");
+        return -1;
+    }
+    if ((rc = c->lock(c->dev, (unsigned)target, (unsigned)target)) != NVML_SUCCESS) {
+        const char *words = c->api.error_string ? c->api.error_string(rc) : NULL;
+        snprintf(reason, len, "nvmlDeviceSetGpuLockedClocks(%u MHz) failed: %s (%d)", (unsigned)target,
+                 words ? words : "NVML error", rc);
+        return -1;
+    }
+    c->locked = 1;
+    return 0;
+}
+
+int env_clocks_locked(const env_clocks *c) { return c != NULL && c->locked; }
+
+void env_clocks_close(env_clocks *c)
+{
+    if (c == NULL)
+        return;
+    if (c->locked && c->reset != NULL)
+        c->reset(c->dev);
+    c->api.shutdown();
+    dlclose(c->api.lib);
+    free(c);
 }

@@ -6,6 +6,7 @@
  * more than the work. The caller spins until every part is done.
  */
 #include "pool.h"
+#include "placement.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -69,6 +70,10 @@ static void *worker(void *arg)
     rb_pool *p = ((worker_arg *)arg)->p;
     const int id = ((worker_arg *)arg)->id;
     free(arg);
+    /* Each worker on a core of its own when the run pins its threads (placement.h). */
+    const rb_placement *pl = rb_place_get();
+    if (pl->pinned && id < pl->nworkers)
+        rb_place_pin_self(pl->worker_cpus[id]);
     unsigned long seen = 0;
     while ((seen = await_work(p, seen)) != 0) {
         p->fn(p->ctx, id, p->nworkers + 1);
@@ -150,9 +155,7 @@ void rb_pool_destroy(rb_pool *p)
 
 int rb_pool_default_workers(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    /* Leave two CPUs: one for the polling host thread, one for the CUDA driver and the OS. */
-    if (n <= 4)
-        return 0;
-    return n - 2 > 8 ? 8 : (int)(n - 2);
+    /* From the CPUs the process may use (its mask or --cpu), not the machine's count: the polling
+     * thread and the driver (or the CPU backend's kernel thread) keep a core each. */
+    return rb_place_get()->nworkers;
 }

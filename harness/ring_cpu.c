@@ -4,6 +4,11 @@
  * reports), runs and is tested on machines without a GPU. "Device" memory is ordinary memory; a put
  * or get is a memcpy; a staged control block is copied word by word with atomics. The host-memory
  * and launch axes have no meaning here and are recorded as given; results say backend "cpu".
+ *
+ * Call counts: every operation records, through the counting layer (cuda_calls.h), the CUDA runtime
+ * calls its twin in ring_cuda.c makes for the same mode, so that calls per message are known and
+ * tested (tests/test_call_counts.c) on machines without a GPU. The twin's rules are the twin_*
+ * functions below; change them together with ring_cuda.c.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ring_internal.h"
@@ -14,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_calls.h"
 #include "timing.h"
 
 typedef struct cpu_state {
@@ -136,6 +142,25 @@ static void *cpu_kernel(void *arg)
     return NULL;
 }
 
+/* --- the calls the CUDA twin would make (ring_cuda.c, same mode) ------------------------------- */
+
+/* Staged control-block copies use the async path unless xfer=sync (ring_cuda.c: s->async). */
+static int twin_async(const ring *r) { return r->cfg.mode.v[RB_AXIS_XFER] != RB_XFER_SYNC; }
+
+/* A put or get of a slot: cudaMemcpyAsync + cudaEventRecord, or cudaMemcpy (a put from pageable
+ * memory with a directly written control block adds cudaStreamSynchronize(0)). */
+static void twin_copy(const ring *r, int put)
+{
+    if (twin_async(r)) {
+        CC_COUNT(CC_MEMCPY_ASYNC);
+        CC_COUNT(CC_EVENT_RECORD);
+        return;
+    }
+    CC_COUNT(CC_MEMCPY);
+    if (put && r->cfg.mode.v[RB_AXIS_HOST] == RB_HOST_MALLOC && r->cb_direct)
+        CC_COUNT(CC_STREAM_SYNC);
+}
+
 static void *alloc_aligned(size_t bytes)
 {
     void *p = NULL;
@@ -210,6 +235,10 @@ static int cpu_launch(ring *r)
     if (pthread_create(&s->thread, NULL, cpu_kernel, r) != 0)
         return ring_fail(r, RING_EKERNEL, "pthread_create failed for the CPU kernel thread");
     s->thread_started = 1;
+    if (!r->cb_direct)
+        CC_COUNT(CC_OTHER); /* cudaMemsetAsync of the device control block */
+    CC_COUNT(CC_OTHER);     /* cudaMemsetAsync of the scratch */
+    CC_COUNT(CC_LAUNCH);
     return RING_OK;
 }
 
@@ -218,6 +247,7 @@ static int cpu_status(ring *r)
     cpu_state *s = r->be;
     if (!s->thread_started)
         return 1;
+    CC_COUNT(CC_STREAM_QUERY);
     if (!atomic_load(&s->exited))
         return 0;
     cpu_join(s);
@@ -230,6 +260,7 @@ static int cpu_put(ring *r, uint32_t first, uint32_t n, size_t bytes)
     cpu_state *s = r->be;
     const size_t off = (size_t)first * r->stride;
     memcpy(s->in_ring + off, r->in_stage + off, bytes);
+    twin_copy(r, 1);
     return RING_OK;
 }
 
@@ -239,24 +270,32 @@ static int cpu_get(ring *r, uint32_t first, uint32_t n, size_t bytes)
     cpu_state *s = r->be;
     const size_t off = (size_t)first * r->stride;
     memcpy(r->out_stage + off, s->out_ring + off, bytes);
+    twin_copy(r, 0);
     return RING_OK;
 }
 
 static int cpu_done(ring *r, uint32_t slot)
 {
-    (void)r;
     (void)slot;
+    if (twin_async(r))
+        CC_COUNT(CC_EVENT_QUERY); /* the twin asks the slot's event; a sync copy has none */
     return 1; /* copies complete before put/get return */
 }
 
 static int cpu_cb_write(ring *r, uint32_t snap)
 {
-    (void)snap;
     cpu_state *s = r->be;
     st(&s->cb->h.out_ack, r->shadow.out_ack);
     st(&s->cb->h.flag, r->shadow.flag);
     st(&s->cb->h.cmd, r->shadow.cmd);
     st(&s->cb->h.in_tail, r->shadow.in_tail);
+    if (!twin_async(r)) {
+        CC_COUNT(CC_MEMCPY);
+    } else {
+        CC_COUNT(CC_MEMCPY_ASYNC);
+        if (snap == r->cfg.capacity) /* a write that completes before cb_write returns */
+            CC_COUNT(CC_STREAM_SYNC);
+    }
     return RING_OK;
 }
 
@@ -267,6 +306,12 @@ static int cpu_cb_read(ring *r)
     uint32_t *dst = (uint32_t *)&r->kview;
     for (size_t i = 0; i < sizeof(ring_cb_kern) / 4; i++)
         dst[i] = ld(&src[i]);
+    if (twin_async(r)) {
+        CC_COUNT(CC_MEMCPY_ASYNC);
+        CC_COUNT(CC_STREAM_SYNC);
+    } else {
+        CC_COUNT(CC_MEMCPY);
+    }
     return RING_OK;
 }
 

@@ -13,6 +13,8 @@
  * last slot; sync = cudaMemcpy
  * on the legacy stream. The kernel runs on its own non-blocking stream, so neither waits for it.
  * Nothing is allocated or freed while the kernel runs: cudaFree would wait for it forever.
+ * Every runtime call on the ring's paths (launch, status, copies, control block) is counted with
+ * CC_COUNT (cuda_calls.h) just before it is made; ring_cpu.c's twin_* rules mirror these.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ring_internal.h"
@@ -22,6 +24,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "cuda_calls.h"
 #include "cuda_check.h"
 #include "ring_kernel.h"
 #include "timing.h"
@@ -282,8 +285,11 @@ static int cuda_launch(ring *r)
      * forever for a kernel some earlier ring could not stop. */
     if (r->cb_direct)
         memset(r->cb_direct, 0, sizeof(ring_cb));
-    else
+    else {
+        CC_COUNT(CC_OTHER);
         CUDA_TRY(s->cerr, cudaMemsetAsync(s->cb_dev, 0, sizeof(ring_cb), s->kstream), failed);
+    }
+    CC_COUNT(CC_OTHER);
     CUDA_TRY(s->cerr, cudaMemsetAsync(s->scratch, 0, ring_kernel_scratch_bytes(), s->kstream), failed);
     ring_kernel_args a = {
         .cb = s->cb_dev,
@@ -295,6 +301,7 @@ static int cuda_launch(ring *r)
         .capacity = r->cfg.capacity,
         .max_payload = r->cfg.max_payload,
     };
+    CC_COUNT(CC_LAUNCH);
     CUDA_TRY(s->cerr, ring_kernel_launch(&a, coop, r->blocks, s->kstream), failed);
     s->launched = 1;
     return RING_OK;
@@ -308,6 +315,7 @@ static int cuda_status(ring *r)
     cuda_state *s = r->be;
     if (!s->launched)
         return 1;
+    CC_COUNT(CC_STREAM_QUERY);
     cudaError_t e = cudaStreamQuery(s->kstream);
     if (e == cudaErrorNotReady)
         return 0;
@@ -337,15 +345,20 @@ static int cuda_put(ring *r, uint32_t first, uint32_t n, size_t bytes)
     cuda_state *s = r->be;
     const size_t off = (size_t)first * r->stride;
     if (s->async) {
+        CC_COUNT(CC_MEMCPY_ASYNC);
         CUDA_TRY(s->cerr, cudaMemcpyAsync(s->in_dev + off, r->in_stage + off, bytes, cudaMemcpyHostToDevice, s->h2d), failed);
+        CC_COUNT(CC_EVENT_RECORD);
         CUDA_TRY(s->cerr, cudaEventRecord(s->ev_in[first + n - 1], s->h2d), failed);
         return RING_OK;
     }
+    CC_COUNT(CC_MEMCPY);
     CUDA_TRY(s->cerr, cudaMemcpy(s->in_dev + off, r->in_stage + off, bytes, cudaMemcpyHostToDevice), failed);
     /* From pageable memory cudaMemcpy may return before the DMA has landed; a control block the host
      * writes directly would then announce bytes the kernel cannot see yet. */
-    if (!s->pinned && r->cb_direct)
+    if (!s->pinned && r->cb_direct) {
+        CC_COUNT(CC_STREAM_SYNC);
         CUDA_TRY(s->cerr, cudaStreamSynchronize(0), failed);
+    }
     return RING_OK;
 failed:
     return copy_failed(r);
@@ -356,10 +369,13 @@ static int cuda_get(ring *r, uint32_t first, uint32_t n, size_t bytes)
     cuda_state *s = r->be;
     const size_t off = (size_t)first * r->stride;
     if (s->async) {
+        CC_COUNT(CC_MEMCPY_ASYNC);
         CUDA_TRY(s->cerr, cudaMemcpyAsync(r->out_stage + off, s->out_dev + off, bytes, cudaMemcpyDeviceToHost, s->d2h), failed);
+        CC_COUNT(CC_EVENT_RECORD);
         CUDA_TRY(s->cerr, cudaEventRecord(s->ev_out[first + n - 1], s->d2h), failed);
         return RING_OK;
     }
+    CC_COUNT(CC_MEMCPY);
     CUDA_TRY(s->cerr, cudaMemcpy(r->out_stage + off, s->out_dev + off, bytes, cudaMemcpyDeviceToHost), failed);
     return RING_OK;
 failed:
@@ -371,6 +387,7 @@ static int event_done(ring *r, cudaEvent_t ev)
     cuda_state *s = r->be;
     if (!s->async)
         return 1;
+    CC_COUNT(CC_EVENT_QUERY);
     cudaError_t e = cudaEventQuery(ev);
     if (e == cudaSuccess)
         return 1;
@@ -390,11 +407,15 @@ static int cuda_cb_write(ring *r, uint32_t snap)
     *src = r->shadow;
     if (s->async) {
         /* On the h2d stream: after every payload copy already queued there. */
+        CC_COUNT(CC_MEMCPY_ASYNC);
         CUDA_TRY(s->cerr, cudaMemcpyAsync(&s->cb_dev->h, src, sizeof *src, cudaMemcpyHostToDevice, s->h2d), failed);
-        if (snap == r->cfg.capacity)
+        if (snap == r->cfg.capacity) {
+            CC_COUNT(CC_STREAM_SYNC);
             CUDA_TRY(s->cerr, cudaStreamSynchronize(s->h2d), failed);
+        }
         return RING_OK;
     }
+    CC_COUNT(CC_MEMCPY);
     CUDA_TRY(s->cerr, cudaMemcpy(&s->cb_dev->h, src, sizeof *src, cudaMemcpyHostToDevice), failed);
     return RING_OK;
 failed:
@@ -405,9 +426,12 @@ static int cuda_cb_read(ring *r)
 {
     cuda_state *s = r->be;
     if (s->async) {
+        CC_COUNT(CC_MEMCPY_ASYNC);
         CUDA_TRY(s->cerr, cudaMemcpyAsync(s->kstage, &s->cb_dev->k, sizeof *s->kstage, cudaMemcpyDeviceToHost, s->ctl), failed);
+        CC_COUNT(CC_STREAM_SYNC);
         CUDA_TRY(s->cerr, cudaStreamSynchronize(s->ctl), failed);
     } else {
+        CC_COUNT(CC_MEMCPY);
         CUDA_TRY(s->cerr, cudaMemcpy(s->kstage, &s->cb_dev->k, sizeof *s->kstage, cudaMemcpyDeviceToHost), failed);
     }
     r->kview = *s->kstage;

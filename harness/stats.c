@@ -418,3 +418,390 @@ out:
     free(ratios);
     return ret;
 }
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Student t quantile                                                                               */
+/* ------------------------------------------------------------------------------------------------ */
+
+/* P(T_df <= t) for integer df >= 1, t >= 0, by the finite series of Abramowitz & Stegun 26.7.3-4 in
+ * theta = atan(t / sqrt(df)): exact up to rounding, no special functions beyond atan and sin/cos. */
+static double t_cdf_upper_half(double t, int df) {
+    const double PI = 3.14159265358979323846;
+    double th = atan(t / sqrt((double)df)), s = sin(th), c2 = cos(th) * cos(th), sum, term;
+    if (df % 2 == 0) {
+        /* 1/2 + sin(th)/2 * [1 + (1/2)c^2 + (1*3)/(2*4)c^4 + ... up to c^(df-2)] */
+        sum = term = 1.0;
+        for (int j = 2; j <= df - 2; j += 2) {
+            term *= c2 * (double)(j - 1) / (double)j;
+            sum += term;
+        }
+        return 0.5 + 0.5 * s * sum;
+    }
+    /* 1/2 + (th + sin(th) cos(th) [1 + (2/3)c^2 + ... up to c^(df-3)]) / pi */
+    if (df == 1) return 0.5 + th / PI;
+    sum = term = 1.0;
+    for (int j = 3; j <= df - 2; j += 2) {
+        term *= c2 * (double)(j - 1) / (double)j;
+        sum += term;
+    }
+    return 0.5 + (th + s * cos(th) * sum) / PI;
+}
+
+double stats_t_quantile(double p, int df) {
+    if (!(p > 0.0 && p < 1.0) || df < 1) return NAN;
+    if (p < 0.5) return -stats_t_quantile(1.0 - p, df);
+    if (p == 0.5) return 0.0;
+    if (df > 1000) {
+        /* Cornish-Fisher expansion in 1/df around the normal quantile (A&S 26.7.5); its error at
+         * df = 1000 is far below 1e-9, and the series above would cost O(df) per evaluation. */
+        double z = normal_quantile(p), z2 = z * z, v = (double)df;
+        double g1 = (z2 + 1.0) * z / 4.0;
+        double g2 = ((5.0 * z2 + 16.0) * z2 + 3.0) * z / 96.0;
+        double g3 = (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) * z / 384.0;
+        return z + g1 / v + g2 / (v * v) + g3 / (v * v * v);
+    }
+    /* Bisection on the exact CDF: bracket by doubling, then halve to double precision. */
+    double lo = 0.0, hi = 2.0;
+    while (t_cdf_upper_half(hi, df) < p && hi < 1e300) {
+        lo = hi;
+        hi *= 2.0;
+    }
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (t_cdf_upper_half(mid, df) < p) lo = mid;
+        else hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+double stats_small_k_factor(size_t k, double conf) {
+    if (k < 2 || !(conf > 0.0 && conf < 1.0)) return 1.0;
+    double q = (1.0 + conf) / 2.0, dk = (double)k;
+    return stats_t_quantile(q, (int)(k - 1)) / normal_quantile(q) * sqrt(dk / (dk - 1.0));
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Trial-level hierarchical bootstrap                                                               */
+/* ------------------------------------------------------------------------------------------------ */
+
+const char *stats_ci_method_name(stats_ci_method m) {
+    return m == STATS_CI_TRIALS ? "trials" : "samples";
+}
+
+/* The IEEE bits of a double mapped so that unsigned order is numeric order: negatives have all bits
+ * flipped, non-negatives only the sign bit. */
+static uint64_t sort_key(double x) {
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u >> 63) ? ~u : u | 0x8000000000000000ULL;
+}
+
+int stats_sort(double *v, size_t n) {
+    enum { BITS = 11, BUCKETS = 1 << BITS, PASSES = (64 + BITS - 1) / BITS };
+    if (n < 64) {
+        sort_doubles(v, n);
+        return 0;
+    }
+    uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    size_t (*count)[BUCKETS] = calloc(PASSES, sizeof *count);
+    if (a == NULL || b == NULL || count == NULL) {
+        free(a);
+        free(b);
+        free(count);
+        sort_doubles(v, n);
+        errno = ENOMEM;
+        return -1;
+    }
+    /* One pass counts every digit; then one scatter per digit that is not the same for all keys
+     * (samples of one trial share their sign, exponent and more, so most high digits are skipped). */
+    for (size_t i = 0; i < n; i++) {
+        a[i] = sort_key(v[i]);
+        for (int p = 0; p < PASSES; p++) count[p][(a[i] >> (p * BITS)) & (BUCKETS - 1)]++;
+    }
+    for (int p = 0; p < PASSES; p++) {
+        if (count[p][(a[0] >> (p * BITS)) & (BUCKETS - 1)] == n) continue;
+        size_t sum = 0;
+        for (int d = 0; d < BUCKETS; d++) {
+            size_t c = count[p][d];
+            count[p][d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) b[count[p][(a[i] >> (p * BITS)) & (BUCKETS - 1)]++] = a[i];
+        uint64_t *t = a;
+        a = b;
+        b = t;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = (a[i] >> 63) ? a[i] & 0x7fffffffffffffffULL : ~a[i];
+        memcpy(&v[i], &u, sizeof u);
+    }
+    free(a);
+    free(b);
+    free(count);
+    return 0;
+}
+
+double stats_lower_median(const double *sorted, size_t n) {
+    if (sorted == NULL || n == 0) return NAN;
+    return sorted[(n + 1) / 2 - 1];
+}
+
+/* Uniform in (0, 1): 53 random bits, never 0, so that its log is finite. */
+static double rng_unit(rng *r) {
+    return ((double)(rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Standard normal by Marsaglia's polar method, one of each pair kept for the next call. */
+typedef struct normal_gen { rng r; int have; double spare; } normal_gen;
+
+static double rng_normal(normal_gen *g) {
+    if (g->have) {
+        g->have = 0;
+        return g->spare;
+    }
+    double u, v, s;
+    do {
+        u = 2.0 * rng_unit(&g->r) - 1.0;
+        v = 2.0 * rng_unit(&g->r) - 1.0;
+        s = u * u + v * v;
+    } while (s >= 1.0 || s == 0.0);
+    double f = sqrt(-2.0 * log(s) / s);
+    g->spare = v * f;
+    g->have = 1;
+    return u * f;
+}
+
+/* Gamma(a, 1) for a >= 1 by Marsaglia & Tsang (2000): exact, about 1.0x normal variates per draw
+ * for the shapes used here (a = n/2, up to ~10^6), where the acceptance rate is nearly 1. */
+static double rng_gamma(normal_gen *g, double a) {
+    double d = a - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+    for (;;) {
+        double x, v;
+        do {
+            x = rng_normal(g);
+            v = 1.0 + c * x;
+        } while (v <= 0.0);
+        v = v * v * v;
+        double u = rng_unit(&g->r), x2 = x * x;
+        if (u < 1.0 - 0.0331 * x2 * x2) return d * v;
+        if (log(u) < 0.5 * x2 + d * (1.0 - v + log(v))) return d * v;
+    }
+}
+
+/* The fast draw: the bootstrap median x_(J) of one sorted trial, J = ceil(n U), U ~ Beta(m, n+1-m). */
+static double draw_median_fast(normal_gen *g, const stats_trial *t, double *work) {
+    (void)work;
+    size_t n = t->n, m = (n + 1) / 2;
+    if (n == 1) return t->sorted[0];
+    double x = rng_gamma(g, (double)m), y = rng_gamma(g, (double)(n + 1 - m));
+    double j = ceil((double)n * (x / (x + y)));
+    size_t J = j < 1.0 ? 1 : (j > (double)n ? n : (size_t)j);
+    return t->sorted[J - 1];
+}
+
+/* The naive draw: n values resampled with replacement, their lower median selected. O(n). */
+static double draw_median_naive(normal_gen *g, const stats_trial *t, double *work) {
+    size_t n = t->n;
+    for (size_t i = 0; i < n; i++) work[i] = t->sorted[rng_below(&g->r, n)];
+    return select_kth(work, n, (n + 1) / 2 - 1);
+}
+
+typedef double (*median_draw)(normal_gen *g, const stats_trial *t, double *work);
+
+/* Checks a set of trials; returns the largest n (for the naive draw's scratch), 0 when invalid. */
+static size_t trials_valid(const stats_trial *t, size_t k) {
+    size_t maxn = 0;
+    if (t == NULL || k == 0) return 0;
+    for (size_t i = 0; i < k; i++) {
+        if (t[i].sorted == NULL || t[i].n == 0) return 0;
+        if (t[i].n > maxn) maxn = t[i].n;
+    }
+    return maxn;
+}
+
+static double trials_estimate(const stats_trial *t, size_t k) {
+    double sum = 0.0;
+    for (size_t i = 0; i < k; i++) sum += stats_lower_median(t[i].sorted, t[i].n);
+    return sum / (double)k;
+}
+
+/* One replicate of a cell: k trials drawn with replacement (or, with k_draw = 1, the same trial
+ * kept), each trial's median redrawn. resample_trials = 0 keeps the trials as they are and redraws
+ * only within them. */
+static double replicate(normal_gen *g, const stats_trial *t, size_t k, int resample_trials,
+                        median_draw draw, double *work) {
+    double sum = 0.0;
+    for (size_t i = 0; i < k; i++) {
+        const stats_trial *tr = resample_trials ? &t[rng_below(&g->r, k)] : &t[i];
+        sum += draw(g, tr, work);
+    }
+    return sum / (double)k;
+}
+
+static void gen_seed(normal_gen *g, uint64_t seed) {
+    rng_seed(&g->r, seed);
+    g->have = 0;
+}
+
+/* Sorts the replicates and fills the interval: percentile bounds, then the small-k widening about
+ * est with df = units - 1 when method is TRIALS. */
+static void finish_interval(double *rep, int reps, double est, double conf, size_t units,
+                            stats_ci_method method, stats_interval *out) {
+    sort_doubles(rep, (size_t)reps);
+    out->est = est;
+    out->raw_lo = stats_percentile_sorted(rep, (size_t)reps, 100.0 * (1.0 - conf) / 2.0);
+    out->raw_hi = stats_percentile_sorted(rep, (size_t)reps, 100.0 * (1.0 + conf) / 2.0);
+    out->method = method;
+    out->scale = method == STATS_CI_TRIALS ? stats_small_k_factor(units, conf) : 1.0;
+    out->df = method == STATS_CI_TRIALS ? (int)units - 1 : 0;
+    /* Each side is widened on its own, so a skewed replicate distribution stays skewed. The raw
+     * bounds normally straddle est; if one does not (a very skewed cell), it is kept as is. */
+    out->lo = out->raw_lo < est ? est - out->scale * (est - out->raw_lo) : out->raw_lo;
+    out->hi = out->raw_hi > est ? est + out->scale * (out->raw_hi - est) : out->raw_hi;
+}
+
+static int hboot_args_ok(int reps, double conf, const void *out) {
+    if (reps < 1 || !(conf > 0.0 && conf < 1.0) || out == NULL) {
+        errno = EINVAL;
+        return 0;
+    }
+    return 1;
+}
+
+int stats_hboot_replicates(const stats_trial *t, size_t k, int reps, uint64_t seed, int naive, double *out) {
+    size_t maxn = trials_valid(t, k);
+    if (maxn == 0 || reps < 1 || out == NULL) {
+        errno = EINVAL;
+        return -1;
+    }
+    double *work = NULL;
+    if (naive && (work = malloc(maxn * sizeof *work)) == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+    normal_gen g;
+    gen_seed(&g, seed);
+    for (int i = 0; i < reps; i++)
+        out[i] = replicate(&g, t, k, 1, naive ? draw_median_naive : draw_median_fast, work);
+    free(work);
+    return 0;
+}
+
+static int hboot_with(const stats_trial *t, size_t k, int reps, uint64_t seed, double conf, int naive,
+                      stats_interval *out) {
+    if (trials_valid(t, k) == 0 || !hboot_args_ok(reps, conf, out)) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (k == 1) {
+        /* No between-trial information: the order-statistic CI of the one trial's median. */
+        double lo, hi;
+        if (stats_median_ci(t[0].sorted, t[0].n, conf, &lo, &hi) != 0) return -1;
+        *out = (stats_interval){.est = stats_lower_median(t[0].sorted, t[0].n), .lo = lo, .hi = hi,
+                                .raw_lo = lo, .raw_hi = hi, .scale = 1.0, .df = 0,
+                                .method = STATS_CI_SAMPLES};
+        return 0;
+    }
+    double *rep = malloc((size_t)reps * sizeof *rep);
+    if (rep == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+    if (stats_hboot_replicates(t, k, reps, seed, naive, rep) != 0) {
+        free(rep);
+        return -1;
+    }
+    finish_interval(rep, reps, trials_estimate(t, k), conf, k, STATS_CI_TRIALS, out);
+    free(rep);
+    return 0;
+}
+
+int stats_hboot(const stats_trial *t, size_t k, int reps, uint64_t seed, double conf, stats_interval *out) {
+    return hboot_with(t, k, reps, seed, conf, 0, out);
+}
+
+int stats_hboot_naive(const stats_trial *t, size_t k, int reps, uint64_t seed, double conf,
+                      stats_interval *out) {
+    return hboot_with(t, k, reps, seed, conf, 1, out);
+}
+
+int stats_hboot_ratio(const stats_trial *a, size_t ka, const stats_trial *b, size_t kb, int reps,
+                      uint64_t seed, double conf, stats_interval *out) {
+    if (trials_valid(a, ka) == 0 || trials_valid(b, kb) == 0 || !hboot_args_ok(reps, conf, out)) {
+        errno = EINVAL;
+        return -1;
+    }
+    double ea = trials_estimate(a, ka), eb = trials_estimate(b, kb);
+    if (ea == 0.0) {
+        errno = EDOM;
+        return -1;
+    }
+    double *rep = malloc((size_t)reps * sizeof *rep);
+    if (rep == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+    /* With a single trial on either side there is no between-trial spread to resample on that side,
+     * and a calibration with df = 0 does not exist: both sides redraw within trials only. */
+    size_t kmin = ka < kb ? ka : kb;
+    int by_trials = kmin >= 2;
+    normal_gen g;
+    gen_seed(&g, seed);
+    for (int i = 0; i < reps; i++) {
+        double ra = replicate(&g, a, ka, by_trials, draw_median_fast, NULL);
+        double rb = replicate(&g, b, kb, by_trials, draw_median_fast, NULL);
+        if (ra == 0.0) {
+            free(rep);
+            errno = EDOM;
+            return -1;
+        }
+        rep[i] = rb / ra - 1.0;
+    }
+    finish_interval(rep, reps, eb / ea - 1.0, conf, kmin, by_trials ? STATS_CI_TRIALS : STATS_CI_SAMPLES,
+                    out);
+    free(rep);
+    return 0;
+}
+
+int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int reps, uint64_t seed,
+                       double conf, stats_interval *out) {
+    if (trials_valid(a, k) == 0 || trials_valid(b, k) == 0 || !hboot_args_ok(reps, conf, out)) {
+        errno = EINVAL;
+        return -1;
+    }
+    double est = 0.0;
+    for (size_t j = 0; j < k; j++) {
+        double ma = stats_lower_median(a[j].sorted, a[j].n);
+        if (ma == 0.0) {
+            errno = EDOM;
+            return -1;
+        }
+        est += stats_lower_median(b[j].sorted, b[j].n) / ma;
+    }
+    est = est / (double)k - 1.0;
+    double *rep = malloc((size_t)reps * sizeof *rep);
+    if (rep == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int by_rounds = k >= 2;
+    normal_gen g;
+    gen_seed(&g, seed);
+    for (int i = 0; i < reps; i++) {
+        double sum = 0.0;
+        for (size_t j = 0; j < k; j++) {
+            size_t r = by_rounds ? rng_below(&g.r, k) : j;
+            double ma = draw_median_fast(&g, &a[r], NULL), mb = draw_median_fast(&g, &b[r], NULL);
+            if (ma == 0.0) {
+                free(rep);
+                errno = EDOM;
+                return -1;
+            }
+            sum += mb / ma;
+        }
+        rep[i] = sum / (double)k - 1.0;
+    }
+    finish_interval(rep, reps, est, conf, k, by_rounds ? STATS_CI_TRIALS : STATS_CI_SAMPLES, out);
+    free(rep);
+    return 0;
+}

@@ -1,7 +1,7 @@
 /* compare.c - `ringbench compare BASE.h5 OTHER.h5 [-o DIR] [--no-render] [--seed N]`: pairs the rows
  * of two results files by family, mode and size (whatever their backends), and for each pair gives the
- * overhead of OTHER over BASE with a bootstrap 95% CI and a verdict (faster / slower / same within
- * noise); then the verdict on the WSL2 claim across the two files (typically BASE = native Linux,
+ * overhead of OTHER over BASE with a trial-level 95% CI (report_verdict.c) and a verdict (faster /
+ * slower only when the CI excludes 0 and the overhead is at least --min-effect, else same within noise); then the verdict on the WSL2 claim across the two files (typically BASE = native Linux,
  * OTHER = WSL2). Writes compare_pairs.dat, gnuplot scripts, plots and compare.md. Warns loudly when
  * the files come from different GPUs, drivers or suite versions; refuses files with nothing in common.
  * Exercised by tests/test_report.c.
@@ -9,6 +9,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"
+#include "attribution_md.h"
+#include "report_headline.h"
 #include "report_plots.h"
 
 #include <math.h>
@@ -35,10 +37,11 @@ typedef struct compare_ctx {
 
 static void usage(FILE *f)
 {
-    fputs("usage: ringbench compare BASE.h5 OTHER.h5 [-o DIR] [--no-render] [--seed N] [--reps N]\n"
-          "  Overhead of OTHER over BASE for every (family, mode, size) both measured, with a bootstrap\n"
-          "  95% CI; writes compare.md, data, scripts and plots into DIR (default: OTHER-compare next to\n"
-          "  OTHER.h5). Typically BASE = native Linux run, OTHER = WSL2 run.\n",
+    fputs("usage: ringbench compare BASE.h5 OTHER.h5 [-o DIR] [--no-render] [--seed N] [--reps N] [--min-effect PCT]\n"
+          "  Overhead of OTHER over BASE for every (family, mode, size) both measured, with a trial-level\n"
+          "  95% CI (slower/faster: the CI excludes 0 and the overhead is >= PCT%, default 5); writes\n"
+          "  compare.md, data, scripts and plots into DIR (default: OTHER-compare next to OTHER.h5).\n"
+          "  Typically BASE = native Linux run, OTHER = WSL2 run.\n",
           f);
 }
 
@@ -111,8 +114,9 @@ static int write_pairs_dat(const compare_ctx *c, const char *dir, char *err, siz
     report_file rf;
     if (report_file_open(&rf, dir, "compare_pairs.dat", err, errlen) != 0)
         return -1;
-    fputs("# every pair: overhead of OTHER over BASE = median(OTHER)/median(BASE) - 1 (GB/s families: on time per\n"
-          "# byte), with its 95% bootstrap CI; verdict faster|slower|same (same = within noise) or n/a\n"
+    fputs("# every pair: overhead of OTHER over BASE = est(OTHER)/est(BASE) - 1, est = mean of trial medians (GB/s\n"
+          "# families: on time per byte), with its 95% trial-level CI; verdict faster|slower|same (same = interval\n"
+          "# includes 0 or |overhead| < --min-effect) or n/a\n"
           "# family mode size_bytes base_p50 other_p50 overhead ci_lo ci_hi verdict\n",
           rf.f);
     for (size_t i = 0; i < c->npairs; i++) {
@@ -253,7 +257,7 @@ static int compare_heatmap(const compare_ctx *c, const char *dir, char *err, siz
     report_canvas cv = {REPORT_HEAT_W, 240 + REPORT_MODE_ROW_H * nrows};
     report_gp_begin(gp, "compare_heatmap", "overhead of OTHER over BASE, every mode x size", cv);
     fputs("set multiplot title 'Overhead of OTHER over BASE (%) per mode and size' . \"\\n\" . "
-          "'red = OTHER slower, blue = OTHER faster; ~0 = same within noise (95% bootstrap CI includes 0); "
+          "'red = OTHER slower, blue = OTHER faster; ~0 = same within noise (95% CI includes 0 or under --min-effect); "
           "- = not paired' font ',14'\n",
           gp);
     fprintf(gp, "unset key\nset cbrange [%.6g:%.6g]\nset palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')\n"
@@ -337,53 +341,80 @@ static int compare_ops(const compare_ctx *c, const char *dir, char *err, size_t 
 
 // --- compare.md -------------------------------------------------------------------------------------------
 
-static void summary_md(FILE *md, const compare_ctx *c)
+static int cmp_dbl(const void *pa, const void *pb)
 {
-    fputs("\n## Summary per family\n\n| family | pairs | OTHER slower | OTHER faster | same within noise | "
-          "not compared | median overhead |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
-          md);
-    for (int f = 0; f < RB_FAM_COUNT; f++) {
-        int n = 0, slower = 0, faster = 0, same = 0, na = 0;
-        double *est = malloc((c->npairs + 1) * sizeof *est);
-        size_t ne = 0;
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Per family: the verdict counts, the median overhead, and the noise between the two runs: median and
+ * p95 of |Δp50| (|p50 OTHER / p50 BASE − 1|, the rows' own p50s) and how many cells have an interval
+ * that excludes 0 whatever the size of the difference. For two runs of one machine (an A/A test) the
+ * last columns say how far apart repeated runs are; "same within noise" is what the verdict calls them. */
+static void summary_md(FILE *md, const compare_ctx *c, const report_opts *o)
+{
+    int all = 0, all_same = 0, all_excl = 0;
+    fprintf(md, "\n## Summary per family\n\n\"slower\"/\"faster\": the 95%% interval excludes 0 and the overhead is at "
+                "least %.0f%% (--min-effect). Noise between the runs: |Δp50| = |p50 OTHER / p50 BASE − 1| per cell; "
+                "\"CI excludes 0\" counts cells whose interval excludes 0 whatever the size of the difference.\n\n"
+                "| family | pairs | OTHER slower | OTHER faster | same within noise | not compared | median overhead | "
+                "median \\|Δp50\\| | p95 \\|Δp50\\| | CI excludes 0 |\n"
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+            100 * o->min_effect);
+    double *est = malloc((c->npairs + 1) * sizeof *est), *dp = malloc((c->npairs + 1) * sizeof *dp);
+    for (int f = 0; f < RB_FAM_COUNT && est && dp; f++) {
+        int n = 0, slower = 0, faster = 0, same = 0, na = 0, excl = 0;
+        size_t ne = 0, nd = 0;
         for (size_t i = 0; i < c->npairs; i++) {
             const rb_row *a = report_row(&c->base, (size_t)c->pairs[i].ia);
+            const report_ov *ov = &c->pairs[i].ov;
             if (report_row_family(a) != f)
                 continue;
-            const char *t = verdict_token(&c->pairs[i].ov);
+            const char *t = verdict_token(ov);
             n++;
             slower += strcmp(t, "slower") == 0;
             faster += strcmp(t, "faster") == 0;
             same += strcmp(t, "same") == 0;
             na += strcmp(t, "n/a") == 0;
-            if (est && c->pairs[i].ov.state == REPORT_OV_OK)
-                est[ne++] = c->pairs[i].ov.est;
+            excl += report_ov_excludes_zero(ov);
+            if (ov->state == REPORT_OV_OK)
+                est[ne++] = ov->est;
+            if (ov->p50_a > 0 && isfinite(ov->p50_b))
+                dp[nd++] = fabs(ov->p50_b / ov->p50_a - 1.0);
         }
-        if (n > 0) {
-            /* The median of the family's overheads: a robust one-number summary, not a statistic to test. */
-            for (size_t i = 1; i < ne; i++)
-                for (size_t j = i; j > 0 && est[j - 1] > est[j]; j--) {
-                    double t = est[j];
-                    est[j] = est[j - 1];
-                    est[j - 1] = t;
-                }
-            double med = ne ? (ne % 2 ? est[ne / 2] : (est[ne / 2 - 1] + est[ne / 2]) / 2) : NAN;
-            fprintf(md, "| %s | %d | %d | %d | %d | %d | ", rb_family_name((rb_family)f), n, slower, faster, same, na);
-            if (isfinite(med))
-                fprintf(md, "%+.1f%% |\n", 100 * med);
-            else
-                fputs("n/a |\n", md);
-        }
-        free(est);
+        if (n == 0)
+            continue;
+        all += n;
+        all_same += same;
+        all_excl += excl;
+        /* Medians and p95 as robust one-number summaries, not statistics to test. */
+        qsort(est, ne, sizeof *est, cmp_dbl);
+        qsort(dp, nd, sizeof *dp, cmp_dbl);
+        double med = stats_percentile_sorted(est, ne, 50), dmed = stats_percentile_sorted(dp, nd, 50),
+               d95 = stats_percentile_sorted(dp, nd, 95);
+        fprintf(md, "| %s | %d | %d | %d | %d | %d | ", rb_family_name((rb_family)f), n, slower, faster, same, na);
+        if (isfinite(med))
+            fprintf(md, "%+.1f%% | ", 100 * med);
+        else
+            fputs("n/a | ", md);
+        if (isfinite(dmed))
+            fprintf(md, "%.1f%% | %.1f%% | %d |\n", 100 * dmed, 100 * d95, excl);
+        else
+            fprintf(md, "n/a | n/a | %d |\n", excl);
     }
+    free(est);
+    free(dp);
+    fprintf(md, "\nOver all families: %d of %d pairs (%.1f%%) same within noise; %d have an interval that excludes 0.\n",
+            all_same, all, all ? 100.0 * all_same / all : 0.0, all_excl);
 }
 
 static void pairs_md(FILE *md, const compare_ctx *c)
 {
     char sz[32], buf[RB_REASON_LEN + 160];
-    fputs("\n## Every pair\n\nOverhead = median(OTHER) / median(BASE) − 1 (GB/s families on time per byte), "
-          "95% bootstrap CI.\n\n| family | mode | size | BASE p50 | OTHER p50 | unit | overhead [95% CI] | OTHER is |\n"
-          "| --- | --- | ---: | ---: | ---: | --- | --- | --- |\n",
+    fputs("\n## Every pair\n\nOverhead = est(OTHER) / est(BASE) − 1, est = mean of the trial medians (GB/s families on time per byte), "
+          "95% trial-level interval (\"samples\": one trial, sample noise only).\n\n| family | mode | size | BASE p50 | OTHER p50 | unit | "
+          "overhead [95% CI] | OTHER is | interval from |\n"
+          "| --- | --- | ---: | ---: | ---: | --- | --- | --- | --- |\n",
           md);
     for (size_t i = 0; i < c->npairs; i++) {
         const rb_row *a = report_row(&c->base, (size_t)c->pairs[i].ia);
@@ -393,7 +424,8 @@ static void pairs_md(FILE *md, const compare_ctx *c)
                 report_size_str(a->size_bytes, sz, sizeof sz), report_num(c->pairs[i].ov.p50_a),
                 report_num(c->pairs[i].ov.p50_b), a->unit);
         report_md_text(md, report_ov_str(&c->pairs[i].ov, buf, sizeof buf));
-        fprintf(md, " | %s |\n", report_speed_word(&c->pairs[i].ov));
+        fprintf(md, " | %s | %s |\n", report_speed_word(&c->pairs[i].ov),
+                report_ov_method_str(&c->pairs[i].ov, buf, sizeof buf));
     }
 }
 
@@ -436,11 +468,16 @@ static int write_compare_md(const compare_ctx *c, const char *dir, const report_
     }
     report_notes_md(md, &c->base, "BASE");
     report_notes_md(md, &c->other, "OTHER");
+    /* The answer first (issue 11): the verdict in brief across the two files, then the files, the
+     * full verdict, the per-family summary, plots and every pair. */
+    report_headline_md(md, &c->base, &c->other, o, "compare_ops");
     file_line_md(md, "BASE", &c->base);
     file_line_md(md, "OTHER", &c->other);
     fprintf(md, "\n%zu pairs (same family, mode and size; status ok with samples in both files).\n", c->npairs);
-    summary_md(md, c);
     report_verdict_md(md, &c->base, &c->other, o);
+    if (attr_section_md(md, &c->base, &c->other, dir, o, err, errlen) != 0)
+        return -1;
+    summary_md(md, c, o);
     fputs("\n## Plots\n\n![latency overhead](compare_latency.png)\n\n![throughput overhead](compare_throughput.png)\n\n"
           "![overhead heat map](compare_heatmap.png)\n\n![control-block and lifecycle overhead](compare_ops.png)\n\n"
           "Each has an SVG twin and a gnuplot script (`gnuplot NAME.gp` in this directory).\n",

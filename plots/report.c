@@ -6,6 +6,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"
+#include "attribution_md.h"
+#include "report_headline.h"
 #include "report_plots.h"
 
 #include <errno.h>
@@ -18,23 +20,38 @@ static const char *const report_scripts[] = {"latency.gp", "latency_dist.gp", "t
 
 static void usage(FILE *f)
 {
-    fputs("usage: ringbench report RUN.h5 [-o DIR] [--no-render] [--seed N] [--reps N]\n"
+    fputs("usage: ringbench report RUN.h5 [-o DIR] [--no-render] [--seed N] [--reps N] [--min-effect PCT]\n"
           "  Writes gnuplot data (*.dat), scripts (*.gp), plots (*.png, *.svg) and report.md into DIR\n"
           "  (default: RUN-report next to RUN.h5). --no-render writes data and scripts only;\n"
-          "  --seed and --reps set the bootstrap of the verdict (default seed 20261122, 2000 resamples).\n",
+          "  --seed and --reps set the bootstrap of the verdict (default seed 20261122, 2000 resamples);\n"
+          "  --min-effect PCT: an overhead is called slower/faster only when its 95% interval excludes 0\n"
+          "  and it is at least PCT% (default 5).\n"
+          "  --call-overhead 'memcpy=12us,query=3us,...' (or a file of KEY=VALUE lines) adds a MODEL section:\n"
+          "  each mode's latency if every CUDA call it makes cost that much more (see README).\n",
           f);
 }
 
 int report_parse_opts(const char *cmd, int argc, char **argv, report_opts *o, const char **files, int nfiles)
 {
     int got = 0;
-    *o = (report_opts){NULL, 1, REPORT_DEFAULT_REPS, REPORT_DEFAULT_SEED};
+    *o = (report_opts){NULL, 1, REPORT_DEFAULT_REPS, REPORT_DEFAULT_SEED, NULL, REPORT_DEFAULT_MIN_EFFECT};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
             return 1;
         if (strcmp(a, "--no-render") == 0) {
             o->render = 0;
+        } else if (strcmp(a, "--min-effect") == 0) {
+            char *end = NULL;
+            double pct = i + 1 < argc ? strtod(argv[i + 1], &end) : NAN;
+            if (i + 1 >= argc || end == argv[i + 1] || *end != '\0' || !(pct >= 0 && pct <= 1000)) {
+                fprintf(stderr, "ringbench %s: --min-effect needs a percentage from 0 to 1000\n", cmd);
+                return -1;
+            }
+            o->min_effect = pct / 100.0;
+            i++;
+        } else if (strcmp(a, "--call-overhead") == 0 && i + 1 < argc) {
+            o->call_overhead = argv[++i]; /* checked where it is used (attr_parse_overhead) */
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--reps") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "ringbench %s: %s needs a value\n", cmd, a);
@@ -397,26 +414,34 @@ static int write_report_md(const report_run *run, const char *dir, const report_
     if (report_file_open(&rf, dir, "report.md", err, errlen) != 0)
         return -1;
     FILE *md = rf.f;
+    /* The answer first (issue 11): the verdict in brief with its figures and plot, then the full
+     * verdict and tables; environment and capabilities, which a reader consults rather than reads,
+     * last. The incomplete-run and CPU-backend warnings stay on top: they qualify everything. */
     fputs("# ringbench report\n\n", md);
     report_notes_md(md, run, "this file");
+    report_headline_md(md, run, run, o, "cb");
     fputs("File: `", md);
     report_md_text(md, run->path);
-    fprintf(md, "` — schema %d, %zu rows, complete = %d, backend %s.\n\n", h5in_schema_version(run->in),
-            report_nrows(run), run->complete, run->backend);
-    environment_md(md, run);
-    capabilities_md(md, run);
-    not_measured_md(md, run);
-    fputs("## Best and worst modes\n", md);
+    fprintf(md, "` — schema %d, %zu rows, complete = %d, backend %s; environment and capabilities at the end.\n",
+            h5in_schema_version(run->in), report_nrows(run), run->complete, run->backend);
+    report_verdict_md(md, run, run, o);
+    if (attr_section_md(md, run, run, dir, o, err, errlen) != 0)
+        return -1;
+    fputs("\n## Best and worst modes\n", md);
     best_worst_md(md, run, RB_FAM_LATENCY);
     best_worst_md(md, run, RB_FAM_THROUGHPUT);
-    report_verdict_md(md, run, run, o);
-    fputs("\n## Key numbers\n", md);
+    fputs("\n", md);
+    not_measured_md(md, run);
+    fputs("## Key numbers\n", md);
     ops_table_md(md, run, "Control-block operations", cb, 3);
     ops_table_md(md, run, "Kernel lifecycle", lc, 4);
     sized_table_md(md, run, RB_FAM_LATENCY);
     sized_table_md(md, run, RB_FAM_THROUGHPUT);
     baselines_md(md, run);
     plots_md(md);
+    fputs("\n", md);
+    environment_md(md, run);
+    capabilities_md(md, run);
     return report_file_close(&rf, err, errlen);
 }
 

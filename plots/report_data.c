@@ -10,6 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A row's trials as report_trials gives them; storage is one block per row. */
+struct report_cell {
+    int state;          /* 0 not loaded yet, 1 loaded (k may be 0) */
+    size_t k;
+    stats_trial *t;
+    int32_t *round;
+    double *buf;
+};
+
 int report_run_open(report_run *run, const char *path, char *err, size_t errlen)
 {
     memset(run, 0, sizeof *run);
@@ -28,11 +37,25 @@ int report_run_open(report_run *run, const char *path, char *err, size_t errlen)
         cpu |= strcmp(r->backend, "cpu") == 0;
     }
     run->backend = cuda && cpu ? "mixed" : cuda ? "cuda" : cpu ? "cpu" : "none";
+    run->cells = calloc(h5in_nrows(run->in) + 1, sizeof *run->cells);
+    if (run->cells == NULL) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        report_run_close(run);
+        return -1;
+    }
     return 0;
 }
 
 void report_run_close(report_run *run)
 {
+    if (run->cells)
+        for (size_t i = 0; i < h5in_nrows(run->in); i++) {
+            free(run->cells[i].t);
+            free(run->cells[i].round);
+            free(run->cells[i].buf);
+        }
+    free(run->cells);
+    run->cells = NULL;
     if (run->in)
         h5in_close(run->in);
     run->in = NULL;
@@ -133,6 +156,95 @@ double *report_samples(const report_run *run, long i, size_t *n)
         s = NULL;
     }
     return s;
+}
+
+/* Keeps the samples the statistics may use (finite; positive and inverted for a rate), sorted.
+ * Returns how many were kept. */
+static size_t usable_sorted(double *s, size_t n, int rate)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < n; j++)
+        if (isfinite(s[j]) && (!rate || s[j] > 0))
+            s[k++] = rate ? 1.0 / s[j] : s[j];
+    stats_sort(s, k); /* O(n); falls back to qsort by itself */
+    return k;
+}
+
+/* Loads row i's ok trials into c: each trial's samples are read, filtered and sorted once. A row
+ * without a trial table entry but with samples of its own counts as one trial. */
+static void cell_load(const report_run *run, size_t i, struct report_cell *c)
+{
+    const size_t *idx = NULL;
+    size_t nt = h5in_row_trials(run->in, i, &idx), total = 0;
+    int rate = report_unit_is_rate(report_row(run, i)->unit);
+    double **parts = calloc(nt + 1, sizeof *parts);
+    size_t *lens = calloc(nt + 1, sizeof *lens);
+    int32_t *rounds = calloc(nt + 1, sizeof *rounds);
+    char err[256];
+    c->state = 1;
+    if (parts == NULL || lens == NULL || rounds == NULL)
+        goto out;
+    size_t got = 0;
+    for (size_t t = 0; t < nt; t++) {
+        const rb_trial *tr = h5in_trial(run->in, idx[t]);
+        if (tr == NULL || strcmp(tr->status, RB_STATUS_OK) != 0 ||
+            h5in_trial_samples(run->in, idx[t], &parts[got], &lens[got], err, sizeof err) != 0)
+            continue;
+        lens[got] = usable_sorted(parts[got], lens[got], rate);
+        if (lens[got] == 0) {
+            free(parts[got]);
+            parts[got] = NULL;
+            continue;
+        }
+        rounds[got] = tr->trial;
+        total += lens[got++];
+    }
+    if (nt == 0 && h5in_samples(run->in, i, &parts[0], &lens[0], err, sizeof err) == 0 && lens[0] > 0) {
+        lens[0] = usable_sorted(parts[0], lens[0], rate);
+        total = lens[0];
+        got = lens[0] > 0;
+    }
+    if (got == 0)
+        goto out;
+    /* One block per row, so the cache is two allocations per row, not one per trial. */
+    c->buf = malloc(total * sizeof *c->buf);
+    c->t = malloc(got * sizeof *c->t);
+    if (c->buf == NULL || c->t == NULL) {
+        free(c->buf);
+        free(c->t);
+        c->buf = NULL;
+        c->t = NULL;
+        goto out;
+    }
+    for (size_t t = 0, off = 0; t < got; off += lens[t], t++) {
+        memcpy(c->buf + off, parts[t], lens[t] * sizeof *c->buf);
+        c->t[t] = (stats_trial){c->buf + off, lens[t]};
+    }
+    c->k = got;
+    c->round = rounds;
+    rounds = NULL;
+out:
+    for (size_t t = 0; parts && t <= nt; t++)
+        free(parts[t]);
+    free(parts);
+    free(lens);
+    free(rounds);
+}
+
+const stats_trial *report_trials(const report_run *run, long i, size_t *k, const int32_t **round)
+{
+    *k = 0;
+    if (round)
+        *round = NULL;
+    if (i < 0 || (size_t)i >= report_nrows(run) || run->cells == NULL)
+        return NULL;
+    struct report_cell *c = &run->cells[i];
+    if (c->state == 0)
+        cell_load(run, (size_t)i, c);
+    *k = c->k;
+    if (round)
+        *round = c->round;
+    return c->k ? c->t : NULL;
 }
 
 size_t report_mode_index(const rb_mode *m)

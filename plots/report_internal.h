@@ -18,13 +18,16 @@
 #include "h5in.h"
 #include "modes.h"
 #include "schema.h"
+#include "stats.h"
 
 /* The claim under test (REFERENCE.md): "10-30% slower for control block operations". */
 #define REPORT_CLAIM_LO 0.10
 #define REPORT_CLAIM_HI 0.30
 #define REPORT_CONF 0.95
-#define REPORT_DEFAULT_REPS 2000
-#define REPORT_DEFAULT_SEED 20261122u
+#define REPORT_DEFAULT_REPS STATS_HBOOT_REPS
+#define REPORT_DEFAULT_SEED STATS_HBOOT_SEED
+/* "slower"/"faster" need an interval that excludes 0 AND an overhead at least this large (--min-effect). */
+#define REPORT_DEFAULT_MIN_EFFECT 0.05
 
 #define REPORT_PATH_MAX 4096
 
@@ -34,16 +37,21 @@ typedef struct report_opts {
     int render;           /* 0 with --no-render: write data and scripts, do not run gnuplot */
     int reps;             /* bootstrap resamples */
     uint64_t seed;        /* bootstrap seed */
+    const char *call_overhead; /* --call-overhead SPEC|FILE: the MODEL section (attribution.h), or NULL */
+    double min_effect;    /* --min-effect PCT / 100: smallest |overhead| called slower or faster */
 } report_opts;
 
-/* Parses the options shared by report and compare (-o, --no-render, --seed, --reps, --help) and
+/* Parses the options shared by report and compare (-o, --no-render, --seed, --reps, --min-effect, --help) and
  * exactly nfiles file names. Returns 0, 1 for --help, or -1 after a one-line message on stderr. */
 int report_parse_opts(const char *cmd, int argc, char **argv, report_opts *o, const char **files, int nfiles);
 
 // --- a loaded results file (report_data.c) -----------------------------------------------------------
 
+struct report_cell;
+
 typedef struct report_run {
     h5in *in;
+    struct report_cell *cells;  /* per row: its trials, sorted once, loaded on first use (report_trials) */
     const char *path;
     const char *backend;        /* "cuda", "cpu", "mixed" or "none": of the rows that were measured */
     int complete;               /* root attribute complete */
@@ -70,6 +78,13 @@ long report_find(const report_run *run, rb_family f, const rb_mode *m, uint64_t 
 size_t report_sizes(const report_run *run, rb_family f, uint64_t **out);
 /* Samples of row i (malloc'd) or NULL with *n = 0 when it has none or they cannot be read. */
 double *report_samples(const report_run *run, long i, size_t *n);
+/* The ok trials of row i as the statistics use them: each trial's finite samples sorted ascending, as
+ * time per byte (1/x, positive samples only) when the row is a rate, so that bigger is slower. Loaded
+ * and sorted on the first call and cached until report_run_close, because the verdict and compare
+ * use a row many times. A schema-1 row is one trial (the reader presents it so). *k = the count; when
+ * round is not NULL *round gets each trial's round (rb_trial.trial), for pairing trials measured
+ * back to back. Returns NULL with *k = 0 when the row has no usable trial. */
+const stats_trial *report_trials(const report_run *run, long i, size_t *k, const int32_t **round);
 
 /* Index of a mode in rb_mode_at order; the mode of the plots' order (ctrl slowest, so modes sharing
  * a control block sit together); whether a mode is on the native path or is the WSL2 fallback. */
@@ -169,20 +184,32 @@ typedef enum report_ov_state {
     REPORT_OV_ERROR        /* the bootstrap refused (e.g. a zero median) */
 } report_ov_state;
 
-/* Overhead of row b over row a: median(b)/median(a) - 1, positive = b slower. For GB/s rows the
- * samples are first turned into time per byte (1/x), so "positive = slower" holds there too. */
+/* Overhead of row b over row a: est(b)/est(a) - 1, positive = b slower, where est is the mean of a
+ * row's trial medians. For GB/s rows the samples are first turned into time per byte (1/x), so
+ * "positive = slower" holds there too. The interval (stats.h): paired rounds when both rows are in
+ * one file with the same rounds (k >= 2), else independent hierarchical bootstraps of both rows;
+ * calibrated for the number of trials, or sample-level only when a side has one trial. */
 typedef struct report_ov {
     report_ov_state state;
     char why[RB_REASON_LEN + 96];
     double p50_a, p50_b;       /* the rows' own medians, in their unit */
-    double est, lo, hi;        /* overhead and its 95% bootstrap interval */
+    double est, lo, hi;        /* overhead and its 95% interval */
+    stats_ci_method method;    /* TRIALS, or SAMPLES when a side had a single trial */
+    int paired;                /* 1 when the interval came from paired rounds */
+    size_t ka, kb;             /* trials on each side */
+    double min_effect;         /* the options' minimum effect, for report_speed_word */
 } report_ov;
 
 /* ia / ib: row indices from report_find (-1 = missing); la / lb name the two sides in messages. */
 void report_overhead(const report_run *ra, long ia, const char *la, const report_run *rb, long ib,
                      const char *lb, const report_opts *o, report_ov *ov);
-/* "faster", "slower" or "same within noise" by whether the CI excludes 0. */
+/* "faster" or "slower" when the CI excludes 0 and |est| >= the minimum effect, else "same within
+ * noise"; "n/a" when there is no overhead. */
 const char *report_speed_word(const report_ov *ov);
+/* 1 when the overhead's interval excludes 0, whatever its size. */
+int report_ov_excludes_zero(const report_ov *ov);
+/* "trials k=5/5 paired", "trials k=5/5" or "samples (1 trial)": where the interval came from. */
+const char *report_ov_method_str(const report_ov *ov, char *buf, size_t n);
 /* "inside", "below", "above" the claimed 10-30%, or "straddles 10%" / "straddles 30%". */
 const char *report_claim_word(const report_ov *ov);
 /* "+25.0% [+23.1%, +26.9%]" into buf. */

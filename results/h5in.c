@@ -13,6 +13,7 @@
 #include "h5util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,11 @@ struct h5in {
     unsigned long long file_size;
     rb_row *rows;
     size_t nrows;
+    rb_trial *trials;
+    size_t ntrials;
+    size_t *trial_row;   /* schema 1: the row whose samples each presented trial is */
+    size_t *row_tidx;    /* trial indices grouped by row, ascending by round within a row */
+    size_t *row_tstart;  /* row i's trials: row_tidx[row_tstart[i] .. row_tstart[i+1]) */
     h5in_attr_entry *attrs;
     size_t nattrs, cap;
     int complete;
@@ -240,99 +246,334 @@ static int root_int(const h5in *r, const char *name, long long *value)
 
 #define CLASS_STR H5T_STRING
 #define CLASS_I32 H5T_INTEGER
+#define CLASS_I64 H5T_INTEGER
 #define CLASS_U64 H5T_INTEGER
 #define CLASS_F64 H5T_FLOAT
 
-/* Every column of RB_ROW_COLUMNS must be in the file's table with a compatible class; order and
- * widths may differ (H5Dread converts by name). */
-static int cells_check_type(const h5in *r, hid_t ftype, char *err, size_t errlen)
+/* Columns of /cells that schema 1 did not have: a schema-1 file is read without them and they get
+ * the values that say "one trial, sample-level interval" (row_defaults). */
+static int column_new_in_schema2(const char *name)
 {
-    int idx;
-    if (H5Tget_class(ftype) != H5T_COMPOUND) {
-        put_err(err, errlen, "%s: " RB_H5_CELLS " is not a table (compound dataset)", r->path);
-        return -1;
-    }
-#define RB_CHECK_COLUMN(kind, field, unit) \
-    if ((idx = H5Tget_member_index(ftype, #field)) < 0) { \
-        H5Eclear2(H5E_DEFAULT); \
-        put_err(err, errlen, "%s: " RB_H5_CELLS " lacks the column '" #field "' (schema %d)", \
-                r->path, r->schema); \
-        return -1; \
-    } \
-    if (H5Tget_member_class(ftype, (unsigned)idx) != CLASS_##kind) { \
-        put_err(err, errlen, "%s: " RB_H5_CELLS " column '" #field "' has the wrong type", r->path); \
-        return -1; \
-    }
-    RB_ROW_COLUMNS(RB_CHECK_COLUMN)
-#undef RB_CHECK_COLUMN
+    static const char *const added[] = {"cell_id", "window", "ci_method", "trials", "trial_p50_min",
+                                        "trial_p50_max", "trial_cv", "calls_memcpy", "calls_memcpy_async",
+                                        "calls_event_record", "calls_event_query", "calls_stream_query",
+                                        "calls_stream_sync", "calls_launch", "calls_other"};
+    for (size_t i = 0; i < sizeof added / sizeof *added; i++)
+        if (strcmp(added[i], name) == 0)
+            return 1;
     return 0;
 }
 
-static void terminate_row(rb_row *row)
+/* Checks one column of a file's table against its kind; on success inserts it into *mtype (the
+ * memory type being built from the columns the file has). Returns 1 inserted, 0 absent but allowed,
+ * -1 with a message. */
+static int column_take(const h5in *r, const char *table, hid_t ftype, hid_t mtype, hid_t full, const char *name,
+                       H5T_class_t cls, int required, char *err, size_t errlen)
 {
+    int idx = H5Tget_member_index(ftype, name);
+    if (idx < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        if (!required)
+            return 0;
+        put_err(err, errlen, "%s: %s lacks the column '%s' (schema %d)", r->path, table, name, r->schema);
+        return -1;
+    }
+    if (H5Tget_member_class(ftype, (unsigned)idx) != cls) {
+        put_err(err, errlen, "%s: %s column '%s' has the wrong type", r->path, table, name);
+        return -1;
+    }
+    int fidx = H5Tget_member_index(full, name);
+    hid_t mt = fidx >= 0 ? H5Tget_member_type(full, (unsigned)fidx) : H5I_INVALID_HID;
+    int ok = mt >= 0 && H5Tinsert(mtype, name, H5Tget_member_offset(full, (unsigned)fidx), mt) >= 0;
+    h5util_close_id(&mt, H5Tclose);
+    if (!ok) {
+        put_damaged(err, errlen, r->path, "building a memory type");
+        return -1;
+    }
+    return 1;
+}
+
+/* The memory type for reading table (a compound dataset of type ftype) into structs laid out as
+ * full: only the columns the file has, each checked; a column the file lacks is an error unless
+ * optional(name) says it may be absent. H5I_INVALID_HID with a message on error. */
+static hid_t table_mtype(const h5in *r, const char *table, hid_t ftype, hid_t full, int (*optional)(const char *),
+                         char *err, size_t errlen)
+{
+    if (H5Tget_class(ftype) != H5T_COMPOUND) {
+        put_err(err, errlen, "%s: %s is not a table (compound dataset)", r->path, table);
+        return H5I_INVALID_HID;
+    }
+    hid_t mtype = H5Tcreate(H5T_COMPOUND, H5Tget_size(full));
+    int n = H5Tget_nmembers(full);
+    if (mtype < 0 || n < 0) {
+        put_damaged(err, errlen, r->path, "building a memory type");
+        h5util_close_id(&mtype, H5Tclose);
+        return H5I_INVALID_HID;
+    }
+    for (int i = 0; i < n; i++) {
+        char *name = H5Tget_member_name(full, (unsigned)i);
+        H5T_class_t cls = H5Tget_member_class(full, (unsigned)i);
+        int rc = name ? column_take(r, table, ftype, mtype, full, name, cls, !(optional && optional(name)),
+                                    err, errlen) : -1;
+        if (name)
+            H5free_memory(name);
+        if (rc < 0) {
+            h5util_close_id(&mtype, H5Tclose);
+            return H5I_INVALID_HID;
+        }
+    }
+    return mtype;
+}
+
 #define RB_TERM_STR(field) row->field[sizeof row->field - 1] = '\0';
 #define RB_TERM_I32(field)
+#define RB_TERM_I64(field)
 #define RB_TERM_U64(field)
 #define RB_TERM_F64(field)
 #define RB_TERM_COLUMN(kind, field, unit) RB_TERM_##kind(field)
-    RB_ROW_COLUMNS(RB_TERM_COLUMN)
+static void terminate_row(rb_row *row) { RB_ROW_COLUMNS(RB_TERM_COLUMN) }
+static void terminate_trial(rb_trial *row) { RB_TRIAL_COLUMNS(RB_TERM_COLUMN) }
 #undef RB_TERM_COLUMN
 #undef RB_TERM_STR
 #undef RB_TERM_I32
+#undef RB_TERM_I64
 #undef RB_TERM_U64
 #undef RB_TERM_F64
+
+/* What a schema-1 row holds in the columns schema 2 added: it is one trial with a sample-level
+ * interval, calls were not counted, and a latency row had one message in flight. */
+static void row_defaults(rb_row *row, size_t i)
+{
+    row->cell_id = (int32_t)i;
+    row->window = 0;
+    snprintf(row->ci_method, sizeof row->ci_method, "%s", RB_CI_SAMPLES);
+    row->trials = 1;
+    row->trial_p50_min = row->trial_p50_max = NAN;
+    row->trial_cv = NAN;
+    row->calls_memcpy = row->calls_memcpy_async = row->calls_event_record = row->calls_event_query = NAN;
+    row->calls_stream_query = row->calls_stream_sync = row->calls_launch = row->calls_other = NAN;
 }
 
-static int cells_read(h5in *r, char *err, size_t errlen)
+/* Reads the 1-D compound table name into a calloc'd array of count records of size rec (memory type
+ * from table_mtype with full and optional). *count = 0 and *out = NULL when absent and !required. */
+static int table_read(h5in *r, const char *name, hid_t full, int (*optional)(const char *), int required,
+                      void **out, size_t *count, char *err, size_t errlen)
 {
     hid_t dset = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID;
     hid_t mtype = H5I_INVALID_HID;
     hsize_t dims = 0;
     htri_t exists;
+    void *buf = NULL;
+    size_t rec = H5Tget_size(full);
     int rc = -1;
 
-    if ((exists = H5Lexists(r->file, RB_H5_CELLS, H5P_DEFAULT)) < 0) {
-        put_damaged(err, errlen, r->path, "looking up " RB_H5_CELLS);
+    *out = NULL;
+    *count = 0;
+    if ((exists = H5Lexists(r->file, name, H5P_DEFAULT)) < 0) {
+        put_damaged(err, errlen, r->path, "looking up a table");
         goto out;
     }
     if (!exists) {
-        put_err(err, errlen, "%s: not a ringbench results file (no " RB_H5_CELLS " table)", r->path);
+        if (required)
+            put_err(err, errlen, "%s: not a ringbench results file of schema %d (no %s table)", r->path,
+                    r->schema, name);
+        rc = required ? -1 : 0;
         goto out;
     }
-    if ((dset = H5Dopen2(r->file, RB_H5_CELLS, H5P_DEFAULT)) < 0 || (ftype = H5Dget_type(dset)) < 0 ||
+    if ((dset = H5Dopen2(r->file, name, H5P_DEFAULT)) < 0 || (ftype = H5Dget_type(dset)) < 0 ||
         (space = H5Dget_space(dset)) < 0) {
-        put_damaged(err, errlen, r->path, "opening " RB_H5_CELLS);
+        put_damaged(err, errlen, r->path, "opening a table");
         goto out;
     }
-    if (cells_check_type(r, ftype, err, errlen) < 0)
+    if ((mtype = table_mtype(r, name, ftype, full, optional, err, errlen)) < 0)
         goto out;
     if (H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_dims(space, &dims, NULL) < 0 ||
         !plausible(r, dims, H5Tget_size(ftype))) {
         H5Eclear2(H5E_DEFAULT);
-        put_err(err, errlen, "%s: damaged file: " RB_H5_CELLS " has an impossible shape", r->path);
+        put_err(err, errlen, "%s: damaged file: %s has an impossible shape", r->path, name);
         goto out;
     }
-    if ((r->rows = calloc(dims ? (size_t)dims : 1, sizeof *r->rows)) == NULL) {
-        put_err(err, errlen, "%s: out of memory for %llu rows", r->path, (unsigned long long)dims);
+    if ((buf = calloc(dims ? (size_t)dims : 1, rec)) == NULL) {
+        put_err(err, errlen, "%s: out of memory for %llu records of %s", r->path, (unsigned long long)dims, name);
         goto out;
     }
-    if ((mtype = h5out_row_type()) < 0) {
-        put_damaged(err, errlen, r->path, "building the rb_row type");
+    if (dims > 0 && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+        char what[64];
+        snprintf(what, sizeof what, "reading %s", name);
+        put_damaged(err, errlen, r->path, what);
         goto out;
     }
-    if (dims > 0 && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, r->rows) < 0) {
-        put_damaged(err, errlen, r->path, "reading " RB_H5_CELLS);
-        goto out;
-    }
-    r->nrows = (size_t)dims;
-    for (size_t i = 0; i < r->nrows; i++)
-        terminate_row(&r->rows[i]);
+    *out = buf;
+    *count = (size_t)dims;
+    buf = NULL;
     rc = 0;
 out:
+    free(buf);
     h5util_close_id(&mtype, H5Tclose);
     h5util_close_id(&space, H5Sclose);
     h5util_close_id(&ftype, H5Tclose);
     h5util_close_id(&dset, H5Dclose);
+    return rc;
+}
+
+static int cells_read(h5in *r, char *err, size_t errlen)
+{
+    hid_t full = h5out_row_type();
+    void *rows = NULL;
+    int rc;
+
+    if (full < 0) {
+        put_damaged(err, errlen, r->path, "building the rb_row type");
+        return -1;
+    }
+    if (!H5Lexists(r->file, RB_H5_CELLS, H5P_DEFAULT)) {
+        H5Eclear2(H5E_DEFAULT);
+        put_err(err, errlen, "%s: not a ringbench results file (no " RB_H5_CELLS " table)", r->path);
+        H5Tclose(full);
+        return -1;
+    }
+    rc = table_read(r, RB_H5_CELLS, full, r->schema < 2 ? column_new_in_schema2 : NULL, 1, &rows, &r->nrows,
+                    err, errlen);
+    H5Tclose(full);
+    r->rows = rows;
+    if (rc < 0)
+        return -1;
+    for (size_t i = 0; i < r->nrows; i++) {
+        terminate_row(&r->rows[i]);
+        if (r->schema < 2)
+            row_defaults(&r->rows[i], i);
+    }
+    return 0;
+}
+
+/* Schema 1: every ok row with samples is presented as its own single trial. */
+static int trials_present_rows(h5in *r, char *err, size_t errlen)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        n += r->rows[i].n > 0;
+    r->trials = calloc(n ? n : 1, sizeof *r->trials);
+    r->trial_row = calloc(n ? n : 1, sizeof *r->trial_row);
+    if (r->trials == NULL || r->trial_row == NULL) {
+        put_err(err, errlen, "%s: out of memory", r->path);
+        return -1;
+    }
+    for (size_t i = 0; i < r->nrows; i++) {
+        const rb_row *row = &r->rows[i];
+        if (row->n == 0)
+            continue;
+        rb_trial *t = &r->trials[r->ntrials];
+        t->trial_id = (int32_t)r->ntrials;
+        t->cell_id = row->cell_id;
+        memcpy(t->family, row->family, sizeof t->family);
+        memcpy(t->host_mem, row->host_mem, sizeof t->host_mem);
+        memcpy(t->xfer, row->xfer, sizeof t->xfer);
+        memcpy(t->launch, row->launch, sizeof t->launch);
+        memcpy(t->ctrl, row->ctrl, sizeof t->ctrl);
+        memcpy(t->status, row->status, sizeof t->status);
+        t->size_bytes = row->size_bytes;
+        t->window = row->window;
+        t->seq = (int32_t)r->ntrials;
+        t->n = row->n;
+        t->p50 = row->p50;
+        t->ci_lo = row->ci_lo;
+        t->ci_hi = row->ci_hi;
+        t->mean = row->mean;
+        t->msgs_per_s = row->msgs_per_s;
+        t->messages = row->messages;
+        t->lost = row->lost;
+        t->duplicated = row->duplicated;
+        t->corrupted = row->corrupted;
+        t->kernel_errors = row->kernel_errors;
+        t->t_start_s = NAN;
+        t->elapsed_s = row->elapsed_s;
+        t->cpu_start = t->cpu_end = -1;
+        t->ctx_switches = -1;
+        t->sm_mhz_start = t->sm_mhz_end = t->mem_mhz_start = t->mem_mhz_end = NAN;
+        r->trial_row[r->ntrials++] = i;
+    }
+    return 0;
+}
+
+static int trials_read(h5in *r, char *err, size_t errlen)
+{
+    hid_t full;
+    void *trials = NULL;
+    int rc;
+
+    if (r->schema < 2)
+        return trials_present_rows(r, err, errlen);
+    if ((full = h5out_trial_type()) < 0) {
+        put_damaged(err, errlen, r->path, "building the rb_trial type");
+        return -1;
+    }
+    rc = table_read(r, RB_H5_TRIALS, full, NULL, 1, &trials, &r->ntrials, err, errlen);
+    H5Tclose(full);
+    r->trials = trials;
+    if (rc < 0)
+        return -1;
+    for (size_t i = 0; i < r->ntrials; i++) {
+        terminate_trial(&r->trials[i]);
+        if (r->trials[i].trial_id != (int32_t)i) {
+            put_err(err, errlen, "%s: damaged file: " RB_H5_TRIALS " row %zu says it is trial %d", r->path, i,
+                    (int)r->trials[i].trial_id);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The row of each trial (by cell_id), grouped per row and ordered by round. */
+typedef struct { size_t row, round, idx; } trial_key;
+
+static int cmp_trial_key(const void *a, const void *b)
+{
+    const trial_key *x = a, *y = b;
+    if (x->row != y->row)
+        return x->row < y->row ? -1 : 1;
+    if (x->round != y->round)
+        return x->round < y->round ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int trials_index(h5in *r, char *err, size_t errlen)
+{
+    trial_key *keys = calloc(r->ntrials ? r->ntrials : 1, sizeof *keys);
+    r->row_tidx = calloc(r->ntrials ? r->ntrials : 1, sizeof *r->row_tidx);
+    r->row_tstart = calloc(r->nrows + 1, sizeof *r->row_tstart);
+    size_t nk = 0;
+    int rc = -1;
+    if (keys == NULL || r->row_tidx == NULL || r->row_tstart == NULL) {
+        put_err(err, errlen, "%s: out of memory", r->path);
+        goto out;
+    }
+    /* cell_id -> row: rows are few (hundreds), trials a few thousand; a sorted lookup would be
+     * faster, but a linear pass per distinct cell keeps this simple and it runs once per open. */
+    for (size_t t = 0; t < r->ntrials; t++) {
+        size_t row = SIZE_MAX;
+        if (r->trial_row != NULL) {
+            row = r->trial_row[t];
+        } else {
+            for (size_t i = 0; i < r->nrows; i++)
+                if (r->rows[i].cell_id == r->trials[t].cell_id && strcmp(r->rows[i].family, r->trials[t].family) == 0) {
+                    row = i;
+                    break;
+                }
+        }
+        if (row == SIZE_MAX)
+            continue; /* a trial whose cell row was never written (a crash): kept in the file, not shown */
+        keys[nk++] = (trial_key){row, (size_t)(r->trials[t].trial < 0 ? 0 : r->trials[t].trial), t};
+    }
+    qsort(keys, nk, sizeof *keys, cmp_trial_key);
+    for (size_t k = 0; k < nk; k++) {
+        r->row_tidx[k] = keys[k].idx;
+        r->row_tstart[keys[k].row + 1]++;
+    }
+    for (size_t i = 0; i < r->nrows; i++)
+        r->row_tstart[i + 1] += r->row_tstart[i];
+    rc = 0;
+out:
+    free(keys);
     return rc;
 }
 
@@ -438,7 +679,7 @@ int h5in_open(const char *path, h5in **out, char *err, size_t errlen)
         goto out;
     }
     r->schema = (int)version;
-    if (cells_read(r, err, errlen) < 0)
+    if (cells_read(r, err, errlen) < 0 || trials_read(r, err, errlen) < 0 || trials_index(r, err, errlen) < 0)
         goto out;
     for (size_t g = 1; g < N_ATTR_GROUPS; g++)
         if (attrs_load(r, attr_groups[g], err, errlen) < 0)
@@ -466,6 +707,10 @@ void h5in_close(h5in *r)
     }
     free(r->attrs);
     free(r->rows);
+    free(r->trials);
+    free(r->trial_row);
+    free(r->row_tidx);
+    free(r->row_tstart);
     free(r->path);
     free(r);
 }
@@ -482,36 +727,28 @@ const rb_row *h5in_row(const h5in *r, size_t i)
     return r != NULL && i < r->nrows ? &r->rows[i] : NULL;
 }
 
-int h5in_samples(const h5in *r, size_t i, double **out, size_t *n, char *err, size_t errlen)
+/* Reads the float64 dataset name (absent: 0 samples) into a malloc'd buffer. */
+static int read_samples(const h5in *r, const char *group, const char *name, double **out, size_t *n, char *err,
+                        size_t errlen)
 {
     hid_t dset = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID;
     hsize_t dims = 0;
     htri_t exists;
-    char name[64];
     double *buf = NULL;
     int rc = -1;
 
-    if (out == NULL || n == NULL) {
-        put_err(err, errlen, "h5in_samples: no output");
-        return -1;
-    }
     *out = NULL;
     *n = 0;
-    if (r == NULL || i >= r->nrows) {
-        put_err(err, errlen, "h5in_samples: row %zu out of range (%zu rows)", i, h5in_nrows(r));
-        return -1;
-    }
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    snprintf(name, sizeof name, RB_H5_SAMPLES "/" RB_H5_SAMPLE_FMT, (int)r->rows[i].row_id);
-    /* H5Lexists fails, rather than saying no, when /samples itself is missing. */
-    if ((exists = H5Lexists(r->file, RB_H5_SAMPLES, H5P_DEFAULT)) > 0)
+    /* H5Lexists fails, rather than saying no, when the group itself is missing. */
+    if ((exists = H5Lexists(r->file, group, H5P_DEFAULT)) > 0)
         exists = H5Lexists(r->file, name, H5P_DEFAULT);
     if (exists < 0) {
         put_damaged(err, errlen, r->path, "looking up samples");
         goto out;
     }
     if (!exists)
-        return 0; /* a row without samples (unsupported, failed, or none kept) */
+        return 0; /* none kept (unsupported, failed, or no samples) */
     if ((dset = H5Dopen2(r->file, name, H5P_DEFAULT)) < 0 || (type = H5Dget_type(dset)) < 0 ||
         (space = H5Dget_space(dset)) < 0) {
         put_damaged(err, errlen, r->path, "opening a samples dataset");
@@ -549,6 +786,96 @@ out:
     h5util_close_id(&type, H5Tclose);
     h5util_close_id(&dset, H5Dclose);
     return rc;
+}
+
+int h5in_trial_samples(const h5in *r, size_t t, double **out, size_t *n, char *err, size_t errlen)
+{
+    char name[64];
+    if (out == NULL || n == NULL) {
+        put_err(err, errlen, "h5in_trial_samples: no output");
+        return -1;
+    }
+    *out = NULL;
+    *n = 0;
+    if (r == NULL || t >= r->ntrials) {
+        put_err(err, errlen, "h5in_trial_samples: trial %zu out of range (%zu trials)", t, h5in_ntrials(r));
+        return -1;
+    }
+    if (r->trial_row != NULL) { /* schema 1: the row's own samples */
+        snprintf(name, sizeof name, RB_H5_SAMPLES "/" RB_H5_SAMPLE_FMT, (int)r->rows[r->trial_row[t]].row_id);
+        return read_samples(r, RB_H5_SAMPLES, name, out, n, err, errlen);
+    }
+    snprintf(name, sizeof name, RB_H5_TRIAL_SAMPLES "/" RB_H5_TRIAL_FMT, (int)r->trials[t].trial_id);
+    return read_samples(r, RB_H5_TRIAL_SAMPLES, name, out, n, err, errlen);
+}
+
+int h5in_samples(const h5in *r, size_t i, double **out, size_t *n, char *err, size_t errlen)
+{
+    char name[64];
+    if (out == NULL || n == NULL) {
+        put_err(err, errlen, "h5in_samples: no output");
+        return -1;
+    }
+    *out = NULL;
+    *n = 0;
+    if (r == NULL || i >= r->nrows) {
+        put_err(err, errlen, "h5in_samples: row %zu out of range (%zu rows)", i, h5in_nrows(r));
+        return -1;
+    }
+    /* A row's own dataset (schema 1, and schema-2 rows written with samples), else its trials'. */
+    snprintf(name, sizeof name, RB_H5_SAMPLES "/" RB_H5_SAMPLE_FMT, (int)r->rows[i].row_id);
+    if (read_samples(r, RB_H5_SAMPLES, name, out, n, err, errlen) < 0)
+        return -1;
+    if (*n > 0 || r->trial_row != NULL)
+        return 0;
+    const size_t *idx;
+    size_t nt = h5in_row_trials(r, i, &idx), total = 0;
+    double *all = NULL;
+    for (size_t k = 0; k < nt; k++) {
+        double *part;
+        size_t m;
+        if (h5in_trial_samples(r, idx[k], &part, &m, err, errlen) < 0) {
+            free(all);
+            return -1;
+        }
+        if (m > 0) {
+            double *grown = realloc(all, (total + m) * sizeof *all);
+            if (grown == NULL) {
+                free(part);
+                free(all);
+                put_err(err, errlen, "%s: out of memory for samples", r->path);
+                return -1;
+            }
+            all = grown;
+            memcpy(all + total, part, m * sizeof *part);
+            total += m;
+        }
+        free(part);
+    }
+    *out = all;
+    *n = total;
+    return 0;
+}
+
+size_t h5in_ntrials(const h5in *r)
+{
+    return r != NULL ? r->ntrials : 0;
+}
+
+const rb_trial *h5in_trial(const h5in *r, size_t t)
+{
+    return r != NULL && t < r->ntrials ? &r->trials[t] : NULL;
+}
+
+size_t h5in_row_trials(const h5in *r, size_t i, const size_t **idx)
+{
+    if (idx != NULL)
+        *idx = NULL;
+    if (r == NULL || i >= r->nrows || r->row_tstart == NULL)
+        return 0;
+    if (idx != NULL)
+        *idx = r->row_tidx + r->row_tstart[i];
+    return r->row_tstart[i + 1] - r->row_tstart[i];
 }
 
 const char *h5in_attr(const h5in *r, const char *group, const char *name)

@@ -4,7 +4,10 @@
  *   /                 attributes tool, schema_version, complete, interrupted_by
  *   /cells            chunked, unlimited 1-D compound dataset, one rb_row per row (RB_ROW_COLUMNS),
  *                     with "unit_<column>" and "families" attributes so the file documents itself
- *   /samples/row_N    float64 raw samples of row N (absent when a row has none)
+ *   /samples/row_N    float64 raw samples of row N (absent when a row has none; schema 2 keeps
+ *                     samples per trial instead)
+ *   /trials           like /cells, one rb_trial per trial (RB_TRIAL_COLUMNS)
+ *   /trial_samples/trial_N   float64 raw samples of trial N
  *   /provenance, /capabilities   groups of scalar attributes, created on first use
  *
  * The table follows HDF5's H5TBmake_table: a C struct per row, a compound type built field by field
@@ -40,6 +43,9 @@ struct h5out {
     hid_t cells;      /* the /cells dataset */
     hid_t row_type;   /* memory type of rb_row */
     int32_t nrows;
+    hid_t trials;     /* the /trials dataset */
+    hid_t trial_type; /* memory type of rb_trial */
+    int32_t ntrials;
     char err[512];
 };
 
@@ -90,6 +96,11 @@ static int insert_I32(hid_t type, const char *name, size_t offset, size_t size)
     return size == sizeof(int32_t) && H5Tinsert(type, name, offset, H5T_NATIVE_INT32) >= 0 ? 0 : -1;
 }
 
+static int insert_I64(hid_t type, const char *name, size_t offset, size_t size)
+{
+    return size == sizeof(int64_t) && H5Tinsert(type, name, offset, H5T_NATIVE_INT64) >= 0 ? 0 : -1;
+}
+
 static int insert_U64(hid_t type, const char *name, size_t offset, size_t size)
 {
     return size == sizeof(uint64_t) && H5Tinsert(type, name, offset, H5T_NATIVE_UINT64) >= 0 ? 0 : -1;
@@ -116,6 +127,22 @@ fail:
     return H5I_INVALID_HID;
 }
 
+hid_t h5out_trial_type(void)
+{
+    hid_t type = H5Tcreate(H5T_COMPOUND, sizeof(rb_trial));
+    if (type < 0)
+        return H5I_INVALID_HID;
+#define RB_INSERT_COLUMN(kind, field, unit) \
+    if (insert_##kind(type, #field, HOFFSET(rb_trial, field), sizeof(((rb_trial *)0)->field)) < 0) \
+        goto fail;
+    RB_TRIAL_COLUMNS(RB_INSERT_COLUMN)
+#undef RB_INSERT_COLUMN
+    return type;
+fail:
+    H5Tclose(type);
+    return H5I_INVALID_HID;
+}
+
 /* Terminates a fixed string field and zeroes what follows the terminator, so a row written twice
  * gives the same bytes and no stale memory reaches the file. */
 static void tidy_str(char *s, size_t size)
@@ -125,20 +152,20 @@ static void tidy_str(char *s, size_t size)
     memset(s + len, 0, size - len);
 }
 
-static void tidy_row(rb_row *r)
-{
 #define RB_TIDY_STR(field) tidy_str(r->field, sizeof r->field);
 #define RB_TIDY_I32(field)
+#define RB_TIDY_I64(field)
 #define RB_TIDY_U64(field)
 #define RB_TIDY_F64(field)
 #define RB_TIDY_COLUMN(kind, field, unit) RB_TIDY_##kind(field)
-    RB_ROW_COLUMNS(RB_TIDY_COLUMN)
+static void tidy_row(rb_row *r) { RB_ROW_COLUMNS(RB_TIDY_COLUMN) }
+static void tidy_trial(rb_trial *r) { RB_TRIAL_COLUMNS(RB_TIDY_COLUMN) }
 #undef RB_TIDY_COLUMN
 #undef RB_TIDY_STR
 #undef RB_TIDY_I32
+#undef RB_TIDY_I64
 #undef RB_TIDY_U64
 #undef RB_TIDY_F64
-}
 
 // --- attributes ------------------------------------------------------------------------------------
 
@@ -266,6 +293,11 @@ static int cells_describe(h5out *w)
         goto out;
     RB_ROW_COLUMNS(RB_UNIT_ATTR)
 #undef RB_UNIT_ATTR
+#define RB_UNIT_ATTR(kind, field, unit) \
+    if ((unit)[0] != '\0' && attr_write_str(w, w->trials, RB_H5_ATTR_UNIT_PREFIX #field, unit) < 0) \
+        goto out;
+    RB_TRIAL_COLUMNS(RB_UNIT_ATTR)
+#undef RB_UNIT_ATTR
     if ((families = families_text()) == NULL) {
         fail(w, "%s: out of memory", w->partial);
         goto out;
@@ -308,42 +340,68 @@ static int filter_can_encode(H5Z_filter_t filter)
     return (info & H5Z_FILTER_CONFIG_ENCODE_ENABLED) && (info & H5Z_FILTER_CONFIG_DECODE_ENABLED);
 }
 
-static int cells_create(h5out *w)
+/* Creates an empty chunked, unlimited table named name of memory type mem_type (the file type is the
+ * same without the struct's padding: no holes of stale bytes on disk, and readers such as h5py and
+ * h5dump see exactly the columns). */
+static hid_t table_create(h5out *w, const char *name, hid_t mem_type)
 {
     hid_t file_type = H5I_INVALID_HID, space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
+    hid_t dset = H5I_INVALID_HID;
     hsize_t dims = 0, maxdims = H5S_UNLIMITED;
-    int rc = -1;
 
-    if ((w->row_type = h5out_row_type()) < 0) {
-        fail_h5(w, "building the rb_row type");
-        goto out;
-    }
-    /* The file type is the row type without the struct's padding: no holes of stale bytes on disk,
-     * and readers (h5py, h5dump) see exactly the columns. */
-    H5_CHECK(w, file_type = H5Tcopy(w->row_type), "H5Tcopy");
+    H5_CHECK(w, file_type = H5Tcopy(mem_type), "H5Tcopy");
     H5_CHECK(w, H5Tpack(file_type), "H5Tpack");
     H5_CHECK(w, space = H5Screate_simple(1, &dims, &maxdims), "H5Screate_simple");
     if ((dcpl = chunked_dcpl(w, CELLS_CHUNK_ROWS)) < 0)
         goto out;
-    H5_CHECK(w, w->cells = H5Dcreate2(w->file, RB_H5_CELLS, file_type, space, H5P_DEFAULT, dcpl,
-                                      H5P_DEFAULT), "creating " RB_H5_CELLS);
-    rc = cells_describe(w);
+    if ((dset = H5Dcreate2(w->file, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0)
+        fail_h5(w, name);
 out:
     h5util_close_id(&dcpl, H5Pclose);
     h5util_close_id(&space, H5Sclose);
     h5util_close_id(&file_type, H5Tclose);
+    return dset;
+}
+
+static int tables_create(h5out *w)
+{
+    if ((w->row_type = h5out_row_type()) < 0 || (w->trial_type = h5out_trial_type()) < 0) {
+        fail_h5(w, "building the rb_row and rb_trial types");
+        return -1;
+    }
+    if ((w->cells = table_create(w, RB_H5_CELLS, w->row_type)) < 0 ||
+        (w->trials = table_create(w, RB_H5_TRIALS, w->trial_type)) < 0)
+        return -1;
+    return cells_describe(w);
+}
+
+/* Appends one record of mem_type at index start of table dset. */
+static int table_append(h5out *w, hid_t dset, hid_t mem_type, hsize_t start, const void *record, const char *what)
+{
+    hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+    hsize_t one = 1, extent = start + 1;
+    int rc = -1;
+
+    H5_CHECK(w, H5Dset_extent(dset, &extent), what);
+    H5_CHECK(w, fspace = H5Dget_space(dset), "H5Dget_space");
+    H5_CHECK(w, H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &one, NULL), "H5Sselect_hyperslab");
+    H5_CHECK(w, mspace = H5Screate_simple(1, &one, NULL), "H5Screate_simple");
+    H5_CHECK(w, H5Dwrite(dset, mem_type, mspace, fspace, H5P_DEFAULT, record), what);
+    rc = 0;
+out:
+    h5util_close_id(&mspace, H5Sclose);
+    h5util_close_id(&fspace, H5Sclose);
     return rc;
 }
 
-static int samples_write(h5out *w, int32_t row_id, const char *unit, const double *samples, size_t n)
+/* Writes samples as the dataset name (RB_H5_SAMPLES/row_N or RB_H5_TRIAL_SAMPLES/trial_N). */
+static int samples_write(h5out *w, const char *name, const char *unit, const double *samples, size_t n)
 {
     hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, dset = H5I_INVALID_HID;
     hsize_t dims = n, chunk = n < SAMPLES_CHUNK ? n : SAMPLES_CHUNK;
-    char name[64];
     htri_t exists;
     int rc = -1;
 
-    snprintf(name, sizeof name, RB_H5_SAMPLES "/" RB_H5_SAMPLE_FMT, (int)row_id);
     /* A previous append of this row may have failed after its samples were written. */
     H5_CHECK(w, exists = H5Lexists(w->file, name, H5P_DEFAULT), "H5Lexists");
     if (exists)
@@ -486,6 +544,8 @@ static void writer_free(h5out *w)
         return;
     h5util_close_id(&w->cells, H5Dclose);
     h5util_close_id(&w->row_type, H5Tclose);
+    h5util_close_id(&w->trials, H5Dclose);
+    h5util_close_id(&w->trial_type, H5Tclose);
     h5util_close_id(&w->file, H5Fclose);
     free(w->path);
     free(w->partial);
@@ -495,7 +555,7 @@ static void writer_free(h5out *w)
 int h5out_open(const char *path, int force, h5out **out, char *err, size_t errlen)
 {
     h5out *w = NULL;
-    hid_t root = H5I_INVALID_HID, samples = H5I_INVALID_HID;
+    hid_t root = H5I_INVALID_HID, samples = H5I_INVALID_HID, tsamples = H5I_INVALID_HID;
     int32_t version = RB_SCHEMA_VERSION, complete = 0;
     int rc = -1;
 
@@ -511,7 +571,7 @@ int h5out_open(const char *path, int force, h5out **out, char *err, size_t errle
         put_err(err, errlen, "h5out_open: out of memory");
         return -1;
     }
-    w->file = w->cells = w->row_type = H5I_INVALID_HID;
+    w->file = w->cells = w->row_type = w->trials = w->trial_type = H5I_INVALID_HID;
     w->force = force;
     w->path = strdup(path);
     w->partial = malloc(strlen(path) + sizeof ".partial");
@@ -534,10 +594,13 @@ int h5out_open(const char *path, int force, h5out **out, char *err, size_t errle
         goto out;
     H5_CHECK(w, samples = H5Gcreate2(w->file, RB_H5_SAMPLES, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
              "creating " RB_H5_SAMPLES);
-    if (cells_create(w) < 0 || flush_to_disk(w) < 0)
+    H5_CHECK(w, tsamples = H5Gcreate2(w->file, RB_H5_TRIAL_SAMPLES, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+             "creating " RB_H5_TRIAL_SAMPLES);
+    if (tables_create(w) < 0 || flush_to_disk(w) < 0)
         goto out;
     rc = 0;
 out:
+    h5util_close_id(&tsamples, H5Gclose);
     h5util_close_id(&samples, H5Gclose);
     h5util_close_id(&root, H5Gclose);
     if (rc != 0) {
@@ -545,6 +608,7 @@ out:
         /* The .partial is ours and holds nothing yet: remove it so it is not taken for a crash. */
         if (w->file >= 0) {
             h5util_close_id(&w->cells, H5Dclose);
+            h5util_close_id(&w->trials, H5Dclose);
             h5util_close_id(&w->file, H5Fclose);
             unlink(w->partial);
         }
@@ -557,10 +621,8 @@ out:
 
 int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n)
 {
-    hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
-    hsize_t start, one = 1, extent;
     rb_row copy;
-    int rc = -1;
+    char name[64];
 
     if (w == NULL)
         return -1;
@@ -581,26 +643,53 @@ int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n)
     tidy_row(&copy);
 
     /* Samples first: a row that made it into the table always has its samples. */
-    if (n > 0 && samples_write(w, copy.row_id, copy.unit, samples, n) < 0)
-        goto out;
-    start = (hsize_t)w->nrows;
-    extent = start + 1;
-    H5_CHECK(w, H5Dset_extent(w->cells, &extent), "extending " RB_H5_CELLS);
-    H5_CHECK(w, fspace = H5Dget_space(w->cells), "H5Dget_space");
-    H5_CHECK(w, H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &one, NULL),
-             "H5Sselect_hyperslab");
-    H5_CHECK(w, mspace = H5Screate_simple(1, &one, NULL), "H5Screate_simple");
-    H5_CHECK(w, H5Dwrite(w->cells, w->row_type, mspace, fspace, H5P_DEFAULT, &copy),
-             "writing a row of " RB_H5_CELLS);
-    if (flush_to_disk(w) < 0)
-        goto out;
+    snprintf(name, sizeof name, RB_H5_SAMPLES "/" RB_H5_SAMPLE_FMT, (int)copy.row_id);
+    if (n > 0 && samples_write(w, name, copy.unit, samples, n) < 0)
+        return -1;
+    if (table_append(w, w->cells, w->row_type, (hsize_t)w->nrows, &copy, "writing a row of " RB_H5_CELLS) < 0 ||
+        flush_to_disk(w) < 0)
+        return -1;
     w->nrows++;
     row->row_id = copy.row_id;
-    rc = 0;
-out:
-    h5util_close_id(&mspace, H5Sclose);
-    h5util_close_id(&fspace, H5Sclose);
-    return rc;
+    return 0;
+}
+
+int h5out_append_trial(h5out *w, rb_trial *t, const double *samples, size_t n)
+{
+    rb_trial copy;
+    char name[64];
+    const char *unit;
+    int fam;
+
+    if (w == NULL)
+        return -1;
+    if (w->file < 0 || w->trials < 0) {
+        fail(w, "%s: the writer is closed", w->partial);
+        return -1;
+    }
+    if (t == NULL || (n > 0 && samples == NULL)) {
+        fail(w, "%s: h5out_append_trial without a trial or with %zu samples at NULL", w->partial, n);
+        return -1;
+    }
+    if (w->ntrials == INT32_MAX) {
+        fail(w, "%s: the trials table is full", w->partial);
+        return -1;
+    }
+    memcpy(&copy, t, sizeof copy);
+    copy.trial_id = w->ntrials;
+    tidy_trial(&copy);
+    fam = rb_family_parse(copy.family);
+    unit = fam >= 0 ? rb_family_unit((rb_family)fam) : "";
+
+    snprintf(name, sizeof name, RB_H5_TRIAL_SAMPLES "/" RB_H5_TRIAL_FMT, (int)copy.trial_id);
+    if (n > 0 && samples_write(w, name, unit, samples, n) < 0)
+        return -1;
+    if (table_append(w, w->trials, w->trial_type, (hsize_t)w->ntrials, &copy, "writing a row of " RB_H5_TRIALS) < 0 ||
+        flush_to_disk(w) < 0)
+        return -1;
+    w->ntrials++;
+    t->trial_id = copy.trial_id;
+    return 0;
 }
 
 /* Makes the file's rename durable: the directory entry is on disk too. Best effort: some
@@ -678,6 +767,8 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
     h5util_close_id(&root, H5Gclose);
     h5util_close_id(&w->cells, H5Dclose);
     h5util_close_id(&w->row_type, H5Tclose);
+    h5util_close_id(&w->trials, H5Dclose);
+    h5util_close_id(&w->trial_type, H5Tclose);
     /* Everything this module opened is closed by now; anything left is a leak to fix. */
     H5_CHECK(w, left = H5Fget_obj_count(w->file, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE |
                                                  H5F_OBJ_ATTR), "H5Fget_obj_count");

@@ -30,6 +30,10 @@ int h5out_attr_f64(h5out *w, const char *group, const char *name, double value);
  * Returns 0, or -1 with the message in the writer. */
 int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n);
 
+/* Appends a trial (t->trial_id is assigned here) and its raw samples (n may be 0), then flushes:
+ * a trial is on disk before the next one starts. Returns 0, or -1 with the message in the writer. */
+int h5out_append_trial(h5out *w, rb_trial *t, const double *samples, size_t n);
+
 /* Marks the file complete (complete = 1) or interrupted (complete = 0, interrupted_by = why), closes
  * it and moves PATH.partial to PATH. Frees w in every case. Returns 0, or -1 with the message in err. */
 int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errlen);
@@ -42,5 +46,7 @@ const char *h5out_error(const h5out *w);
  * type, reading by field name, so both sides share one definition. Returns a type the caller closes
  * with H5Tclose, or H5I_INVALID_HID. */
 hid_t h5out_row_type(void);
+/* The same for rb_trial, from RB_TRIAL_COLUMNS. */
+hid_t h5out_trial_type(void);
 
 #endif

@@ -9,12 +9,15 @@
 
 #include <stdint.h>
 
-#define RB_SCHEMA_VERSION 1
+#define RB_SCHEMA_VERSION 2
 
 /* Groups, datasets and file-level attributes. */
 #define RB_H5_CELLS            "/cells"         /* compound table, one rb_row per row */
 #define RB_H5_SAMPLES          "/samples"       /* group: one float64 dataset per row with samples */
-#define RB_H5_SAMPLE_FMT       "row_%06d"       /* name of a row's samples inside RB_H5_SAMPLES */
+#define RB_H5_SAMPLE_FMT       "row_%06d"       /* schema 1 only: a row's samples inside RB_H5_SAMPLES */
+#define RB_H5_TRIALS           "/trials"        /* schema 2: compound table, one rb_trial per trial */
+#define RB_H5_TRIAL_SAMPLES    "/trial_samples" /* schema 2: one float64 dataset per trial with samples */
+#define RB_H5_TRIAL_FMT        "trial_%06d"     /* name of a trial's samples inside RB_H5_TRIAL_SAMPLES */
 #define RB_H5_PROVENANCE       "/provenance"    /* group of string/int/float attributes */
 #define RB_H5_CAPABILITIES     "/capabilities"  /* group of attributes: name -> value, name_error -> text */
 #define RB_H5_ATTR_SCHEMA      "schema_version" /* int, on the root */
@@ -49,7 +52,17 @@
     X(MEMCPY_D2H_PINNED,   "memcpy_d2h_pinned",   "GB/s", "baseline: cudaMemcpy device to host into pinned memory") \
     X(MEMCPY_H2D_PAGEABLE, "memcpy_h2d_pageable", "GB/s", "baseline: cudaMemcpy host to device from malloc memory") \
     X(MEMCPY_D2H_PAGEABLE, "memcpy_d2h_pageable", "GB/s", "baseline: cudaMemcpy device to host into malloc memory") \
-    X(HARNESS_OVERHEAD,    "harness_overhead",    "us",   "what the sampler records for an empty operation: two clock reads and its bookkeeping")
+    X(HARNESS_OVERHEAD,    "harness_overhead",    "us",   "what the sampler records for an empty operation: two clock reads and its bookkeeping") \
+    X(CALL_MEMCPY_H2D_PINNED,   "call_memcpy_h2d_pinned",   "us", "per-call cost: cudaMemcpy of 64 B host to device from pinned memory (synchronous)") \
+    X(CALL_MEMCPY_D2H_PINNED,   "call_memcpy_d2h_pinned",   "us", "per-call cost: cudaMemcpy of 64 B device to host into pinned memory (synchronous)") \
+    X(CALL_MEMCPY_H2D_PAGEABLE, "call_memcpy_h2d_pageable", "us", "per-call cost: cudaMemcpy of 64 B host to device from malloc memory (synchronous)") \
+    X(CALL_MEMCPY_D2H_PAGEABLE, "call_memcpy_d2h_pageable", "us", "per-call cost: cudaMemcpy of 64 B device to host into malloc memory (synchronous)") \
+    X(CALL_MEMCPY_ASYNC_QUERY,  "call_memcpy_async_query",  "us", "per-call cost: cudaMemcpyAsync of 64 B (pinned, host to device) + cudaEventRecord + cudaEventQuery until done") \
+    X(CALL_STREAM_QUERY_IDLE,   "call_stream_query_idle",   "us", "per-call cost: cudaStreamQuery on an idle stream") \
+    X(CALL_STREAM_SYNC_IDLE,    "call_stream_sync_idle",    "us", "per-call cost: cudaStreamSynchronize on an idle stream") \
+    X(CALL_EVENT_QUERY_DONE,    "call_event_query_done",    "us", "per-call cost: cudaEventQuery on a completed event") \
+    X(CALL_LAUNCH_EMPTY,        "call_launch_empty",        "us", "per-call cost: launch of an empty kernel (1 x 1), not waited for") \
+    X(CALL_LAUNCH_SYNC,         "call_launch_sync",         "us", "per-call cost: launch of an empty kernel + cudaStreamSynchronize")
 
 typedef enum rb_family {
 #define RB_FAMILY_ENUM(e, name, unit, doc) RB_FAM_##e,
@@ -69,7 +82,8 @@ int rb_family_parse(const char *name);     /* the enum value, or -1 */
 /* One row of the cells table. Strings are NUL-terminated fixed-size fields (HDF5 fixed strings).
  * Statistics are in the row's unit; NaN where a value does not apply or could not be measured. */
 typedef struct rb_row {
-    int32_t row_id;                 /* index in the table; also names the samples dataset */
+    int32_t row_id;                 /* index in the table; schema 1: also names the samples dataset */
+    int32_t cell_id;                /* schema 2: the cell's id in the run's plan; its trials carry it */
     char backend[RB_NAME_LEN];      /* "cuda" or "cpu" (the CPU reference backend) */
     char family[RB_NAME_LEN];       /* rb_family_name() */
     char host_mem[RB_NAME_LEN];     /* "pinned" | "malloc" | "-" */
@@ -77,19 +91,40 @@ typedef struct rb_row {
     char launch[RB_NAME_LEN];       /* "coop" | "noncoop" | "-" */
     char ctrl[RB_NAME_LEN];         /* "managed" | "device" | "mapped" | "-" */
     uint64_t size_bytes;            /* payload bytes per message; 0 where size does not apply */
+    uint64_t window;                /* messages kept in flight: throughput rows the window, latency 1, else 0 */
     char status[RB_NAME_LEN];       /* RB_STATUS_* */
     char reason[RB_REASON_LEN];     /* why unsupported/invalid/failed; "" when ok */
     char unit[RB_NAME_LEN];         /* rb_family_unit() */
     char stop_rule[RB_NAME_LEN];    /* stats_stop_name(), or "fixed" for a fixed repetition count */
     uint64_t n;                     /* samples kept */
-    double min, p50, p90, p99, p999, max, mean, stddev, ci_lo, ci_hi;
+    double min, p50, p90, p99, p999, max, mean, stddev; /* p50: see RB_CI_*; others over all samples */
+    double ci_lo, ci_hi;            /* 95% interval of p50; how it was made: ci_method */
+    char ci_method[RB_NAME_LEN];    /* RB_CI_TRIALS (trial level) or RB_CI_SAMPLES (one trial / schema 1) */
+    uint64_t trials;                /* independent trials (fresh launch, fresh buffers) behind this row */
+    double trial_p50_min, trial_p50_max; /* smallest and largest per-trial median */
+    double trial_cv;                /* between-trial spread: stddev / mean of the per-trial medians */
     double msgs_per_s;              /* throughput rows: median messages per second; else NaN */
     double ratio_floor;             /* latency-like rows: p50 / base_floor p50 of the same run; else NaN */
     double ratio_memcpy;            /* throughput rows: p50 / the matching memcpy bandwidth; else NaN */
     uint64_t messages;              /* messages exchanged and verified in this row */
     uint64_t lost, duplicated, corrupted, kernel_errors;
-    double elapsed_s;               /* wall time spent on the row */
+    double elapsed_s;               /* wall time spent on the row's trials */
+    /* CUDA runtime calls per operation (per message, or per control-block operation), by kind, as
+     * counted by the CUDA backend's counting layer; NaN where not counted (CPU backend, baselines). */
+    double calls_memcpy, calls_memcpy_async, calls_event_record, calls_event_query;
+    double calls_stream_query, calls_stream_sync, calls_launch, calls_other;
 } rb_row;
+
+/* How a row's p50 and interval were made.
+ *   RB_CI_TRIALS   p50 = mean of the per-trial medians; [ci_lo, ci_hi] = a hierarchical bootstrap
+ *                  over trials (trials resampled, then each trial's median redrawn from its own
+ *                  samples), calibrated for the small number of trials (see stats.h): the interval
+ *                  covers what another run on the same machine would see.
+ *   RB_CI_SAMPLES  one trial (or a schema-1 file): p50 = the median of the samples and the interval
+ *                  is the distribution-free order-statistic CI of that median, which says nothing
+ *                  about run-to-run variation. */
+#define RB_CI_TRIALS  "trials"
+#define RB_CI_SAMPLES "samples"
 
 /* The columns of the cells table, one per rb_row field and in the struct's order: X(KIND, field, unit).
  * KIND is STR (a NUL-terminated char array), I32, U64 or F64. unit is what the writer stores in the
@@ -99,6 +134,7 @@ typedef struct rb_row {
 #define RB_UNIT_OF_ROW "row unit (see column 'unit')"
 #define RB_ROW_COLUMNS(X) \
     X(I32, row_id,        "index") \
+    X(I32, cell_id,       "index") \
     X(STR, backend,       "") \
     X(STR, family,        "") \
     X(STR, host_mem,      "") \
@@ -106,6 +142,7 @@ typedef struct rb_row {
     X(STR, launch,        "") \
     X(STR, ctrl,          "") \
     X(U64, size_bytes,    "bytes") \
+    X(U64, window,        "messages") \
     X(STR, status,        "") \
     X(STR, reason,        "") \
     X(STR, unit,          "") \
@@ -121,6 +158,11 @@ typedef struct rb_row {
     X(F64, stddev,        RB_UNIT_OF_ROW) \
     X(F64, ci_lo,         RB_UNIT_OF_ROW) \
     X(F64, ci_hi,         RB_UNIT_OF_ROW) \
+    X(STR, ci_method,     "") \
+    X(U64, trials,        "count") \
+    X(F64, trial_p50_min, RB_UNIT_OF_ROW) \
+    X(F64, trial_p50_max, RB_UNIT_OF_ROW) \
+    X(F64, trial_cv,      "ratio") \
     X(F64, msgs_per_s,    "1/s") \
     X(F64, ratio_floor,   "ratio") \
     X(F64, ratio_memcpy,  "ratio") \
@@ -129,7 +171,82 @@ typedef struct rb_row {
     X(U64, duplicated,    "count") \
     X(U64, corrupted,     "count") \
     X(U64, kernel_errors, "count") \
-    X(F64, elapsed_s,     "s")
+    X(F64, elapsed_s,     "s") \
+    X(F64, calls_memcpy,        "calls/op") \
+    X(F64, calls_memcpy_async,  "calls/op") \
+    X(F64, calls_event_record,  "calls/op") \
+    X(F64, calls_event_query,   "calls/op") \
+    X(F64, calls_stream_query,  "calls/op") \
+    X(F64, calls_stream_sync,   "calls/op") \
+    X(F64, calls_launch,        "calls/op") \
+    X(F64, calls_other,         "calls/op")
+
+/* Schema 2: one row of /trials. A trial is one independent measurement of one cell: a fresh ring
+ * (fresh buffers, a fresh kernel launch) sampled once, then closed. Trials are written (and flushed)
+ * as they finish, before the cell's /cells row exists, so each carries its cell's identity as well
+ * as cell_id: an interrupted or crashed run keeps every completed trial. The conditions under which
+ * it ran (CPU of the polling thread, GPU clocks and throttle reasons) are recorded per trial. */
+typedef struct rb_trial {
+    int32_t trial_id;               /* index in /trials; names /trial_samples/trial_NNNNNN */
+    int32_t cell_id;                /* the cell (same value as its /cells row's cell_id) */
+    char family[RB_NAME_LEN];
+    char host_mem[RB_NAME_LEN], xfer[RB_NAME_LEN], launch[RB_NAME_LEN], ctrl[RB_NAME_LEN];
+    uint64_t size_bytes;
+    uint64_t window;
+    int32_t trial;                  /* 0..trials-1 within the cell: its round */
+    int32_t seq;                    /* position in the run's measuring order (0, 1, ...) */
+    char status[RB_NAME_LEN];       /* RB_STATUS_OK or RB_STATUS_FAILED */
+    char reason[RB_REASON_LEN];
+    uint64_t n;                     /* samples in /trial_samples/trial_NNNNNN */
+    double p50, ci_lo, ci_hi;       /* this trial's median and its order-statistic 95% CI */
+    double mean;
+    double msgs_per_s;              /* throughput trials: messages per second; else NaN */
+    uint64_t messages, lost, duplicated, corrupted, kernel_errors;
+    double t_start_s;               /* start, seconds since the run started */
+    double elapsed_s;
+    int32_t cpu_start, cpu_end;     /* CPU of the polling (main) thread at start and end; -1 unknown */
+    int64_t ctx_switches;           /* involuntary context switches of the polling thread meanwhile */
+    double sm_mhz_start, sm_mhz_end;   /* SM clock (NVML) at start and end; NaN when unknown */
+    double mem_mhz_start, mem_mhz_end; /* memory clock */
+    uint64_t throttle_start, throttle_end; /* NVML clock-event (throttle) reason bits; 0 none */
+} rb_trial;
+
+#define RB_TRIAL_COLUMNS(X) \
+    X(I32, trial_id,      "index") \
+    X(I32, cell_id,       "index") \
+    X(STR, family,        "") \
+    X(STR, host_mem,      "") \
+    X(STR, xfer,          "") \
+    X(STR, launch,        "") \
+    X(STR, ctrl,          "") \
+    X(U64, size_bytes,    "bytes") \
+    X(U64, window,        "messages") \
+    X(I32, trial,         "index") \
+    X(I32, seq,           "index") \
+    X(STR, status,        "") \
+    X(STR, reason,        "") \
+    X(U64, n,             "count") \
+    X(F64, p50,           RB_UNIT_OF_ROW) \
+    X(F64, ci_lo,         RB_UNIT_OF_ROW) \
+    X(F64, ci_hi,         RB_UNIT_OF_ROW) \
+    X(F64, mean,          RB_UNIT_OF_ROW) \
+    X(F64, msgs_per_s,    "1/s") \
+    X(U64, messages,      "count") \
+    X(U64, lost,          "count") \
+    X(U64, duplicated,    "count") \
+    X(U64, corrupted,     "count") \
+    X(U64, kernel_errors, "count") \
+    X(F64, t_start_s,     "s") \
+    X(F64, elapsed_s,     "s") \
+    X(I32, cpu_start,     "index") \
+    X(I32, cpu_end,       "index") \
+    X(I64, ctx_switches,  "count") \
+    X(F64, sm_mhz_start,  "MHz") \
+    X(F64, sm_mhz_end,    "MHz") \
+    X(F64, mem_mhz_start, "MHz") \
+    X(F64, mem_mhz_end,   "MHz") \
+    X(U64, throttle_start, "bitmask") \
+    X(U64, throttle_end,  "bitmask")
 
 /* Attributes on /cells written from the tables above, so the file documents itself. */
 #define RB_H5_ATTR_UNIT_PREFIX "unit_"    /* "unit_<column>" for every numeric column */

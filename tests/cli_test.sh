@@ -4,8 +4,9 @@
 #   cli_test.sh RINGBENCH WORKDIR quick|interrupt|badinput [PYTHON_WITH_H5PY] [SCHEMA_H]
 #
 # quick      a quick run, read back by h5dump and h5py where installed, then a report
-# interrupt  SIGINT during a run leaves a valid, readable file holding the completed rows, marked
-#            incomplete, and exit status 1
+# interrupt  SIGINT during a run leaves a valid, readable file holding the completed trials and the
+#            rows of their cells, marked incomplete, and exit status 1
+# placement  a one-core CPU list: a loud warning, and the provenance records it
 # badinput   every documented error path: one line on stderr and the documented exit status
 set -u
 rb=$1 work=$2 what=$3 py=${4:-} schema=${5:-}
@@ -35,7 +36,8 @@ tiny=(--backend cpu --preset quick --quiet --timeout 60 --sizes 8 --modes host=p
 
 case $what in
 quick)
-    "$rb" run --backend cpu --preset quick --sizes 8,4K --quiet --timeout 60 -o "$work/q.h5" >"$work/out" 2>"$work/err"
+    "$rb" run --backend cpu --preset quick --sizes 8,4K --trials 2 --window 1,cap --quiet --timeout 60 \
+        -o "$work/q.h5" >"$work/out" 2>"$work/err"
     st=$?
     [ $st -eq 0 ] && ok || bad "quick run exit $st: $(tail -3 "$work/err")"
     grep -q "CPU REFERENCE" "$work/err" && ok || bad "no CPU-backend notice on stderr"
@@ -63,6 +65,24 @@ for r in c:
         assert r["host_mem"] == b"malloc" and (r["ctrl"] == b"mapped" or r["xfer"] == b"zerocopy")
 valid = {(r["host_mem"], r["xfer"], r["launch"], r["ctrl"]) for r in c if r["family"] == b"latency" and r["status"] == b"ok"}
 assert len(valid) == 26, len(valid)
+# Schema 2: every ok row has its two trials, each with its own samples and the polling CPU.
+assert f.attrs["schema_version"] == 2
+t = f["/trials"][:]
+for r in c:
+    if r["status"] != b"ok":
+        continue
+    mine = t[t["cell_id"] == r["cell_id"]]
+    assert r["trials"] == 2 and len(mine) == 2, (r, len(mine))
+    assert sorted(mine["trial"]) == [0, 1]
+    assert r["ci_method"] == b"trials"
+    assert sum(mine["n"]) == r["n"], (sum(mine["n"]), r["n"])
+    for m in mine:
+        assert m["cpu_start"] >= 0
+        assert f["/trial_samples/trial_%06d" % m["trial_id"]].shape[0] == m["n"]
+# Throughput at windows 1 and the capacity; latency at window 1.
+wins = {int(r["window"]) for r in c if r["family"] == b"throughput" and r["status"] == b"ok"}
+assert 1 in wins and len(wins) >= 2, wins
+assert all(r["window"] == 1 for r in c if r["family"] == b"latency")
 PY
     fi
     "$rb" report "$work/q.h5" -o "$work/rep" >"$work/out" 2>"$work/err"
@@ -72,7 +92,7 @@ PY
     grep -q "Verdict" "$work/rep/report.md" && ok || bad "report.md has no verdict"
     ;;
 interrupt)
-    "$rb" run --backend cpu --preset default --timeout 60 -o "$work/i.h5" --quiet >"$work/out" 2>"$work/err" &
+    "$rb" run --backend cpu --preset default --trials 2 --timeout 60 -o "$work/i.h5" --quiet >"$work/out" 2>"$work/err" &
     pid=$!
     # Let it complete some rows (baselines, then the first mode's cells), then interrupt.
     sleep 5
@@ -92,10 +112,31 @@ interrupt)
     if [ -n "$py" ]; then
         "$py" -c "
 import sys, h5py
-c = h5py.File('$work/i.h5', 'r')['/cells'][:]
+f = h5py.File('$work/i.h5', 'r')
+c, t = f['/cells'][:], f['/trials'][:]
 assert len(c) > 10, len(c)
 assert all(r['status'] in (b'ok', b'invalid', b'unsupported') for r in c), 'a failed row'
+assert len(t) > 0, 'no trials kept'
+# Every trial that completed is kept: each ok row's trials are in /trials.
+for r in c:
+    if r['status'] == b'ok':
+        assert (t['cell_id'] == r['cell_id']).sum() == r['trials'] >= 1, r
 " && ok || bad "interrupted file content"
+    fi
+    ;;
+placement)
+    "$rb" run "${tiny[@]}" --trials 1 --cpu 0 -o "$work/p.h5" >"$work/out" 2>"$work/err"
+    st=$?
+    [ $st -eq 0 ] && ok || bad "one-CPU run exit $st: $(tail -3 "$work/err")"
+    grep -q "WARNING: only 1 usable CPU" "$work/err" && ok || bad "no placement warning: $(cat "$work/err")"
+    if command -v h5dump >/dev/null; then
+        h5dump -a /provenance/placement_warning "$work/p.h5" | grep -q "only 1 usable CPU" && ok ||
+            bad "provenance lacks the placement warning"
+        h5dump -a /provenance/cpu_list "$work/p.h5" | grep -q '"0"' && ok || bad "provenance cpu_list != 0"
+    fi
+    if command -v taskset >/dev/null; then
+        taskset -c 0 "$rb" run "${tiny[@]}" --trials 1 -o "$work/t.h5" >"$work/out" 2>"$work/err"
+        grep -q "WARNING: only 1 usable CPU (0 from mask)" "$work/err" && ok || bad "taskset mask not seen: $(cat "$work/err")"
     fi
     ;;
 badinput)
@@ -123,6 +164,12 @@ badinput)
     expect 2 run --max-lifetime -5
     expect 2 run --output
     expect 2 run --bogus
+    expect 2 run --trials 0
+    expect 2 run --window 0
+    expect 2 run --window 8,x
+    expect 2 run --cpu abc
+    expect 2 run --cpu 100000
+    expect 2 run --cpu 4095
     expect 2 run "${tiny[@]}" -o /nonexistent-dir/x.h5
     [ ! -e /nonexistent-dir ] && ok || bad "created a directory"
     expect 0 run "${tiny[@]}" -o "$work/x.h5"
@@ -134,6 +181,8 @@ badinput)
     echo "not hdf5" >"$work/text.h5"
     expect 2 report "$work/text.h5"
     expect 2 compare "$work/x.h5"
+    head -c 3000 "$work/x.h5" >"$work/cut.h5"
+    expect 2 report "$work/cut.h5"
     if "$rb" probe | grep -q "cuda_usable *1"; then
         echo "a CUDA device is usable here: the --backend cuda refusal is not checked"
     else

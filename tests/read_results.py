@@ -72,13 +72,25 @@ def main():
             print(f"  row {r['row_id']}: {r['family']:<20} {r['status']:<12} "
                   f"p50 {r['p50']:.6g} {r['unit']}")
 
-        # The first row with samples: /samples/row_NNNNNN, float64, its unit attached.
-        with_samples = [r for r in rows if f"/samples/row_{r['row_id']:06d}" in f]
+        # The first row with samples: schema 1 and the writer's own rows keep them at
+        # /samples/row_NNNNNN; a run (schema 2) keeps them per trial at /trial_samples/trial_NNNNNN.
+        def samples_of(r):
+            name = f"/samples/row_{r['row_id']:06d}"
+            if name in f:
+                return f[name]
+            if "trials" in f:
+                t = f["/trials"][...]
+                for m in t[(t["cell_id"] == r["cell_id"]) & (t["family"] == r["family"].encode())]:
+                    name = f"/trial_samples/trial_{m['trial_id']:06d}"
+                    if name in f:
+                        return f[name]
+            return None
+        with_samples = [r for r in rows if samples_of(r) is not None]
         if not with_samples:
             failures.append("no samples dataset")
         else:
             r = with_samples[0]
-            ds = f[f"/samples/row_{r['row_id']:06d}"]
+            ds = samples_of(r)
             s = ds[...]
             if s.dtype != np.float64:
                 failures.append(f"samples are {s.dtype}, not float64")

@@ -17,6 +17,7 @@
 #include "report_fixture.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -80,7 +81,7 @@ const char *fixture_unsupported(const rb_mode *m)
 
 fixture_opts fixture_defaults(void)
 {
-    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL};
+    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL, 0, 0.0, 0};
     return o;
 }
 
@@ -162,9 +163,12 @@ static int size_index(uint64_t size)
 static int put_row(writer *wr, rb_family f, const rb_mode *m, uint64_t size, const char *status, const char *reason)
 {
     rb_row r;
-    double x[400];
     int rate = strcmp(rb_family_unit(f), "GB/s") == 0;
     size_t n = rate ? 40 : (f >= RB_FAM_LC_LAUNCH && f <= RB_FAM_LC_TERMINATE) ? 60 : 300;
+    size_t k = wr->o->trials > 1 ? (size_t)wr->o->trials : 1;
+    if (f == RB_FAM_LATENCY && wr->o->latency_samples > 0)
+        n = wr->o->latency_samples;
+    int32_t cell = (int32_t)wr->row_seq;
     rng g = {wr->o->seed * 1000003ull + wr->row_seq++};
 
     memset(&r, 0, sizeof r);
@@ -182,7 +186,19 @@ static int put_row(writer *wr, rb_family f, const rb_mode *m, uint64_t size, con
         return h5out_append(wr->w, &r, NULL, 0);
     }
     double median = fixture_median(f, m ? m : &(rb_mode){{0, 0, 0, 0}}, size);
-    draw(&g, median, rate ? 0.02 : 0.04, rate, x, n);
+    double *x = malloc(k * n * sizeof *x);
+    if (x == NULL)
+        return -1;
+    for (size_t j = 0; j < k; j++) {
+        double t_scale = 1.0;
+        if (k > 1) {
+            /* The round's drift is the same for every row of the file (seeded by seed and round). */
+            rng round = {wr->o->seed * 7919ull + j};
+            t_scale = exp(wr->o->trial_sd * (rng_normal(&round) + rng_normal(&g)));
+        }
+        draw(&g, median * (rate ? 1.0 / t_scale : t_scale), rate ? 0.02 : 0.04, rate, x + j * n, n);
+    }
+    n *= k; /* from here on x holds every trial's samples, trial by trial */
     double scale = 1.0;
     if (f == RB_FAM_LATENCY && m && m->v[RB_AXIS_HOST] == RB_HOST_MALLOC && m->v[RB_AXIS_XFER] == RB_XFER_SYNC &&
         m->v[RB_AXIS_LAUNCH] == RB_LAUNCH_NONCOOP && m->v[RB_AXIS_CTRL] == RB_CTRL_DEVICE)
@@ -193,8 +209,10 @@ static int put_row(writer *wr, rb_family f, const rb_mode *m, uint64_t size, con
         x[i] *= scale;
 
     stats_summary s;
-    if (stats_summarize(x, n, &s) != 0)
+    if (stats_summarize(x, n, &s) != 0) {
+        free(x);
         return -1;
+    }
     set(r.stop_rule, sizeof r.stop_rule, rate ? "fixed" : "converged");
     r.n = s.n;
     r.min = s.min; r.p50 = s.p50; r.p90 = s.p90; r.p99 = s.p99; r.p999 = s.p999; r.max = s.max;
@@ -215,7 +233,39 @@ static int put_row(writer *wr, rb_family f, const rb_mode *m, uint64_t size, con
     } else if (!rate && f != RB_FAM_BASE_FLOOR && wr->floor_p50 > 0) {
         r.ratio_floor = s.p50 / wr->floor_p50;
     }
-    return h5out_append(wr->w, &r, x, n);
+    int rc = 0;
+    if (k > 1) {
+        /* Trials first (as a run writes them), then the row without samples of its own. */
+        size_t per = n / k;
+        r.cell_id = cell;
+        r.trials = k;
+        set(r.ci_method, sizeof r.ci_method, RB_CI_TRIALS);
+        for (size_t j = 0; j < k && rc == 0; j++) {
+            rb_trial t;
+            memset(&t, 0, sizeof t);
+            t.cell_id = cell;
+            set(t.family, sizeof t.family, r.family);
+            set(t.host_mem, sizeof t.host_mem, r.host_mem);
+            set(t.xfer, sizeof t.xfer, r.xfer);
+            set(t.launch, sizeof t.launch, r.launch);
+            set(t.ctrl, sizeof t.ctrl, r.ctrl);
+            set(t.status, sizeof t.status, RB_STATUS_OK);
+            t.size_bytes = size;
+            t.trial = (int32_t)j;
+            t.seq = (int32_t)(cell * k + j);
+            t.n = per;
+            t.p50 = t.ci_lo = t.ci_hi = t.mean = t.msgs_per_s = NAN;
+            t.sm_mhz_start = t.sm_mhz_end = t.mem_mhz_start = t.mem_mhz_end = NAN;
+            t.cpu_start = t.cpu_end = -1;
+            rc = h5out_append_trial(wr->w, &t, x + j * per, per);
+        }
+        if (rc == 0)
+            rc = h5out_append(wr->w, &r, NULL, 0);
+    } else {
+        rc = h5out_append(wr->w, &r, x, n);
+    }
+    free(x);
+    return rc;
 }
 
 static int wanted(const fixture_opts *o, rb_family f)

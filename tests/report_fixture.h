@@ -24,6 +24,12 @@ typedef struct fixture_opts {
     unsigned only_families;     /* bit (1u << family) per family to write; 0 = all */
     const char *gpu_name;       /* NULL: "NVIDIA H100 80GB HBM3" */
     const char *driver_version; /* NULL: "580.65.06" */
+    /* Schema-2 trials: 0 or 1 writes each ok row with its samples (one trial, as schema 1 read);
+     * k >= 2 writes k trials per ok row, rounds 0..k-1, each its own samples scaled by a round factor
+     * shared by every row (drift) and a factor of its own, both lognormal with sigma trial_sd. */
+    int trials;
+    double trial_sd;
+    size_t latency_samples;     /* samples per latency trial; 0 = the default (300) */
 } fixture_opts;
 
 /* The default options: cuda, seed 1, no injected difference, complete. */

@@ -367,6 +367,214 @@ static void test_nvml(void) {
     CHECK_INT(env_nvml_query(NULL, NULL), -1);
 }
 
+
+/* ---------------------------------------------------------------------------------------------
+ * Limits: affinity mask, cgroup quota and memory, nice.
+ * ------------------------------------------------------------------------------------------- */
+
+/* proc/self/stat with the given nice value and a command name holding ") " to trip naive parsers. */
+static void put_stat(const char *root, int nice) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "4242 (ring bench) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 %d %d 3 0 5 0 0\n",
+             20 + nice, nice);
+    put(root, "proc/self/stat", text);
+}
+
+static int has_warning(const env_limits *l, const char *what) {
+    int i;
+    for (i = 0; i < l->nwarnings; i++)
+        if (strstr(l->warnings[i], what) != NULL) return 1;
+    return 0;
+}
+
+/* A container on cgroup v2: taskset to two CPUs of 16, 1.5 CPUs of quota, 1 GiB, nice 5. */
+static void test_limits_container_v2(void) {
+    char root[256];
+    env_limits l;
+    int cpus[8];
+    new_root(root, sizeof root);
+    put(root, "proc/self/status", "Name:\tringbench\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n");
+    put(root, "sys/devices/system/cpu/online", "0-15\n");
+    put(root, "proc/self/cgroup", "0::/docker/abc\n");
+    put(root, "sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory pids\n");
+    put(root, "sys/fs/cgroup/docker/cpu.max", "max 100000\n");
+    put(root, "sys/fs/cgroup/docker/abc/cpu.max", "150000 100000\n");
+    put(root, "sys/fs/cgroup/docker/abc/memory.max", "1073741824\n");
+    put_stat(root, 5);
+    CHECK_INT(env_limits_detect(root, &l), 0);
+    CHECK_INT(l.ncpus, 2);
+    CHECK_INT(l.cpus[0], 0);
+    CHECK_INT(l.cpus[1], 1);
+    CHECK_STR(l.cpu_list, "0-1");
+    CHECK_INT(l.cpus_online, 16);
+    CHECK_STR(l.cgroup, "v2");
+    CHECK_NEAR(l.cpu_quota, 1.5, 1e-9);
+    CHECK_MSG(strstr(l.cpu_quota_src, "/sys/fs/cgroup/docker/abc") != NULL, "%s", l.cpu_quota_src);
+    CHECK_INT(l.mem_limit, 1073741824LL);
+    CHECK_INT(l.nice_known, 1);
+    CHECK_INT(l.nice, 5);
+    CHECK_INT(l.nwarnings, 4);
+    CHECK(has_warning(&l, "only 2 CPUs usable (affinity 0-1, fewer than the machine has online)"));
+    CHECK(has_warning(&l, "CPU quota of 1.50 CPUs"));
+    CHECK(has_warning(&l, "memory limit of 1024 MiB"));
+    CHECK(has_warning(&l, "nice 5"));
+    CHECK_INT(env_usable_cpus(root, cpus, 8), 2);
+    CHECK_INT(env_usable_cpus(root, cpus, 1), 2); /* counted past max, not stored */
+    CHECK_INT(env_usable_cpus(root, NULL, 0), 2);
+    CHECK_INT(env_usable_cpus(root, NULL, 4), -1);
+    rm_tree(root);
+}
+
+/* The tightest limit of the cgroup and its ancestors counts; a cgroup path the tree does not have
+ * (a container without a cgroup namespace sees the host's path) falls back to the mount itself. */
+static void test_limits_v2_ancestors(void) {
+    char root[256];
+    env_limits l;
+    new_root(root, sizeof root);
+    put(root, "proc/self/status", "Cpus_allowed_list:\t0-7\n");
+    put(root, "proc/self/cgroup", "0::/a/b\n");
+    put(root, "sys/fs/cgroup/cgroup.controllers", "cpu memory\n");
+    put(root, "sys/fs/cgroup/a/cpu.max", "50000 100000\n");
+    put(root, "sys/fs/cgroup/a/b/cpu.max", "200000 100000\n");
+    put(root, "sys/fs/cgroup/a/memory.max", "max\n");
+    put(root, "sys/fs/cgroup/a/b/memory.max", "8589934592\n");
+    put_stat(root, 0);
+    CHECK_INT(env_limits_detect(root, &l), 0);
+    CHECK_NEAR(l.cpu_quota, 0.5, 1e-9);
+    CHECK_MSG(strstr(l.cpu_quota_src, "in /sys/fs/cgroup/a") != NULL &&
+                  strstr(l.cpu_quota_src, "/a/b") == NULL, "%s", l.cpu_quota_src);
+    CHECK_INT(l.mem_limit, 8589934592LL);
+    CHECK_INT(l.nwarnings, 1);
+    CHECK(has_warning(&l, "CPU quota of 0.50 CPUs"));
+    rm_tree(root);
+
+    new_root(root, sizeof root);
+    put(root, "proc/self/status", "Cpus_allowed_list:\t0-7\n");
+    put(root, "proc/self/cgroup", "0::/system.slice/docker-1234.scope\n");
+    put(root, "sys/fs/cgroup/cgroup.controllers", "cpu memory\n");
+    put(root, "sys/fs/cgroup/cpu.max", "400000 100000\n");
+    put(root, "sys/fs/cgroup/memory.max", "max\n");
+    CHECK_INT(env_limits_detect(root, &l), 0);
+    CHECK_NEAR(l.cpu_quota, 4.0, 1e-9);
+    CHECK_INT(l.mem_limit, 0);
+    CHECK_INT(l.nice_known, 0);
+    CHECK_INT(l.nwarnings, 0);
+    rm_tree(root);
+}
+
+/* cgroup v1: cpu,cpuacct and memory hierarchies; the v1 "no limit" memory value is no limit. */
+static void test_limits_v1(void) {
+    char root[256];
+    env_limits l;
+    new_root(root, sizeof root);
+    put(root, "proc/self/status", "Cpus_allowed_list:\t0-3,8\n");
+    put(root, "sys/devices/system/cpu/online", "0-11\n");
+    put(root, "proc/self/cgroup", "12:pids:/docker/abc\n4:cpu,cpuacct:/docker/abc\n9:memory:/docker/abc\n");
+    put(root, "sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "300000\n");
+    put(root, "sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_period_us", "100000\n");
+    put(root, "sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes", "9223372036854771712\n");
+    put_stat(root, 0);
+    CHECK_INT(env_limits_detect(root, &l), 0);
+    CHECK_STR(l.cgroup, "v1");
+    CHECK_INT(l.ncpus, 5);
+    CHECK_INT(l.cpus[4], 8);
+    CHECK_STR(l.cpu_list, "0-3,8");
+    CHECK_NEAR(l.cpu_quota, 3.0, 1e-9);
+    CHECK_MSG(strstr(l.cpu_quota_src, "cgroup v1") != NULL, "%s", l.cpu_quota_src);
+    CHECK_INT(l.mem_limit, 0);
+    CHECK_STR(l.mem_limit_src, "none");
+    CHECK_INT(l.nice, 0);
+    CHECK_INT(l.nwarnings, 0);
+    put(root, "sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "-1\n");
+    put(root, "sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes", "536870912\n");
+    CHECK_INT(env_limits_detect(root, &l), 0);
+    CHECK_INT(l.cpu_quota, 0);
+    CHECK_INT(l.mem_limit, 536870912LL);
+    CHECK(has_warning(&l, "memory limit of 512 MiB"));
+    rm_tree(root);
+}
+
+/* Nothing to read, or nonsense: unknown, and no warning made up. */
+static void test_limits_empty(void) {
+    char root[256];
+    env_limits l;
+    new_root(root, sizeof root);
+    CHECK_INT(env_limits_detect(root, &l), 0);
+    CHECK_INT(l.ncpus, 0);
+    CHECK_STR(l.cpu_list, "unknown");
+    CHECK_STR(l.cgroup, "none");
+    CHECK(l.cpu_quota < 0);
+    CHECK(l.mem_limit < 0);
+    CHECK_INT(l.nice_known, 0);
+    CHECK_INT(l.nwarnings, 0);
+    CHECK_INT(env_usable_cpus(root, NULL, 0), -1);
+    put(root, "proc/self/status", "Cpus_allowed_list:\t3-1\n");
+    put(root, "proc/self/stat", "no parentheses here\n");
+    CHECK_INT(env_limits_detect(root, &l), 0);
+    CHECK_INT(l.ncpus, 0);
+    CHECK_INT(l.nice_known, 0);
+    CHECK_INT(env_limits_detect(root, NULL), -1);
+    rm_tree(root);
+}
+
+/* The live process: a mask that includes at least one CPU, agreeing with env_usable_cpus. */
+static void test_limits_live(void) {
+    env_limits l;
+    int cpus[ENV_MAX_CPUS], i;
+    CHECK_INT(env_limits_detect(NULL, &l), 0);
+    CHECK(l.ncpus > 0);
+    CHECK_INT(env_usable_cpus(NULL, cpus, ENV_MAX_CPUS), l.ncpus);
+    CHECK(l.nice_known);
+    printf("live limits: cpus %s (%d of %d online), cgroup %s, quota %.2f (%s), memory %lld (%s), nice %d\n",
+           l.cpu_list, l.ncpus, l.cpus_online, l.cgroup, l.cpu_quota, l.cpu_quota_src, l.mem_limit,
+           l.mem_limit_src, l.nice);
+    for (i = 0; i < l.nwarnings; i++) printf("live warning: %s\n", l.warnings[i]);
+}
+
+typedef struct limit_kv {
+    char keys[512];
+    char quota[300], warnings[1200], count[32];
+} limit_kv;
+
+static int collect_limits(void *ctx, const char *key, const char *value) {
+    limit_kv *kv = ctx;
+    snprintf(kv->keys + strlen(kv->keys), sizeof kv->keys - strlen(kv->keys), "%s ", key);
+    if (strcmp(key, "cpu_quota") == 0) snprintf(kv->quota, sizeof kv->quota, "%s", value);
+    if (strcmp(key, "limits_warnings") == 0) snprintf(kv->warnings, sizeof kv->warnings, "%s", value);
+    if (strcmp(key, "cpu_affinity_count") == 0) snprintf(kv->count, sizeof kv->count, "%s", value);
+    return 0;
+}
+
+static void test_limits_foreach(void) {
+    env_limits l;
+    limit_kv kv;
+    memset(&l, 0, sizeof l);
+    strcpy(l.cpu_list, "0-1");
+    strcpy(l.cgroup, "v2");
+    strcpy(l.cpu_quota_src, "cpu.max");
+    l.ncpus = 2;
+    l.cpu_quota = 1.5;
+    l.mem_limit = -1;
+    l.nwarnings = 2;
+    strcpy(l.warnings[0], "first");
+    strcpy(l.warnings[1], "second");
+    memset(&kv, 0, sizeof kv);
+    CHECK_INT(env_limits_foreach(&l, collect_limits, &kv), 0);
+    CHECK_STR(kv.keys, "cpu_affinity cpu_affinity_count cpus_online cgroup cpu_quota memory_limit nice "
+                       "limits_warnings ");
+    CHECK_STR(kv.quota, "1.50 CPUs (cpu.max)");
+    CHECK_STR(kv.warnings, "first; second");
+    CHECK_STR(kv.count, "2");
+    l.nwarnings = 0;
+    l.cpu_quota = 0;
+    memset(&kv, 0, sizeof kv);
+    CHECK_INT(env_limits_foreach(&l, collect_limits, &kv), 0);
+    CHECK_STR(kv.warnings, "none");
+    CHECK_STR(kv.quota, "none");
+    CHECK_INT(env_limits_foreach(NULL, collect_limits, &kv), -1);
+}
+
 int main(void) {
     test_wsl2();
     test_wsl2_dxg_only();
@@ -378,5 +586,11 @@ int main(void) {
     test_live();
     test_foreach();
     test_nvml();
+    test_limits_container_v2();
+    test_limits_v2_ancestors();
+    test_limits_v1();
+    test_limits_empty();
+    test_limits_live();
+    test_limits_foreach();
     CHECK_DONE();
 }

@@ -161,17 +161,26 @@ static void check_columns_cover_row(void)
     size_t end = 0, ncols = 0;
 #define COL_ALIGN_STR 1
 #define COL_ALIGN_I32 alignof(int32_t)
+#define COL_ALIGN_I64 alignof(int64_t)
 #define COL_ALIGN_U64 alignof(uint64_t)
 #define COL_ALIGN_F64 alignof(double)
 #define RB_COVER(kind, field, unit) \
-    CHECK_MSG(offsetof(rb_row, field) >= end && offsetof(rb_row, field) - end < COL_ALIGN_##kind, \
-              "column %s is not next in rb_row", #field); \
-    end = offsetof(rb_row, field) + sizeof(((rb_row *)0)->field); \
+    CHECK_MSG(offsetof(COVER_T, field) >= end && offsetof(COVER_T, field) - end < COL_ALIGN_##kind, \
+              "column %s is not next in " #field, #field); \
+    end = offsetof(COVER_T, field) + sizeof(((COVER_T *)0)->field); \
     ncols++;
+#define COVER_T rb_row
     RB_ROW_COLUMNS(RB_COVER)
-#undef RB_COVER
+#undef COVER_T
     CHECK_MSG(sizeof(rb_row) - end < alignof(rb_row), "rb_row has fields after the last column");
-    CHECK_INT(ncols, 32);
+    CHECK_INT(ncols, 47);
+    end = ncols = 0;
+#define COVER_T rb_trial
+    RB_TRIAL_COLUMNS(RB_COVER)
+#undef COVER_T
+#undef RB_COVER
+    CHECK_MSG(sizeof(rb_trial) - end < alignof(rb_trial), "rb_trial has fields after the last column");
+    CHECK_INT(ncols, 35);
 }
 
 static void check_families(void)
@@ -297,7 +306,9 @@ static void check_attrs(const h5in *r)
     CHECK_INT(h5in_attr_count(r, RB_H5_CAPABILITIES), 3);
     check_attr(r, "/", "host", "node 1 (replaced)");
     check_attr(r, "/", RB_H5_ATTR_TOOL, "ringbench");
-    check_attr(r, "/", RB_H5_ATTR_SCHEMA, "1");
+    char version[16];
+    snprintf(version, sizeof version, "%d", RB_SCHEMA_VERSION);
+    check_attr(r, "/", RB_H5_ATTR_SCHEMA, version);
     check_attr(r, "/", RB_H5_ATTR_COMPLETE, "1");
     check_attr(r, "/", RB_H5_ATTR_INTERRUPTED, "");
     CHECK_INT(h5in_attr_count(r, "/"), 5);
@@ -572,6 +583,7 @@ static void test_other_layout(void)
     size_t size = 0;
 #define SIZE_STR(f) size += strcmp(#f, "reason") == 0 ? 300 : 16;
 #define SIZE_I32(f) size += 8;
+#define SIZE_I64(f) size += 8;
 #define SIZE_U64(f) size += 8;
 #define SIZE_F64(f) size += 4;
 #define SIZE_COLUMN(kind, field, unit) SIZE_##kind(field)
@@ -581,6 +593,7 @@ static void test_other_layout(void)
 #define PUT_STR(f) { hid_t t = strcmp(#f, "reason") == 0 ? str300 : str16; \
                      off -= H5Tget_size(t); H5Tinsert(type, #f, off, t); }
 #define PUT_I32(f) { off -= 8; H5Tinsert(type, #f, off, H5T_STD_I64BE); }
+#define PUT_I64(f) { off -= 8; H5Tinsert(type, #f, off, H5T_STD_I64BE); }
 #define PUT_U64(f) { off -= 8; H5Tinsert(type, #f, off, H5T_STD_U64BE); }
 #define PUT_F64(f) { off -= 4; H5Tinsert(type, #f, off, H5T_IEEE_F32BE); }
 #define PUT_COLUMN(kind, field, unit) PUT_##kind(field)
@@ -591,6 +604,15 @@ static void test_other_layout(void)
     rb_row row = expected_row(0);
     row.row_id = 7;
     snprintf(row.reason, sizeof row.reason, "%s", "fits in 300");
+    /* What the reader gives a schema-1 row in the columns schema 2 added (the file has them, but a
+     * schema-1 file's values there mean nothing and are replaced). */
+    row.cell_id = 0;
+    row.window = 0;
+    snprintf(row.ci_method, sizeof row.ci_method, "%s", RB_CI_SAMPLES);
+    row.trials = 1;
+    row.trial_p50_min = row.trial_p50_max = row.trial_cv = NAN;
+    row.calls_memcpy = row.calls_memcpy_async = row.calls_event_record = row.calls_event_query = NAN;
+    row.calls_stream_query = row.calls_stream_sync = row.calls_launch = row.calls_other = NAN;
     /* Values that float32 holds exactly, so the comparison can stay bit for bit. */
     row.p999 = 5.125; row.max = 1024.5; row.mean = 2.625; row.stddev = 0.125;
     row.ci_lo = 2.5; row.ci_hi = 2.75; row.elapsed_s = 0.5;
@@ -603,7 +625,7 @@ static void test_other_layout(void)
     hid_t a = H5Acreate2(file, RB_H5_ATTR_TOOL, strattr, scalar, H5P_DEFAULT, H5P_DEFAULT);
     H5Awrite(a, strattr, "ringbench");
     H5Aclose(a);
-    int version = RB_SCHEMA_VERSION;
+    int version = 1; /* schema 1 had no /trials table */
     a = H5Acreate2(file, RB_H5_ATTR_SCHEMA, H5T_STD_I16LE, scalar, H5P_DEFAULT, H5P_DEFAULT);
     H5Awrite(a, H5T_NATIVE_INT, &version);
     H5Aclose(a);
@@ -631,10 +653,118 @@ static void test_other_layout(void)
     unlink(path);
 }
 
+/* Schema 2: trials are written before their cell's row, grouped by cell_id when read back, ordered
+ * by round, and a row's samples are its trials' samples concatenated in round order. A trial whose
+ * cell row never came (a crash) stays in the file. */
+static void test_trials(void)
+{
+    char path[4200], err[512] = "";
+    path_in(path, sizeof path, "trials.h5");
+    remove_file(path);
+    h5out *w = NULL;
+    CHECK_MSG(h5out_open(path, 0, &w, err, sizeof err) == 0, "%s", err);
+    if (w == NULL)
+        return;
+    /* Cell 5: rounds written out of order (2, 0, 1); cell 9: one trial and no row. */
+    const int rounds[4] = {2, 0, 1, 0}, cells[4] = {5, 5, 5, 9};
+    const size_t counts[4] = {3, 0, 5, 2};
+    for (int k = 0; k < 4; k++) {
+        rb_trial t;
+        memset(&t, 0, sizeof t);
+        t.cell_id = cells[k];
+        set_str(t.family, sizeof t.family, "latency");
+        set_str(t.host_mem, sizeof t.host_mem, "pinned");
+        set_str(t.status, sizeof t.status, RB_STATUS_OK);
+        t.trial = rounds[k];
+        t.seq = k;
+        t.n = counts[k];
+        t.p50 = 10 + k;
+        t.cpu_start = 3;
+        t.cpu_end = -1;
+        t.ctx_switches = INT64_MIN;
+        t.sm_mhz_start = 1980;
+        t.sm_mhz_end = NAN;
+        t.throttle_end = UINT64_MAX;
+        double s[5];
+        for (size_t i = 0; i < counts[k]; i++)
+            s[i] = 100.0 * rounds[k] + (double)i;
+        CHECK_MSG(h5out_append_trial(w, &t, s, counts[k]) == 0, "%s", h5out_error(w));
+        CHECK_INT(t.trial_id, k);
+    }
+    rb_row row = make_row(0);
+    row.cell_id = 5;
+    row.n = 0;
+    row.trials = 3;
+    set_str(row.ci_method, sizeof row.ci_method, RB_CI_TRIALS);
+    CHECK_MSG(h5out_append(w, &row, NULL, 0) == 0, "%s", h5out_error(w));
+    CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+
+    h5in *r = NULL;
+    CHECK_MSG(h5in_open(path, &r, err, sizeof err) == 0, "%s", err);
+    if (r == NULL)
+        return;
+    CHECK_INT(h5in_schema_version(r), 2);
+    CHECK_INT(h5in_ntrials(r), 4);
+    const size_t *idx = NULL;
+    CHECK_INT(h5in_row_trials(r, 0, &idx), 3);
+    if (idx != NULL) {
+        CHECK_INT(idx[0], 1); /* round 0 */
+        CHECK_INT(idx[1], 2); /* round 1 */
+        CHECK_INT(idx[2], 0); /* round 2 */
+    }
+    const rb_trial *t = h5in_trial(r, 0);
+    CHECK(t != NULL && t->cpu_start == 3 && t->cpu_end == -1 && t->ctx_switches == INT64_MIN);
+    CHECK(t != NULL && t->sm_mhz_start == 1980 && isnan(t->sm_mhz_end) && t->throttle_end == UINT64_MAX);
+    CHECK(t != NULL && strcmp(t->family, "latency") == 0 && t->trial == 2);
+    CHECK(h5in_trial(r, 4) == NULL);
+    CHECK_STR(h5in_trial(r, 3)->family, "latency"); /* the orphan trial is kept */
+    double *all = NULL;
+    size_t n = 0;
+    CHECK_MSG(h5in_samples(r, 0, &all, &n, err, sizeof err) == 0, "%s", err);
+    CHECK_INT(n, 8);
+    if (n == 8) /* round 0 (none), round 1 (100..104), round 2 (200..202) */
+        CHECK(all[0] == 100 && all[4] == 104 && all[5] == 200 && all[7] == 202);
+    free(all);
+    CHECK_INT(h5in_trial_samples(r, 1, &all, &n, err, sizeof err), 0);
+    CHECK(n == 0 && all == NULL);
+    CHECK_INT(h5in_trial_samples(r, 99, &all, &n, err, sizeof err), -1);
+    CHECK(one_line(err));
+    h5in_close(r);
+    unlink(path);
+}
+
+/* The H100 run committed in schema 1 still opens, says so, and presents each row with samples as
+ * one trial of its own. */
+static void test_schema1_file(const char *path)
+{
+    char err[512] = "";
+    h5in *r = NULL;
+    if (access(path, R_OK) != 0)
+        return;
+    CHECK_MSG(h5in_open(path, &r, err, sizeof err) == 0, "%s", err);
+    if (r == NULL)
+        return;
+    CHECK_INT(h5in_schema_version(r), 1);
+    CHECK(h5in_nrows(r) > 0 && h5in_ntrials(r) > 0);
+    size_t with_samples = 0;
+    for (size_t i = 0; i < h5in_nrows(r); i++) {
+        const rb_row *row = h5in_row(r, i);
+        const size_t *idx;
+        size_t nt = h5in_row_trials(r, i, &idx);
+        with_samples += row->n > 0;
+        CHECK_INT(nt, row->n > 0 ? 1 : 0);
+        CHECK_STR(row->ci_method, RB_CI_SAMPLES);
+        if (nt == 1)
+            CHECK(h5in_trial(r, idx[0])->n == row->n && h5in_trial(r, idx[0])->cpu_start == -1);
+    }
+    CHECK_INT(h5in_ntrials(r), with_samples);
+    h5in_close(r);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s WORKDIR\n", argv[0]);
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: %s WORKDIR [SCHEMA1_FILE]\n", argv[0]);
         return 2;
     }
     snprintf(workdir, sizeof workdir, "%s", argv[1]);
@@ -653,6 +783,9 @@ int main(int argc, char **argv)
     test_path_appears();
     test_crash();
     test_other_layout();
+    test_trials();
+    if (argc == 3)
+        test_schema1_file(argv[2]);
     /* Writer and reader closed everything they opened, on every path above. */
     CHECK_INT(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL), 0);
     CHECK_DONE();

@@ -1,0 +1,139 @@
+/* plan.c - the order of a run's trials (see plan.h). Exercised by tests/test_plan.c. */
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* splitmix64: a small seeded generator, so that a seed gives the same order on every machine. */
+static uint64_t next_u64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void shuffle(size_t *v, size_t n, uint64_t *rng)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(next_u64(rng) % i);
+        size_t t = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = t;
+    }
+}
+
+static int is_paired_mode(int mode)
+{
+    if (mode < 0)
+        return 0;
+    rb_mode m = rb_mode_at((size_t)mode), fb = rb_mode_wsl2_fallback(), nat = rb_mode_native();
+    rb_mode nat_managed = nat;
+    nat_managed.v[RB_AXIS_CTRL] = RB_CTRL_MANAGED;
+    return memcmp(&m, &fb, sizeof m) == 0 || memcmp(&m, &nat, sizeof m) == 0 ||
+           memcmp(&m, &nat_managed, sizeof m) == 0;
+}
+
+static int add_unit(rb_plan *p, size_t *cap, rb_unit_kind kind, int mode, uint32_t size, int group)
+{
+    if (p->nunits == *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        rb_unit *u = realloc(p->units, c * sizeof *u);
+        if (!u)
+            return -1;
+        p->units = u;
+        *cap = c;
+    }
+    p->units[p->nunits++] = (rb_unit){kind, mode, size, group};
+    return 0;
+}
+
+/* Appends `trials` shuffled rounds of the units [first, last) to the steps. The paired modes are one
+ * block: the block takes the place of its first member in the shuffled order of blocks. */
+static int add_rounds(rb_plan *p, size_t first, size_t last, int trials, uint64_t *rng)
+{
+    size_t n = last - first, *blocks = malloc((n ? n : 1) * sizeof *blocks), *pair = malloc((n ? n : 1) * sizeof *pair);
+    if (!blocks || !pair) {
+        free(blocks);
+        free(pair);
+        return -1;
+    }
+    for (int r = 0; r < trials; r++) {
+        size_t nb = 0, np = 0;
+        for (size_t u = first; u < last; u++) {
+            if (is_paired_mode(p->units[u].mode)) {
+                if (np++ == 0)
+                    blocks[nb++] = SIZE_MAX; /* the pair block */
+                pair[np - 1] = u;
+            } else {
+                blocks[nb++] = u;
+            }
+        }
+        shuffle(blocks, nb, rng);
+        shuffle(pair, np, rng);
+        for (size_t b = 0; b < nb; b++) {
+            if (blocks[b] == SIZE_MAX) {
+                for (size_t k = 0; k < np; k++)
+                    p->steps[p->nsteps++] = (rb_step){pair[k], r};
+            } else {
+                p->steps[p->nsteps++] = (rb_step){blocks[b], r};
+            }
+        }
+    }
+    free(blocks);
+    free(pair);
+    return 0;
+}
+
+int rb_plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t nsizes, int trials, uint64_t seed,
+                  rb_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = 0;
+    int rc = -1;
+    uint64_t rng = seed ^ 0x72696E6762656E63ull; /* "ringbenc" */
+    if (trials < 1)
+        trials = 1;
+    /* Group 0: what has no size. */
+    if (add_unit(out, &cap, RB_UNIT_OVERHEAD, -1, 0, 0) || add_unit(out, &cap, RB_UNIT_FLOOR, -1, 0, 0) ||
+        add_unit(out, &cap, RB_UNIT_CALLS, -1, 0, 0))
+        goto out;
+    for (size_t i = 0; i < RB_MODE_COUNT; i++)
+        if (runnable[i] && add_unit(out, &cap, RB_UNIT_CONTROL, (int)i, 0, 0))
+            goto out;
+    for (size_t s = 0; s < nsizes; s++) {
+        int g = (int)s + 1;
+        if (add_unit(out, &cap, RB_UNIT_LAUNCH, -1, sizes[s], g) || add_unit(out, &cap, RB_UNIT_GRAPH, -1, sizes[s], g) ||
+            add_unit(out, &cap, RB_UNIT_MEMCPY, -1, sizes[s], g))
+            goto out;
+        for (size_t i = 0; i < RB_MODE_COUNT; i++)
+            if (runnable[i] && add_unit(out, &cap, RB_UNIT_RING, (int)i, sizes[s], g))
+                goto out;
+    }
+    out->ngroups = (int)nsizes + 1;
+    out->steps = malloc(out->nunits * (size_t)trials * sizeof *out->steps);
+    out->group_end = calloc((size_t)out->ngroups, sizeof *out->group_end);
+    if (!out->steps || !out->group_end)
+        goto out;
+    for (int g = 0, u = 0; g < out->ngroups; g++) {
+        size_t first = (size_t)u;
+        while ((size_t)u < out->nunits && out->units[u].group == g)
+            u++;
+        if (add_rounds(out, first, (size_t)u, trials, &rng) < 0)
+            goto out;
+        out->group_end[g] = out->nsteps;
+    }
+    rc = 0;
+out:
+    if (rc != 0)
+        rb_plan_free(out);
+    return rc;
+}
+
+void rb_plan_free(rb_plan *p)
+{
+    free(p->units);
+    free(p->steps);
+    free(p->group_end);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,46 @@
+/* plan.h - which trials a run measures, and in which order.
+ *
+ * Units (what one trial measures, harness/trial.h) fall into groups: group 0 holds what has no
+ * message size (the sampler's overhead, the floor, the per-call costs, every mode's control cell),
+ * group 1 + s the baselines and every mode at size s. A group runs `trials` rounds; each round runs
+ * every unit of the group once, in an order shuffled with a seeded generator, so slow drift falls on
+ * every mode alike. The WSL2 fallback and the native modes form one block in the shuffle: they run
+ * back to back in every round (in shuffled order among themselves), which makes their trials pairs.
+ */
+#ifndef RINGBENCH_PLAN_H
+#define RINGBENCH_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "modes.h"
+#include "trial.h"
+
+typedef struct rb_unit {
+    rb_unit_kind kind;
+    int mode;        /* rb_mode_at index for CONTROL and RING; -1 for baselines */
+    uint32_t size;   /* 0 where no size applies */
+    int group;
+} rb_unit;
+
+typedef struct rb_step {
+    size_t unit;
+    int round;
+} rb_step;
+
+typedef struct rb_plan {
+    rb_unit *units;
+    size_t nunits;
+    rb_step *steps;  /* the order of trials */
+    size_t nsteps;
+    int ngroups;
+    size_t *group_end; /* steps[group_end[g] - 1] is group g's last trial */
+} rb_plan;
+
+/* Builds the plan for the modes in runnable (rb_mode_at order), sizes, trials rounds and the order
+ * seed. Returns 0, or -1 (out of memory). */
+int rb_plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t nsizes, int trials, uint64_t seed,
+                  rb_plan *out);
+void rb_plan_free(rb_plan *p);
+
+#endif

@@ -1,0 +1,205 @@
+/* placement.c - CPU placement of the host threads (see placement.h). Exercised by
+ * tests/test_placement.c and by the CLI test that runs with a one-core --cpu list. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_SET, sched_getcpu, pthread_setaffinity_np, RUSAGE_THREAD */
+#include "placement.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+static rb_placement g_place;
+static int g_place_set;
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return x < y ? -1 : x > y;
+}
+
+int rb_place_parse_list(const char *list, int *cpus, int max, char *err, size_t errlen)
+{
+    int n = 0;
+    const char *p = list;
+    if (list == NULL || *list == '\0') {
+        snprintf(err, errlen, "--cpu: empty list");
+        return -1;
+    }
+    while (*p) {
+        char *end;
+        if (!isdigit((unsigned char)*p))
+            goto bad;
+        long lo = strtol(p, &end, 10), hi = lo;
+        p = end;
+        if (*p == '-') {
+            if (!isdigit((unsigned char)p[1]))
+                goto bad;
+            hi = strtol(p + 1, &end, 10);
+            p = end;
+        }
+        if (lo < 0 || hi < lo || hi >= RB_PLACE_MAX_CPUS)
+            goto bad;
+        for (long c = lo; c <= hi; c++) {
+            int dup = 0;
+            for (int i = 0; i < n; i++)
+                dup |= cpus[i] == c;
+            if (dup)
+                continue;
+            if (n == max) {
+                snprintf(err, errlen, "--cpu: more than %d CPUs", max);
+                return -1;
+            }
+            cpus[n++] = (int)c;
+        }
+        if (*p == ',')
+            p++;
+        else if (*p)
+            goto bad;
+    }
+    qsort(cpus, (size_t)n, sizeof *cpus, cmp_int);
+    return n;
+bad:
+    snprintf(err, errlen, "--cpu: '%s' is not a CPU list (e.g. 0-3,8)", list);
+    return -1;
+}
+
+char *rb_place_format(const int *cpus, int n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < len; i++) {
+        int j = i;
+        while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+            j++;
+        int w = j > i ? snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", cpus[i], cpus[j])
+                      : snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpus[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+        i = j;
+    }
+    return buf;
+}
+
+/* The process's affinity mask as a list. */
+static int mask_cpus(int *cpus, int max)
+{
+    cpu_set_t set;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return -1;
+    for (int c = 0; c < CPU_SETSIZE && c < RB_PLACE_MAX_CPUS && n < max; c++)
+        if (CPU_ISSET(c, &set))
+            cpus[n++] = c;
+    return n;
+}
+
+int rb_place_pin_self(int cpu)
+{
+    cpu_set_t set;
+    if (cpu < 0)
+        return 0;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    int rc = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    return 0;
+}
+
+/* Fills the roles from the CPU list: poller, then the CPU backend's kernel thread, then workers. */
+static void assign(rb_placement *p)
+{
+    int next = 0;
+    p->poller_cpu = p->ncpus > 0 ? p->cpus[next++] : -1;
+    p->kernel_cpu = next < p->ncpus ? p->cpus[next++] : -1;
+    /* One CPU stays for the CUDA driver's own threads and the OS when the machine has CPUs to spare. */
+    int spare = p->ncpus - next > 2 ? 1 : 0;
+    p->nworkers = 0;
+    while (next < p->ncpus - spare && p->nworkers < RB_PLACE_MAX_WORKERS)
+        p->worker_cpus[p->nworkers++] = p->cpus[next++];
+    /* Fewer than three CPUs: the poller, the kernel thread (CPU backend) or the driver, and at least
+     * one worker for large messages cannot each have a core. */
+    if (p->ncpus < 3) {
+        char list[64];
+        snprintf(p->warning, sizeof p->warning,
+                 "only %d usable CPU%s (%s from %s): the polling thread, the driver or kernel thread and the "
+                 "verification pool share cores, which distorts latency and throughput",
+                 p->ncpus, p->ncpus == 1 ? "" : "s", rb_place_format(p->cpus, p->ncpus, list, sizeof list),
+                 p->source);
+    }
+}
+
+int rb_place_init(const char *cpu_list, int pin, char *err, size_t errlen)
+{
+    rb_placement p;
+    int mask[RB_PLACE_MAX_CPUS];
+    memset(&p, 0, sizeof p);
+    int nmask = mask_cpus(mask, RB_PLACE_MAX_CPUS);
+    if (cpu_list != NULL) {
+        p.ncpus = rb_place_parse_list(cpu_list, p.cpus, RB_PLACE_MAX_CPUS, err, errlen);
+        if (p.ncpus < 0)
+            return -1;
+        for (int i = 0; i < p.ncpus && nmask > 0; i++) {
+            int found = 0;
+            for (int k = 0; k < nmask; k++)
+                found |= mask[k] == p.cpus[i];
+            if (!found) {
+                char list[256];
+                snprintf(err, errlen, "--cpu: CPU %d is not in this process's CPU mask (%s)", p.cpus[i],
+                         rb_place_format(mask, nmask, list, sizeof list));
+                return -1;
+            }
+        }
+        snprintf(p.source, sizeof p.source, "--cpu");
+    } else {
+        if (nmask <= 0) {
+            snprintf(err, errlen, "sched_getaffinity failed: %s", strerror(errno));
+            return -1;
+        }
+        memcpy(p.cpus, mask, (size_t)nmask * sizeof *mask);
+        p.ncpus = nmask;
+        snprintf(p.source, sizeof p.source, "mask");
+    }
+    assign(&p);
+    if (pin) {
+        if (rb_place_pin_self(p.poller_cpu) != 0) {
+            snprintf(err, errlen, "cannot pin the polling thread to CPU %d: %s", p.poller_cpu, strerror(errno));
+            return -1;
+        }
+        p.pinned = 1;
+    }
+    g_place = p;
+    g_place_set = 1;
+    return 0;
+}
+
+const rb_placement *rb_place_get(void)
+{
+    if (!g_place_set) {
+        memset(&g_place, 0, sizeof g_place);
+        int n = mask_cpus(g_place.cpus, RB_PLACE_MAX_CPUS);
+        g_place.ncpus = n > 0 ? n : 0;
+        snprintf(g_place.source, sizeof g_place.source, "mask");
+        assign(&g_place);
+        g_place_set = 1;
+    }
+    return &g_place;
+}
+
+int rb_place_current_cpu(void)
+{
+    return sched_getcpu();
+}
+
+long rb_place_ctx_switches(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
+}

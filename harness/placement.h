@@ -1,0 +1,53 @@
+/* placement.h - where the host threads of a run execute: the polling thread, the worker pool, and
+ * (CPU reference backend) the thread that plays the kernel.
+ *
+ * The run honours the process's CPU mask (taskset, cgroup cpusets) or an explicit --cpu list. The
+ * polling thread gets a core of its own (the first of the set), the kernel-playing thread of the CPU
+ * backend the next, and the worker pool the rest (at most 8). When the set leaves fewer cores than a
+ * mode needs, rb_place_init says so in *warning: a loud line for stderr and the provenance, because
+ * threads that share a core distort every number (REFERENCE.md: 1 MiB latency 67 -> 1825 us under
+ * taskset -c 3). Process-wide state, set once by main before anything starts threads.
+ */
+#ifndef RINGBENCH_PLACEMENT_H
+#define RINGBENCH_PLACEMENT_H
+
+#include <stddef.h>
+
+#define RB_PLACE_MAX_CPUS 1024
+#define RB_PLACE_MAX_WORKERS 8
+
+typedef struct rb_placement {
+    int ncpus;                 /* usable CPUs (the mask, or --cpu) */
+    int cpus[RB_PLACE_MAX_CPUS];
+    int poller_cpu;            /* -1 when not pinned */
+    int kernel_cpu;            /* CPU backend's kernel thread; -1 when it shares */
+    int nworkers;              /* worker-pool threads */
+    int worker_cpus[RB_PLACE_MAX_WORKERS];
+    int pinned;                /* 1 when threads are pinned to these CPUs */
+    char source[32];           /* "mask" (sched_getaffinity) or "--cpu" */
+    char warning[256];         /* "" or why this placement will distort the run */
+} rb_placement;
+
+/* Parses a CPU list such as "0-3,8,10-11" into cpus (ascending, no duplicates). Returns the count, or
+ * -1 with one line in err. */
+int rb_place_parse_list(const char *list, int *cpus, int max, char *err, size_t errlen);
+
+/* Builds the placement from cpu_list (NULL: the process's affinity mask) and, when pin is non-zero,
+ * pins the calling thread (the poller) to its CPU. The CPUs of cpu_list must be in the mask. Returns
+ * 0 (see ->warning), or -1 with one line in err. */
+int rb_place_init(const char *cpu_list, int pin, char *err, size_t errlen);
+
+/* The placement in force; a default (the mask, nothing pinned) when rb_place_init was not called. */
+const rb_placement *rb_place_get(void);
+
+/* "0-3,8" into buf from an ascending list. Returns buf. */
+char *rb_place_format(const int *cpus, int n, char *buf, size_t len);
+
+/* Pins the calling thread to cpu (-1: leaves it alone). Returns 0 or -1 (errno). */
+int rb_place_pin_self(int cpu);
+
+/* The CPU the calling thread runs on now (-1 unknown) and its involuntary context switches so far. */
+int rb_place_current_cpu(void);
+long rb_place_ctx_switches(void);
+
+#endif

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# gpu_session.sh - what the H100 runs quoted in README.md are made of, as one script a GPU machine
+# runs over a copy of the tree (no .git there: the commit comes in RINGBENCH_GIT_COMMIT).
+#
+#   tests/gpu_session.sh OUTDIR STEP...
+#
+# Steps (in the order given):
+#   build     configure (sm_90 only, to build fast) and build into build-gpu/
+#   gputests  ctest -L gpu, then compute-sanitizer memcheck/racecheck/synccheck on the ring kernel
+#   quick     one quick run (timed)
+#   default   one default run (timed) into OUTDIR/h100-a.h5
+#   aa        two default runs back to back (h100-a.h5, h100-b.h5), then compare a b
+#   causes    the reproducibility experiments of README "Reproducibility": GPU warm-up off/on, host
+#             threads pinned/not pinned, one-core placement, and five processes of one mode
+# Logs and results go to OUTDIR; a short table of what ran ends the output.
+set -uo pipefail
+out=$1
+shift
+mkdir -p "$out"
+rb=build-gpu/bench/ringbench
+summary=()
+say() { summary+=("$*"); echo "== $*"; }
+timed() { # timed NAME CMD...: runs CMD, logs to OUTDIR/NAME.log, records wall time and status
+    local name=$1 t0 st ms
+    shift
+    t0=$(date +%s%N)
+    "$@" >"$out/$name.log" 2>&1
+    st=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    say "$name: exit $st, $((ms / 1000)).$((ms % 1000 / 100)) s"
+    return $st
+}
+one_mode=(--modes host=pinned,xfer=zerocopy,launch=noncoop,ctrl=mapped)
+
+for step in "$@"; do
+    case $step in
+    build)
+        timed configure cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DRINGBENCH_CUDA_ARCHITECTURES=90 \
+            -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" &&
+            timed build cmake --build build-gpu -j "$(nproc)" || { tail -40 "$out/build.log"; exit 1; }
+        ;;
+    gputests)
+        timed gpu_ctest ctest --test-dir build-gpu -L gpu --output-on-failure
+        grep -E "tests passed|Failed|Passed|\*\*\*" "$out/gpu_ctest.log" | tail -40
+        t=build-gpu/tests/test_ring_gpu
+        for m in pinned/zerocopy/noncoop/mapped malloc/sync/noncoop/device pinned/async/coop/managed pinned/async/coop/mapped; do
+            timed "memcheck_${m//\//_}" compute-sanitizer --tool memcheck "$t" "$m" 200 8
+            grep "ERROR SUMMARY" "$out/memcheck_${m//\//_}.log" | sed "s|^|$m memcheck: |"
+        done
+        for m in pinned/zerocopy/noncoop/mapped pinned/async/coop/managed malloc/sync/noncoop/device; do
+            timed "racecheck_${m//\//_}" compute-sanitizer --tool racecheck "$t" "$m" 200 8
+            grep "RACECHECK SUMMARY\|ERROR SUMMARY" "$out/racecheck_${m//\//_}.log" | sed "s|^|$m racecheck: |"
+        done
+        for m in pinned/zerocopy/noncoop/device pinned/async/coop/mapped; do
+            timed "synccheck_${m//\//_}" compute-sanitizer --tool synccheck "$t" "$m" 200 8
+            grep "ERROR SUMMARY" "$out/synccheck_${m//\//_}.log" | sed "s|^|$m synccheck: |"
+        done
+        ;;
+    quick)
+        timed quick "$rb" run --preset quick -o "$out/h100-quick.h5" --force
+        tail -25 "$out/quick.log"
+        ;;
+    default)
+        timed default_a "$rb" run --preset default -o "$out/h100-a.h5" --force
+        tail -25 "$out/default_a.log"
+        ;;
+    aa)
+        timed default_a "$rb" run --preset default -o "$out/h100-a.h5" --force
+        timed default_b "$rb" run --preset default -o "$out/h100-b.h5" --force
+        timed compare "$rb" compare "$out/h100-a.h5" "$out/h100-b.h5" -o "$out/aa-compare" --no-render
+        tail -22 "$out/default_b.log"
+        python3 plots/variance.py "$out/h100-a.h5" "$out/h100-b.h5" >"$out/aa-variance.md" 2>&1
+        tail -30 "$out/aa-variance.md"
+        ;;
+    causes)
+        q=(--preset quick --trials 5)
+        timed c_warm "$rb" run "${q[@]}" -o "$out/c-warm.h5" --force
+        timed c_nowarm "$rb" run "${q[@]}" --warmup 0 -o "$out/c-nowarm.h5" --force
+        timed c_nopin "$rb" run "${q[@]}" --no-pin -o "$out/c-nopin.h5" --force
+        timed c_onecore taskset -c 3 "$rb" run "${q[@]}" "${one_mode[@]}" -o "$out/c-onecore.h5" --force
+        for i in 1 2 3 4 5; do
+            timed "c_proc$i" "$rb" run --preset quick --trials 5 "${one_mode[@]}" -o "$out/c-proc$i.h5" --force
+        done
+        for f in warm nowarm nopin onecore proc1; do
+            python3 plots/variance.py "$out/c-$f.h5" >"$out/c-$f-variance.md" 2>&1
+        done
+        python3 plots/variance.py "$out/c-proc1.h5" "$out/c-proc2.h5" >"$out/c-proc12-variance.md" 2>&1
+        python3 - "$out" <<'PY' >"$out/causes.md" 2>&1
+import sys, h5py, numpy as np
+out = sys.argv[1]
+def cells(p):
+    f = h5py.File(p, "r")
+    return f, f["/cells"][...], f["/trials"][...]
+print("## Clock ramp: the SM clock at each trial's start, warm-up off vs on")
+for name in ("nowarm", "warm"):
+    f, c, t = cells(f"{out}/c-{name}.h5")
+    sm = t["sm_mhz_start"][:40]
+    print(name, "first 40 trials' SM MHz:", " ".join(f"{x:.0f}" for x in sm),
+          "| warmup_s", f["/provenance"].attrs.get("warmup_s"), "reached", f["/provenance"].attrs.get("warmup_sm_mhz"))
+    lat = c[(c["family"] == b"latency") & (c["status"] == b"ok")]
+    print(name, "median trial CV of latency:", np.nanmedian(lat["trial_cv"]))
+print("## Placement: pinned vs not, and one core")
+for name in ("warm", "nopin", "onecore"):
+    f, c, t = cells(f"{out}/c-{name}.h5")
+    lat = c[(c["family"] == b"latency") & (c["status"] == b"ok")]
+    mig = (t["cpu_start"] != t["cpu_end"]).mean()
+    print(name, "median latency trial CV", np.nanmedian(lat["trial_cv"]), "share of trials that migrated", mig,
+          "warning:", f["/provenance"].attrs.get("placement_warning"))
+    for r in lat[(lat["host_mem"] == b"pinned") & (lat["xfer"] == b"zerocopy") & (lat["launch"] == b"noncoop") & (lat["ctrl"] == b"mapped")]:
+        print("   ", name, int(r["size_bytes"]), "B latency p50", r["p50"], "cv", r["trial_cv"])
+print("## Five processes of one mode: per-process p50 and its interval")
+for i in range(1, 6):
+    f, c, t = cells(f"{out}/c-proc{i}.h5")
+    for r in c[(c["status"] == b"ok") & np.isin(c["family"], [b"latency", b"cb_read", b"base_launch"])]:
+        print(f"proc{i}", r["family"].decode(), int(r["size_bytes"]), f"{r['p50']:.3f} [{r['ci_lo']:.3f}, {r['ci_hi']:.3f}] cv {r['trial_cv']:.3f}",
+              "trial p50s", " ".join(f"{x:.3f}" for x in t[(t["cell_id"] == r["cell_id"]) & (t["family"] == r["family"])]["p50"]))
+PY
+        cat "$out/causes.md" | head -60
+        ;;
+    *)
+        echo "gpu_session.sh: unknown step '$step'"
+        exit 2
+        ;;
+    esac
+done
+printf '%s\n' "${summary[@]}"
