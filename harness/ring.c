@@ -24,6 +24,12 @@
 
 #include "timing.h"
 
+/* One copy covers at most this many bytes of consecutive slots (see run_slots_max). */
+#define RUN_MAX_BYTES (1u << 20)
+
+/* Replies up to this size may be taken before out_tail announces them (try_reply). */
+#define EARLY_MAX_BYTES 256u
+
 /* Messages at least this large have their host work split across the worker pool. */
 #define POOL_MIN_BYTES (256u * 1024u)
 
@@ -49,6 +55,7 @@ void ring_config_default(ring_config *c)
     c->max_lifetime_s = 60.0;
     c->seed = 1;
     c->host_workers = -1;
+    c->early_replies = -1;
 }
 
 int ring_fail(ring *r, int code, const char *fmt, ...)
@@ -123,6 +130,23 @@ static int refresh(ring *r, int full)
 
 static void fill_slots(ring *r);
 
+static void free_arrays(ring *r)
+{
+    free(r->lens);
+    free(r->slot_len);
+    free(r->slot_sum);
+    free(r->put_runs);
+    free(r->get_runs);
+}
+
+uint32_t ring_capacity_for(uint32_t max_payload)
+{
+    uint32_t cap = RING_CAPACITY_SMALL;
+    while (cap > 2 && (uint64_t)cap * ring_slot_stride(max_payload) > RING_BYTES_BUDGET)
+        cap /= 2;
+    return cap;
+}
+
 int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -149,11 +173,11 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
     ring *r = calloc(1, sizeof *r);
     if (!r || !(r->lens = calloc(cfg->capacity, sizeof *r->lens)) ||
         !(r->slot_len = calloc(cfg->capacity, sizeof *r->slot_len)) ||
-        !(r->slot_sum = calloc(cfg->capacity, sizeof *r->slot_sum))) {
-        if (r) {
-            free(r->lens);
-            free(r->slot_len);
-        }
+        !(r->slot_sum = calloc(cfg->capacity, sizeof *r->slot_sum)) ||
+        !(r->put_runs = calloc(cfg->capacity, sizeof *r->put_runs)) ||
+        !(r->get_runs = calloc(cfg->capacity, sizeof *r->get_runs))) {
+        if (r)
+            free_arrays(r);
         free(r);
         snprintf(err, errlen, "out of memory");
         return RING_ENOMEM;
@@ -170,12 +194,12 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
         snprintf(err, errlen, "%s", r->err);
         ops->close(r);
         rb_pool_destroy(r->pool);
-        free(r->lens);
-        free(r->slot_len);
-        free(r->slot_sum);
+        free_arrays(r);
         free(r);
         return rc;
     }
+    r->early = xfer_is(r, RB_XFER_ZEROCOPY) &&
+               (cfg->early_replies > 0 || (cfg->early_replies < 0 && cfg->backend == RING_BACKEND_CUDA));
     fill_slots(r);
     *out = r;
     return RING_OK;
@@ -189,9 +213,7 @@ void ring_close(ring *r)
         (void)ring_terminate(r);
     r->ops->close(r);
     rb_pool_destroy(r->pool);
-    free(r->lens);
-    free(r->slot_len);
-    free(r->slot_sum);
+    free_arrays(r);
     free(r);
 }
 
@@ -262,6 +284,7 @@ int ring_launch(ring *r)
     memset(&r->written, 0, sizeof r->written);
     memset(&r->kview, 0, sizeof r->kview);
     r->issued = r->published = r->fetched = r->consumed = r->delivered = 0;
+    r->put_head = r->put_tail = r->get_head = r->get_tail = 0;
     r->launched = 0;
     r->terminated = 0;
     int rc = r->ops->launch(r); /* zeroes the control block and scratch, then launches */
@@ -312,7 +335,8 @@ int ring_terminate(ring *r)
     }
     /* Whatever is still in flight will never be answered. */
     r->st.lost += (uint32_t)(r->issued - r->consumed);
-    r->consumed = r->fetched = r->delivered = r->issued;
+    r->consumed = r->fetched = r->delivered = r->published = r->issued;
+    r->put_head = r->put_tail = r->get_head = r->get_tail = 0;
     if (rc == RING_OK) {
         (void)refresh(r, 1);
         r->st.kernel_errors = r->kview.errors;
@@ -482,18 +506,102 @@ static void verify_reply(ring *r, uint32_t index)
         r->st.verified++;
 }
 
+/* The most slots one copy run holds: a run stops growing at RUN_MAX_BYTES. A copy has a fixed cost
+ * of microseconds, so small messages go in as few copies as possible; but a run is announced only
+ * once all of it has landed, so large messages keep one copy each and the kernel starts on the
+ * first while the next is still in flight. */
+static uint32_t run_slots_max(const ring *r)
+{
+    const size_t k = RUN_MAX_BYTES / r->stride;
+    return k == 0 ? 1 : k > r->cfg.capacity ? r->cfg.capacity : (uint32_t)k;
+}
+
+/* Starts the copies of messages [from, to): one per contiguous run of slots, so one copy per batch,
+ * or two when the batch wraps around the end of the ring (or more past RUN_MAX_BYTES). When track,
+ * each run's end goes into the put or get FIFO, for put_done/get_done. */
+static int copy_runs(ring *r, int put, uint32_t from, uint32_t to, int track)
+{
+    const uint32_t kmax = run_slots_max(r);
+    while (from != to) {
+        const uint32_t first = from & r->mask;
+        uint32_t k = to - from;
+        if (k > r->cfg.capacity - first)
+            k = r->cfg.capacity - first;
+        if (k > kmax)
+            k = kmax;
+        const uint32_t last = first + k - 1;
+        /* Every slot's header and payload lie within its stride: up to the last slot's payload. */
+        const size_t bytes = (size_t)(k - 1) * r->stride + sizeof(ring_hdr) + r->lens[last];
+        int rc = put ? r->ops->put(r, first, k, bytes) : r->ops->get(r, first, k, bytes);
+        if (rc != RING_OK)
+            return rc;
+        from += k;
+        if (track && put)
+            r->put_runs[r->put_tail++ & r->mask] = from;
+        else if (track)
+            r->get_runs[r->get_tail++ & r->mask] = from;
+    }
+    return RING_OK;
+}
+
+/* The latency path of zero-copy rings. The output ring is host memory the kernel writes across
+ * PCIe, so the host can see a reply land without waiting for out_tail: the kernel writes reply words
+ * and header, then one system fence, then out_tail, and the fence is most of what separates the
+ * reply's arrival from out_tail's. A reply is taken early only when all of it already verifies -
+ * sequence number, length, flags, every word against the generator and key, the sealed checksum -
+ * which a stale reply (seq - capacity) or one still landing cannot do. Anything else is left alone
+ * and judged, and counted, the ordinary way once out_tail covers it, so a damaged reply is still
+ * counted exactly once. Small replies only: the check reads the whole payload on every poll. */
+static int try_reply(ring *r, uint32_t index)
+{
+    const uint32_t slot = index & r->mask, len = r->lens[slot];
+    if (len > EARLY_MAX_BYTES)
+        return 0;
+    const unsigned char *base = r->out_stage + (size_t)slot * r->stride;
+    /* A compiler barrier too: the words are re-read on every poll, never kept from an earlier one. */
+    atomic_thread_fence(memory_order_acquire);
+    ring_hdr h;
+    memcpy(&h, base, sizeof h);
+    if (h.seq != index || h.len != len || h.flags)
+        return 0;
+    uint32_t words[EARLY_MAX_BYTES / 4], sum = 0;
+    memcpy(words, base + sizeof h, len);
+    if (check_reply(words, 0, len / 4, r->cfg.seed, slot, index, &sum) || ring_seal(sum, index, len) != h.sum)
+        return 0;
+    r->st.received++;
+    r->st.verified++;
+    r->st.early++;
+    return 1;
+}
+
 int ring_progress(ring *r)
 {
     int rc = RING_OK;
     const int zc = xfer_is(r, RB_XFER_ZEROCOPY);
-    /* 1. Announce messages whose payload has reached the device (direct control block only; a
-     *    staged one was published in stream order by ring_send). */
-    if (r->published != r->issued) {
-        uint32_t p = r->published;
-        while (p != r->issued && (zc || (rc = r->ops->put_done(r, p & r->mask)) == 1))
-            p++;
-        if (!zc && p != r->issued && rc < 0)
-            return rc;
+    /* 0. Zero-copy: replies that already verify, before out_tail announces them. */
+    if (r->early && r->fetched == r->consumed && r->consumed != r->issued) {
+        const uint32_t c0 = r->consumed;
+        while (r->consumed != r->issued && try_reply(r, r->consumed))
+            r->fetched = ++r->consumed;
+        if (r->consumed != c0) {
+            r->shadow.out_ack = r->consumed;
+            if (r->cb_direct)
+                store_release(&r->cb_direct->h.out_ack, r->written.out_ack = r->consumed);
+        }
+    }
+    /* 1. Announce the messages whose copies have landed, with one store of in_tail for all of them
+     *    (direct control block; a staged one was written in stream order by post). */
+    if (r->cb_direct && r->published != r->issued) {
+        uint32_t p = zc ? r->issued : r->published;
+        while (!zc && r->put_head != r->put_tail) {
+            const uint32_t end = r->put_runs[r->put_head & r->mask];
+            if ((rc = r->ops->put_done(r, (end - 1) & r->mask)) < 0)
+                return rc;
+            if (rc == 0)
+                break;
+            p = end;
+            r->put_head++;
+        }
         if (p != r->published) {
             r->published = p;
             r->shadow.in_tail = p;
@@ -502,27 +610,38 @@ int ring_progress(ring *r)
                 return rc;
         }
     }
-    /* 2. Learn which replies exist and start fetching them. */
-    if (r->fetched != r->issued) {
+    /* 2. Learn which replies exist and start fetching them, one copy per run. A staged control block
+     *    costs a copy per read, so it is polled less often while the ring is busy: only once every
+     *    reply already fetched has been verified (while copies of replies are still landing, the
+     *    host has other work), and each read reaps every reply it shows - one read per batch of
+     *    replies, not one per message. */
+    if (r->fetched != r->issued && (r->cb_direct || r->get_head == r->get_tail)) {
         if ((rc = refresh(r, 0)) != RING_OK)
             return rc;
-        while (r->fetched != r->issued && ring_diff(r->kview.out_tail, r->fetched) > 0) {
-            uint32_t slot = r->fetched & r->mask;
-            if (!zc && (rc = r->ops->get(r, slot, sizeof(ring_hdr) + r->lens[slot])) != RING_OK)
+        uint32_t t = r->kview.out_tail;
+        if (ring_diff(t, r->issued) > 0)
+            t = r->issued; /* never trust a count beyond what was sent */
+        if (ring_diff(t, r->fetched) > 0) {
+            if (!zc && (rc = copy_runs(r, 0, r->fetched, t, 1)) != RING_OK)
                 return rc;
-            r->fetched++;
+            r->fetched = t;
         }
     }
-    /* 3. Verify fetched replies in order, then acknowledge them. */
+    /* 3. Verify fetched replies in order, a landed run at a time, then acknowledge them all. */
     uint32_t c = r->consumed;
-    while (c != r->fetched) {
-        if (!zc && (rc = r->ops->get_done(r, c & r->mask)) != 1) {
-            if (rc < 0)
-                return rc;
+    if (zc) {
+        while (c != r->fetched)
+            verify_reply(r, c++);
+    }
+    while (!zc && r->get_head != r->get_tail) {
+        const uint32_t end = r->get_runs[r->get_head & r->mask];
+        if ((rc = r->ops->get_done(r, (end - 1) & r->mask)) < 0)
+            return rc;
+        if (rc == 0)
             break;
-        }
-        verify_reply(r, c);
-        c++;
+        while (c != end)
+            verify_reply(r, c++);
+        r->get_head++;
     }
     if (c != r->consumed) {
         r->consumed = c;
@@ -533,33 +652,107 @@ int ring_progress(ring *r)
     return RING_OK;
 }
 
-int ring_send(ring *r, uint32_t len)
+/* Posts n messages of len bytes as one batch: their headers, the copies of their slots (one per
+ * contiguous run), then one control-block write announcing all of them. */
+static int post(ring *r, uint32_t len, uint32_t n, const char *what)
 {
     if (!r->launched || r->terminated)
-        return ring_fail(r, RING_ESTATE, "ring_send: the kernel is not running");
+        return ring_fail(r, RING_ESTATE, "%s: the kernel is not running", what);
     const char *why = ring_check_len(len, r->cfg.max_payload);
     if (why)
-        return ring_fail(r, RING_EARG, "ring_send: %s (%u bytes, slot holds %u)", why, len, r->cfg.max_payload);
-    if (r->issued - r->delivered >= r->cfg.capacity)
-        return ring_fail(r, RING_EFULL, "ring_send: %u messages already in flight", r->cfg.capacity);
-    const uint32_t slot = r->issued & r->mask;
-    stage_message(r, slot, r->issued, len);
-    r->lens[slot] = len;
+        return ring_fail(r, RING_EARG, "%s: %s (%u bytes, slot holds %u)", what, why, len, r->cfg.max_payload);
+    if (n == 0 || n > r->cfg.capacity)
+        return ring_fail(r, RING_EARG, "%s: %u messages (1 to the capacity, %u)", what, n, r->cfg.capacity);
+    if (r->issued - r->delivered + n > r->cfg.capacity)
+        return ring_fail(r, RING_EFULL, "%s: %u messages already in flight, capacity %u", what,
+                         r->issued - r->delivered, r->cfg.capacity);
+    const uint32_t from = r->issued;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t slot = (from + i) & r->mask;
+        stage_message(r, slot, from + i, len);
+        r->lens[slot] = len;
+    }
     int rc;
-    if (!xfer_is(r, RB_XFER_ZEROCOPY) && (rc = r->ops->put(r, slot, sizeof(ring_hdr) + len)) != RING_OK)
+    if (!xfer_is(r, RB_XFER_ZEROCOPY) && (rc = copy_runs(r, 1, from, from + n, r->cb_direct != NULL)) != RING_OK)
         return rc;
-    r->issued++;
-    r->st.sent++;
+    r->issued += n;
+    r->st.sent += n;
     if (!r->cb_direct) {
-        /* Staged control block: the in_tail copy follows the payload copy in stream order. */
+        /* Staged control block: the in_tail copy follows the payload copies in stream order. */
         r->shadow.in_tail = r->issued;
         r->shadow.out_ack = r->consumed;
-        if ((rc = publish(r, slot)) != RING_OK)
+        if ((rc = publish(r, (r->issued - 1) & r->mask)) != RING_OK)
             return rc;
         r->published = r->issued;
         return RING_OK;
     }
     return ring_progress(r);
+}
+
+int ring_send(ring *r, uint32_t len) { return post(r, len, 1, "ring_send"); }
+
+int ring_send_batch(ring *r, uint32_t len, uint32_t n) { return post(r, len, n, "ring_send_batch"); }
+
+/* Fails with RING_ETIMEOUT and the kernel's counters when nothing moved for timeout_s. */
+static int stalled(ring *r, const char *what)
+{
+    (void)refresh(r, 1);
+    return ring_fail(r, RING_ETIMEOUT,
+                     "timed out after %.3g s waiting for %s %u (kernel state %s, in_head %u, out_tail %u, "
+                     "heartbeat %u)",
+                     r->cfg.timeout_s, what, r->consumed, state_name(r->kview.state), r->kview.in_head,
+                     r->kview.out_tail, r->kview.heartbeat);
+}
+
+int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile sig_atomic_t *stop,
+              ring_pump_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!r->launched || r->terminated)
+        return ring_fail(r, RING_ESTATE, "ring_pump: the kernel is not running");
+    if (window == 0 || window > r->cfg.capacity)
+        return ring_fail(r, RING_EARG, "ring_pump: window %u (1 to the capacity, %u)", window, r->cfg.capacity);
+    if (r->issued != r->delivered)
+        return ring_fail(r, RING_ESTATE, "ring_pump: %u messages already in flight", r->issued - r->delivered);
+    const uint64_t t0 = rb_now_ns();
+    const uint32_t start = r->consumed;
+    uint64_t now = t0, last_move = t0, last_status = t0;
+    uint32_t seen = r->consumed;
+    int draining = 0, rc;
+    for (uint64_t polls = 1;; polls++) {
+        const uint32_t in_flight = r->issued - r->consumed;
+        if (!draining && in_flight < window)
+            rc = post(r, len, window - in_flight, "ring_pump");
+        else
+            rc = ring_progress(r);
+        if (rc != RING_OK)
+            return rc;
+        r->delivered = r->consumed;
+        if (draining && r->consumed == r->issued)
+            break;
+        if (polls % 8 && r->consumed == seen)
+            continue; /* read the clock every few idle polls, or after progress */
+        now = rb_now_ns();
+        if (r->consumed != seen) {
+            seen = r->consumed;
+            last_move = now;
+        }
+        if (!draining && ((double)(now - t0) * 1e-9 >= seconds || (stop && *stop)))
+            draining = 1;
+        if (now - last_status >= STATUS_INTERVAL_NS) {
+            last_status = now;
+            if ((rc = check_alive(r, "a reply")) != RING_OK)
+                return rc;
+        }
+        if ((double)(now - last_move) * 1e-9 > r->cfg.timeout_s)
+            return stalled(r, "reply");
+    }
+    out->seconds = rb_seconds_since(t0);
+    out->messages = r->consumed - start;
+    out->bytes = out->messages * len;
+    out->msgs_per_s = out->seconds > 0 ? (double)out->messages / out->seconds : 0;
+    out->gbps = out->seconds > 0 ? (double)out->bytes / out->seconds * 1e-9 : 0;
+    return RING_OK;
 }
 
 int ring_recv(ring *r)

@@ -17,6 +17,7 @@
 #ifndef RINGBENCH_RING_H
 #define RINGBENCH_RING_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,9 @@ typedef struct ring_config {
      * damaged as fault_kind says. 0 = never. */
     uint32_t fault_every;
     int fault_kind;
+    /* Zero-copy rings only: take a small reply as soon as its own header and payload verify, before
+     * out_tail says it exists (see ring.c try_reply). -1 = on for the CUDA backend, 0 = off, 1 = on. */
+    int early_replies;
 } ring_config;
 
 enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP };
@@ -61,11 +65,24 @@ enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP };
 /* Defaults: capacity 16, max_payload 4096, timeout 5 s, lifetime 60 s, seed 1, host_workers -1. */
 void ring_config_default(ring_config *c);
 
+/* Ring sizing for benchmarks (ring_capacity_for). Small messages need thousands of slots in
+ * flight: at 10 M msg/s and a batch round trip of tens of microseconds, hundreds are in flight at
+ * any time, so 4096 leaves headroom (with a 64-byte slot, an 8-byte message's ring is 256 KiB).
+ * Large ones are limited so that one ring stays within 128 MiB (WSL2 limits how much pinned memory
+ * a process gets; a ring is allocated four times: device and staging, input and output). */
+#define RING_CAPACITY_SMALL 4096u
+#define RING_BYTES_BUDGET (128ull << 20)
+
+/* The capacity (power of two, 2..RING_CAPACITY_SMALL) a ring of max_payload-byte slots should
+ * have: RING_CAPACITY_SMALL, halved until capacity x slot stride fits RING_BYTES_BUDGET. */
+uint32_t ring_capacity_for(uint32_t max_payload);
+
 typedef struct ring_stats {
     uint64_t sent, received;  /* messages */
     uint64_t verified;        /* replies that matched exactly */
     uint64_t lost, duplicated, corrupted;
     uint64_t kernel_errors;   /* the kernel's own count of bad inputs */
+    uint64_t early;           /* of verified: taken before out_tail announced them (early_replies) */
 } ring_stats;
 
 typedef struct ring ring;
@@ -81,12 +98,33 @@ int ring_terminate(ring *r);  /* returns once the kernel has exited */
 /* Sends the next message (seq = messages sent so far) with len payload bytes. RING_EFULL when
  * capacity messages are in flight: receive first. */
 int ring_send(ring *r, uint32_t len);
+/* Sends n messages of len bytes (seq = messages sent so far, ...) as one batch: one copy per
+ * contiguous run of slots and one control-block write announce all of them. RING_EFULL when fewer
+ * than n slots are free; RING_EARG for n of 0 or above the capacity. */
+int ring_send_batch(ring *r, uint32_t len, uint32_t n);
 /* Waits (bounded) for the next reply, fetches and verifies it. A reply that fails verification is
  * counted, not an error: callers check ring_get_stats. */
 int ring_recv(ring *r);
 /* Advances transfers and publication without waiting. */
 int ring_progress(ring *r);
 uint32_t ring_in_flight(const ring *r);
+
+/* What ring_pump measured: replies received (all verified: see ring_stats), payload bytes, the
+ * seconds from the first post to the last reply of the drain, and their rates (GB/s = 1e9 B/s). */
+typedef struct ring_pump_result {
+    uint64_t messages, bytes;
+    double seconds, msgs_per_s, gbps;
+} ring_pump_result;
+
+/* Throughput at a window: keeps `window` (1..capacity) messages of len bytes in flight for
+ * `seconds` (or until *stop becomes non-zero, when stop is not NULL), posting whatever the replies
+ * freed as one batch and reaping and verifying replies in batches, then drains: on RING_OK nothing
+ * is in flight. Every reply is verified; lost, duplicated and corrupted counts go to ring_stats as
+ * for ring_recv, so callers check those. Requires an active kernel and nothing in flight
+ * (RING_ESTATE otherwise); RING_EARG for a bad window or length; RING_ETIMEOUT when no reply
+ * arrived for timeout_s; RING_EKERNEL when the kernel exited or died. */
+int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile sig_atomic_t *stop,
+              ring_pump_result *out);
 
 /* Control-block operations (the subject of the "10-30%" claim). */
 int ring_cb_read(ring *r, ring_cb_kern *out);   /* one read of the kernel-written half */

@@ -78,7 +78,9 @@ static void inject_fault(int kind, unsigned char *reply)
     memcpy(reply, &h, sizeof h);
 }
 
-/* The "kernel": the same loop as the CUDA leader (kernels/ring_kernel.cu, rk_lead), one thread. */
+/* The "kernel": the same loop as the CUDA leader (kernels/ring_kernel.cu, rk_lead), one thread. Like
+ * the CUDA kernel it takes every pending message in one poll (a batch, bounded by the output slots
+ * the host has freed), processes them all, and publishes them with one store of out_tail. */
 static void *cpu_kernel(void *arg)
 {
     ring *r = arg;
@@ -113,13 +115,21 @@ static void *cpu_kernel(void *arg)
         const uint32_t want = (cmd & RING_CMD_ACTIVE) ? RING_STATE_ACTIVE : RING_STATE_IDLE;
         if (want != state)
             st(&cb->k.state, state = want);
-        if (state == RING_STATE_ACTIVE && in_tail != done && done - out_ack < r->cfg.capacity) {
-            const size_t off = (size_t)(done & r->mask) * r->stride;
-            if (cpu_process(r, s->in_ring + off, s->out_ring + off))
-                st(&cb->k.errors, ++errors);
-            if (r->cfg.fault_every && (done + 1) % r->cfg.fault_every == 0)
-                inject_fault(r->cfg.fault_kind, s->out_ring + off);
-            done++;
+        uint32_t n = in_tail - done;
+        const uint32_t room = out_ack + r->cfg.capacity - done;
+        if (n > room)
+            n = room;
+        if (state == RING_STATE_ACTIVE && n != 0 && n <= r->cfg.capacity) {
+            const uint32_t bad_before = errors;
+            for (uint32_t i = 0; i < n; i++, done++) {
+                const size_t off = (size_t)(done & r->mask) * r->stride;
+                if (cpu_process(r, s->in_ring + off, s->out_ring + off))
+                    errors++;
+                if (r->cfg.fault_every && (done + 1) % r->cfg.fault_every == 0)
+                    inject_fault(r->cfg.fault_kind, s->out_ring + off);
+            }
+            if (errors != bad_before)
+                st(&cb->k.errors, errors);
             st(&cb->k.in_head, done);
             st(&cb->k.out_tail, done);
             idle_polls = 0;
@@ -244,19 +254,21 @@ static int cpu_status(ring *r)
     return 1;
 }
 
-static int cpu_put(ring *r, uint32_t slot, size_t bytes)
+static int cpu_put(ring *r, uint32_t first, uint32_t n, size_t bytes)
 {
+    (void)n;
     cpu_state *s = r->be;
-    const size_t off = (size_t)slot * r->stride;
+    const size_t off = (size_t)first * r->stride;
     memcpy(s->in_ring + off, r->in_stage + off, bytes);
     twin_copy(r, 1);
     return RING_OK;
 }
 
-static int cpu_get(ring *r, uint32_t slot, size_t bytes)
+static int cpu_get(ring *r, uint32_t first, uint32_t n, size_t bytes)
 {
+    (void)n;
     cpu_state *s = r->be;
-    const size_t off = (size_t)slot * r->stride;
+    const size_t off = (size_t)first * r->stride;
     memcpy(r->out_stage + off, s->out_ring + off, bytes);
     twin_copy(r, 0);
     return RING_OK;

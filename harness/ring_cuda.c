@@ -8,7 +8,9 @@
  *   ctrl=mapped   control block from cudaHostAlloc(Mapped), host pointer + device pointer
  *   xfer=zerocopy both rings from cudaHostAlloc(Mapped); no copies at all
  *   otherwise     both rings in device memory, host staging from cudaHostAlloc (pinned) or malloc
- * Copies: async = cudaMemcpyAsync on non-blocking streams with an event per slot; sync = cudaMemcpy
+ * Copies: one per run of consecutive slots (ring.c copy_runs: a batch is one copy, two when it wraps);
+ * async = cudaMemcpyAsync on non-blocking streams with an event per run, recorded under the run's
+ * last slot; sync = cudaMemcpy
  * on the legacy stream. The kernel runs on its own non-blocking stream, so neither waits for it.
  * Nothing is allocated or freed while the kernel runs: cudaFree would wait for it forever.
  * Every runtime call on the ring's paths (launch, status, copies, control block) is counted with
@@ -337,15 +339,16 @@ static int copy_failed(ring *r)
     return ring_fail(r, RING_ECUDA, "%s", s->cerr);
 }
 
-static int cuda_put(ring *r, uint32_t slot, size_t bytes)
+/* One copy per run of slots; the run's completion event is recorded under its last slot. */
+static int cuda_put(ring *r, uint32_t first, uint32_t n, size_t bytes)
 {
     cuda_state *s = r->be;
-    const size_t off = (size_t)slot * r->stride;
+    const size_t off = (size_t)first * r->stride;
     if (s->async) {
         CC_COUNT(CC_MEMCPY_ASYNC);
         CUDA_TRY(s->cerr, cudaMemcpyAsync(s->in_dev + off, r->in_stage + off, bytes, cudaMemcpyHostToDevice, s->h2d), failed);
         CC_COUNT(CC_EVENT_RECORD);
-        CUDA_TRY(s->cerr, cudaEventRecord(s->ev_in[slot], s->h2d), failed);
+        CUDA_TRY(s->cerr, cudaEventRecord(s->ev_in[first + n - 1], s->h2d), failed);
         return RING_OK;
     }
     CC_COUNT(CC_MEMCPY);
@@ -361,15 +364,15 @@ failed:
     return copy_failed(r);
 }
 
-static int cuda_get(ring *r, uint32_t slot, size_t bytes)
+static int cuda_get(ring *r, uint32_t first, uint32_t n, size_t bytes)
 {
     cuda_state *s = r->be;
-    const size_t off = (size_t)slot * r->stride;
+    const size_t off = (size_t)first * r->stride;
     if (s->async) {
         CC_COUNT(CC_MEMCPY_ASYNC);
         CUDA_TRY(s->cerr, cudaMemcpyAsync(r->out_stage + off, s->out_dev + off, bytes, cudaMemcpyDeviceToHost, s->d2h), failed);
         CC_COUNT(CC_EVENT_RECORD);
-        CUDA_TRY(s->cerr, cudaEventRecord(s->ev_out[slot], s->d2h), failed);
+        CUDA_TRY(s->cerr, cudaEventRecord(s->ev_out[first + n - 1], s->d2h), failed);
         return RING_OK;
     }
     CC_COUNT(CC_MEMCPY);

@@ -18,17 +18,21 @@ typedef struct ring_ops {
     int (*launch)(ring *r);
     /* 0 while the kernel runs, 1 once it has exited cleanly, RING_EKERNEL if it died (text in r->err). */
     int (*status)(ring *r);
-    /* Starts moving input slot `slot` (bytes from its start) from in_stage to the device ring. */
-    int (*put)(ring *r, uint32_t slot, size_t bytes);
-    /* Starts moving output slot `slot` from the device ring to out_stage. */
-    int (*get)(ring *r, uint32_t slot, size_t bytes);
-    /* 1 when the put/get of slot has completed, 0 when not yet, <0 on error. */
-    int (*put_done)(ring *r, uint32_t slot);
-    int (*get_done)(ring *r, uint32_t slot);
+    /* Starts moving the run of n input slots from `first` (contiguous: a run never wraps) from
+     * in_stage to the device ring, as ONE copy of `bytes` bytes from the start of slot `first`. Its
+     * completion is tracked under the run's last slot. */
+    int (*put)(ring *r, uint32_t first, uint32_t n, size_t bytes);
+    /* The same for a run of output slots, from the device ring to out_stage. */
+    int (*get)(ring *r, uint32_t first, uint32_t n, size_t bytes);
+    /* 1 when the put/get run ending at slot `last` has completed (and with it every run started
+     * before it: copies complete in the order they were started), 0 when not yet, <0 on error. */
+    int (*put_done)(ring *r, uint32_t last);
+    int (*get_done)(ring *r, uint32_t last);
     /* Staged control block (ctrl=device): writes r->shadow to the device after every put already
      * started (stream order), or reads the kernel half into r->kview. snap is the input slot whose
-     * snapshot buffer the copy reads from (it stays untouched until that slot is reused, by when the
-     * kernel has seen the copy), or capacity for a write that completes before cb_write returns. */
+     * snapshot buffer the copy reads from (the last slot of the batch it announces; it stays
+     * untouched until that slot is reused, by when the kernel has seen the copy), or capacity for a
+     * write that completes before cb_write returns. */
     int (*cb_write)(ring *r, uint32_t snap);
     int (*cb_read)(ring *r);
 } ring_ops;
@@ -64,7 +68,12 @@ struct ring {
     uint32_t delivered;        /* replies handed to the caller by ring_recv (<= consumed) */
     uint32_t *lens;            /* payload length of each in-flight message, by slot */
     uint32_t *slot_len, *slot_sum; /* per input slot: the length whose payload checksum is cached */
+    /* Copy runs started and not yet known complete, as FIFOs of "index after the run's last message"
+     * (at most capacity runs each, since a run holds at least one in-flight message). */
+    uint32_t *put_runs, put_head, put_tail;
+    uint32_t *get_runs, get_head, get_tail;
     int launched, terminated;
+    int early;                 /* take small zero-copy replies from their own words (try_reply) */
     ring_stats st;
     rb_pool *pool;             /* workers for per-byte host work on large messages, or NULL */
 };

@@ -20,15 +20,10 @@ void rb_cond_take(env_clocks *clocks, rb_cond *out)
     out->t_ns = rb_now_ns();
 }
 
-/* Slots per ring: enough for the largest window (capacity) of small messages; fewer for large
- * ones, so that a ring stays within 128 MiB (WSL2 limits how much pinned memory a process gets). */
-uint32_t rb_trial_capacity(uint32_t size)
-{
-    uint32_t cap = 16;
-    while (cap > 2 && (uint64_t)cap * ring_slot_stride(size) > (128ull << 20))
-        cap /= 2;
-    return cap;
-}
+/* Slots per ring: ring_capacity_for (ring.h) - 4096 for small messages, so that the window axis can
+ * reach the depths batching needs; fewer for large ones, so that a ring stays within 128 MiB (WSL2
+ * limits how much pinned memory a process gets). */
+uint32_t rb_trial_capacity(uint32_t size) { return ring_capacity_for(size); }
 
 /* --- parts ---------------------------------------------------------------------------------------- */
 
@@ -204,26 +199,16 @@ static int measure_counted(const rb_trial_cfg *c, const rb_policy *pol, rb_op_fn
     return mrc;
 }
 
-/* One throughput repetition: keep window messages in flight for seconds, then drain. */
+/* One throughput repetition: keep window messages in flight for seconds, then drain (ring_pump:
+ * posting and reaping in batches, every reply verified). */
 static int throughput_rep(op_ctx *c, uint32_t window, double seconds, volatile sig_atomic_t *stop, double *gbps,
                           double *mps)
 {
-    const uint64_t t0 = rb_now_ns();
-    uint64_t got = 0;
-    int draining = 0;
-    while (!draining || ring_in_flight(c->r) > 0) {
-        while (!draining && ring_in_flight(c->r) < window)
-            if (ring_send(c->r, c->size) != RING_OK)
-                return -1;
-        if (ring_recv(c->r) != RING_OK)
-            return -1;
-        got++;
-        if (!draining && (rb_seconds_since(t0) >= seconds || (stop && *stop)))
-            draining = 1;
-    }
-    const double secs = rb_seconds_since(t0);
-    *gbps = (double)got * c->size / secs * 1e-9;
-    *mps = (double)got / secs;
+    ring_pump_result res;
+    if (ring_pump(c->r, c->size, window, seconds, stop, &res) != RING_OK)
+        return -1;
+    *gbps = res.gbps;
+    *mps = res.msgs_per_s;
     return 0;
 }
 

@@ -1,12 +1,46 @@
 // ring_kernel.cu - the persistent ring kernel and the baseline kernels of ringbench.
 //
-// The ring kernel stays resident for a whole measurement cell. Thread 0 of block 0 (the leader)
-// polls the control block; for each new message it publishes a job in device scratch memory, every
-// block transforms its share of the payload into the reply, and the reply is published either by the
-// leader after grid.sync() (cooperative launch) or by the last block to finish (ordinary launch,
-// atomic counter). The message format, checksum and transform come from ring_protocol.h, the same
-// code the CPU reference backend runs. Built by CMake (kernels/CMakeLists.txt) for the architectures
-// in RINGBENCH_CUDA_ARCHITECTURES; exercised by tests/test_ring_gpu and `ringbench run`.
+// Design (batches). Thread 0 of block 0 (the leader) polls the control block. When in_tail moves it
+// takes EVERY pending message at once - a batch [first, first + n), n = in_tail - in_head, bounded
+// by the free output slots - and the batch is processed in one of two tiers, chosen by the ring's
+// slot size (max_payload, fixed at launch, so a batch never mixes tiers):
+//   - warp tier (max_payload <= RK_WARP_MSG_MAX): one warp per message. Lane L reads quad L of the
+//     slot (the header is quad 0), so a message of up to 496 bytes is read with ONE coalesced load
+//     instruction - one round trip over PCIe with zero-copy rings; the warp transforms, reduces the
+//     checksums with shuffles and lane 0 writes the reply header. No fan-in per message.
+//   - block tier (larger slots): bpm = ceil(slot quads / RK_THREADS) blocks per message (one block up
+//     to 8 KiB, the whole grid at 4 MiB); message j of the batch owns "virtual blocks" j*bpm .. and
+//     virtual block v runs on block v % grid, so a batch of n messages fills min(grid, n*bpm) blocks.
+//     Per-message checksum parts are summed with atomics into scratch; the publisher seals the
+//     headers.
+// RK_WARP_MSG_MAX = 2048 B: a warp moves 512 B per pass, so a warp-tier message costs at most four
+// passes (loads of a pass are independent, so mostly one round trip); above that one block per
+// message is as fast for a single message and the batch still spreads across blocks. The value
+// is a reasoned choice, not a measurement: change the constant and compare `ringbench run` results.
+//
+// A batch that block 0 can do alone (n <= 16 warp-tier messages, or one block-tier message of up to
+// 8 KiB) is done by block 0 alone: no fan-out, no fan-in, in either launch kind - this is the
+// latency path (one message in flight). Anything larger is handed to every block through the
+// scratch job (fan-out), and published once: after ONE grid.sync() per batch (cooperative launch) or
+// by the last working block to finish (ordinary launch, atomic counter). Publishing a batch: every
+// working block's writes are made visible with one barrier plus one __threadfence_system() by its
+// thread 0 (cumulative), the publisher writes the block tier's headers, one more system fence, then
+// in_head and out_tail advance by n with two stores.
+//
+// Memory ordering. The leader reads the host half with uncached loads; before any thread reads a
+// batch's slots it issues __threadfence_system() (acquire), and every other block only reads slots
+// after it saw the fan-out epoch (release by the leader's fence + atomic). Slot loads are __ldcg (L2,
+// never L1: a slot is reused every `capacity` messages). With one message in flight the leader's
+// read-ahead of the next header and first payload quad (concurrent with the control-block read)
+// still lets a message of up to 16 bytes go without a second read across the bus.
+//
+// No deadlock: a block waits only on the leader (fan-out) or, for an ordinary launch, the leader
+// waits on the working blocks of the current batch, which never wait on anything. Every block of
+// the grid must be resident (the host launches occupancy x SMs blocks), as before.
+//
+// The message format, checksum and transform come from ring_protocol.h, the same code the CPU
+// reference backend runs. Built by CMake (kernels/CMakeLists.txt) for the architectures in
+// RINGBENCH_CUDA_ARCHITECTURES; exercised by tests/test_ring_gpu and `ringbench run`.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -14,11 +48,13 @@
 
 namespace cg = cooperative_groups;
 
-#define RK_THREADS 512u  // threads per block; occupancy decides blocks per SM
+#define RK_THREADS 512u                 // threads per block; occupancy decides blocks per SM
+#define RK_WARPS (RK_THREADS / 32u)     // warps per block
+#define RK_WARP_MSG_MAX 2048u           // slots of up to this many payload bytes: a warp per message
 
 // --- shared state in device memory -------------------------------------------------------------
 
-#define JOB_MESSAGE 1u
+#define JOB_BATCH 1u
 #define JOB_EXIT 2u
 
 // Device scratch, zeroed by the host before launch. Each group of fields has its own 128-byte
@@ -27,17 +63,15 @@ struct rk_scratch {
     unsigned int go;        // fan-out epoch: bumped by the leader once the job below is written
     unsigned int pad0[31];
     unsigned int kind;      // JOB_*
-    unsigned int index;     // message index (in_head before this message)
-    unsigned int slot;
-    unsigned int seq, len, sum;
-    unsigned int pad1[26];
-    unsigned int in_sum;    // fan-in: sums of the per-word checksum terms
-    unsigned int out_sum;
-    unsigned int done;      // blocks finished with the current job (ordinary launch)
-    unsigned int finished;  // epoch of the last published reply (ordinary launch)
-    unsigned int errors;
+    unsigned int first;     // index of the batch's first message
+    unsigned int n;         // messages in the batch
+    unsigned int pad1[29];
+    unsigned int done;      // working blocks finished with the current batch (ordinary launch)
+    unsigned int finished;  // fan-out number of the last published batch (ordinary launch)
+    unsigned int errors;    // inputs that failed the kernel's checks, over the kernel's life
     unsigned int acks;      // job reads finished by the other blocks, over all fan-outs so far
-    unsigned int pad2[26];
+    unsigned int pad2[28];
+    unsigned int sums[2 * RING_MAX_CAPACITY]; // block tier: per message of the batch, in/out checksum
 };
 
 // --- memory access helpers -----------------------------------------------------------------------
@@ -72,20 +106,17 @@ __device__ __forceinline__ unsigned long long globaltimer_ns(void)
 
 // --- the payload transform -----------------------------------------------------------------------
 
-// Transforms this thread's share of one message and accumulates the checksum terms of the input
-// and of the reply. Words go four at a time (the payload starts 16 bytes into a 256-byte aligned
-// slot, so uint4 accesses are aligned); the last len/4 % 4 words go one at a time.
-__device__ __forceinline__ void rk_transform(const unsigned char *in_slot, unsigned char *out_slot,
-                                             unsigned int seq, unsigned int nwords,
-                                             unsigned int *in_sum, unsigned int *out_sum)
+// Transforms quads t, t + nt, ... (and, when t < nwords % 4 and tail is set, word nquads*4 + t) of
+// one message and returns the checksum terms of the input and of the reply. The payload starts 16
+// bytes into a 64-byte aligned slot, so uint4 accesses are aligned.
+__device__ __forceinline__ uint2 rk_transform(const unsigned char *in_slot, unsigned char *out_slot, unsigned int seq,
+                                              unsigned int nwords, unsigned int t, unsigned int nt, bool tail)
 {
-    const unsigned int gtid = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned int nthreads = gridDim.x * blockDim.x;
     const uint4 *in4 = (const uint4 *)(in_slot + sizeof(ring_hdr));
     uint4 *out4 = (uint4 *)(out_slot + sizeof(ring_hdr));
     const unsigned int nquads = nwords / 4;
     unsigned int si = 0, so = 0;
-    for (unsigned int q = gtid; q < nquads; q += nthreads) {
+    for (unsigned int q = t; q < nquads; q += nt) {
         uint4 w = __ldcg(in4 + q);
         unsigned int i = q * 4;
         uint4 o;
@@ -99,69 +130,72 @@ __device__ __forceinline__ void rk_transform(const unsigned char *in_slot, unsig
               ring_sum_term(o.w, i + 3);
         __stcg(out4 + q, o);
     }
-    const unsigned int tail = nwords - nquads * 4;
-    if (gtid < tail) {
-        unsigned int i = nquads * 4 + gtid;
+    if (tail && t < nwords - nquads * 4) {
+        unsigned int i = nquads * 4 + t;
         unsigned int w = __ldcg((const unsigned int *)(in_slot + sizeof(ring_hdr)) + i);
         unsigned int o = w ^ ring_key(seq, i);
         si += ring_sum_term(w, i);
         so += ring_sum_term(o, i);
         __stcg((unsigned int *)(out_slot + sizeof(ring_hdr)) + i, o);
     }
-    *in_sum = si;
-    *out_sum = so;
+    return make_uint2(si, so);
 }
 
-// Blocks that hold at least one unit of work for a message of nwords words.
-__device__ __forceinline__ unsigned int rk_active_blocks(unsigned int nwords)
+// The transform of one quad already in registers (word index i of its first word, n valid words).
+__device__ __forceinline__ uint2 rk_transform_quad(uint4 w, unsigned int seq, unsigned int i, unsigned int n,
+                                                   uint4 *out)
 {
-    unsigned int units = nwords / 4 > nwords % 4 ? nwords / 4 : nwords % 4;
-    unsigned int b = (units + blockDim.x - 1) / blockDim.x;
-    return b < gridDim.x ? b : gridDim.x;
+    unsigned int in[4] = {w.x, w.y, w.z, w.w}, o[4], si = 0, so = 0;
+#pragma unroll
+    for (unsigned int k = 0; k < 4; k++) {
+        o[k] = in[k] ^ ring_key(seq, i + k);
+        if (k < n) {
+            si += ring_sum_term(in[k], i + k);
+            so += ring_sum_term(o[k], i + k);
+        }
+    }
+    *out = make_uint4(o[0], o[1], o[2], o[3]);
+    return make_uint2(si, so);
+}
+
+// Sums a pair of values over the warp; the result is valid in every lane.
+__device__ __forceinline__ uint2 rk_warp_sum(uint2 v)
+{
+    for (int off = 16; off > 0; off >>= 1) {
+        v.x += __shfl_xor_sync(0xFFFFFFFFu, v.x, off);
+        v.y += __shfl_xor_sync(0xFFFFFFFFu, v.y, off);
+    }
+    return v;
 }
 
 // Sums a pair of values over the block; the result is valid in thread 0.
-__device__ __forceinline__ uint2 rk_block_sum(unsigned int a, unsigned int b)
+__device__ __forceinline__ uint2 rk_block_sum(uint2 v)
 {
-    __shared__ uint2 warp_sums[32];
-    for (int off = 16; off > 0; off >>= 1) {
-        a += __shfl_xor_sync(0xFFFFFFFFu, a, off);
-        b += __shfl_xor_sync(0xFFFFFFFFu, b, off);
-    }
+    __shared__ uint2 warp_sums[RK_WARPS];
+    v = rk_warp_sum(v);
     const unsigned int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     if (lane == 0)
-        warp_sums[warp] = make_uint2(a, b);
+        warp_sums[warp] = v;
     __syncthreads();
     uint2 s = make_uint2(0, 0);
     if (warp == 0) {
-        const unsigned int nwarps = (blockDim.x + 31) / 32;
-        if (lane < nwarps)
+        if (lane < RK_WARPS)
             s = warp_sums[lane];
-        for (int off = 16; off > 0; off >>= 1) {
-            s.x += __shfl_xor_sync(0xFFFFFFFFu, s.x, off);
-            s.y += __shfl_xor_sync(0xFFFFFFFFu, s.y, off);
-        }
+        s = rk_warp_sum(s);
     }
-    __syncthreads(); // warp_sums is reused by the next message
+    __syncthreads(); // warp_sums is reused by the next call
     return s;
 }
 
-// Writes the reply header and publishes it. Every thread that wrote reply words made them visible to
-// the system before it reached here, so one system fence orders the header before out_tail.
-__device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, unsigned int index, unsigned int slot,
-                           unsigned int seq, unsigned int len, unsigned int sum, unsigned int in_sum,
-                           unsigned int out_sum)
+// Flags of a reply: RING_FLAG_BAD_INPUT when the input's length or checksum is wrong (counted).
+__device__ __forceinline__ unsigned int rk_reply_flags(const ring_kernel_args &a, rk_scratch *s, unsigned int seq,
+                                                       unsigned int len, unsigned int sum, unsigned int in_sum)
 {
-    unsigned int flags = 0;
     if (ring_check_len(len, a.max_payload) || ring_seal(in_sum, seq, len) != sum) {
-        flags |= RING_FLAG_BAD_INPUT;
-        st_volatile(&a.cb->k.errors, atomicAdd(&s->errors, 1u) + 1u);
+        atomicAdd(&s->errors, 1u);
+        return RING_FLAG_BAD_INPUT;
     }
-    ring_hdr *out = (ring_hdr *)(a.out_ring + (size_t)slot * a.slot_stride);
-    __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(out_sum, seq, len), flags));
-    __threadfence_system();
-    st_volatile(&a.cb->k.in_head, index + 1);
-    st_volatile(&a.cb->k.out_tail, index + 1);
+    return 0;
 }
 
 // --- the leader ----------------------------------------------------------------------------------
@@ -171,11 +205,11 @@ struct rk_leader {
     unsigned int beats, state, flag_ack, dispatched;
 };
 
-// The job every block reads after `go` moves. Block 0 (the leader's) also gets the first payload
-// quad the leader already read, so a message of up to 16 bytes costs no second read across the bus.
+// The batch every working thread reads from shared memory. For a batch of one message of up to 16
+// bytes whose read-ahead checked out, hdr and q0 hold the whole message (have_q0).
 struct rk_job {
-    unsigned int kind, index, slot, seq, len, sum, have_q0;
-    uint4 q0;
+    unsigned int kind, first, n, have_q0, grid;
+    uint4 hdr, q0;
 };
 
 __device__ void rk_set_state(const ring_kernel_args &a, rk_leader *L, unsigned int state)
@@ -195,19 +229,19 @@ __device__ __forceinline__ unsigned int rk_quad_sum(uint4 q, unsigned int nwords
     return s;
 }
 
-// Polls the control block until there is a job for the grid, and leaves it in *job. Each poll
-// also reads the next slot's header and first payload quad, concurrently with the control block,
-// so that a message is usually in hand the moment in_tail announces it. Those two reads may predate
-// the host's writes (they can complete in any order); the header's sequence number and the
-// payload's checksum tell, and a stale read is simply repeated after a fence.
+// Polls the control block until there is a batch (or an exit) and leaves it in *job. Each poll also
+// reads the next slot's header and first payload quad, concurrently with the control block, so a
+// lone small message is usually in hand the moment in_tail announces it. Those two reads may
+// predate the host's writes; the header's check word, sequence number and the payload's checksum
+// tell, and anything not vouched for is read again after the acquire fence.
 __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
 {
     const unsigned int mask = a.capacity - 1;
     for (;;) {
         const unsigned char *slot_p = a.in_ring + (size_t)(L->dispatched & mask) * a.slot_stride;
         const uint4 h = ld_volatile4(&a.cb->h); // in_tail, out_ack, flag, cmd
-        uint4 hdr = ld_volatile4(slot_p);
-        uint4 q0 = ld_volatile4(slot_p + sizeof(ring_hdr));
+        const uint4 hdr = ld_volatile4(slot_p);
+        const uint4 q0 = ld_volatile4(slot_p + sizeof(ring_hdr));
         const unsigned long long now = globaltimer_ns();
         if (now - L->last_beat_ns >= RING_HEARTBEAT_NS) {
             L->last_beat_ns = now;
@@ -226,33 +260,54 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
         if (exit_reason != RING_EXIT_NONE) {
             st_volatile(&a.cb->k.exit_reason, exit_reason);
             job->kind = JOB_EXIT;
+            job->grid = 1;
             return;
         }
         const unsigned int want = (h.w & RING_CMD_ACTIVE) ? RING_STATE_ACTIVE : RING_STATE_IDLE;
         if (want != L->state)
             rk_set_state(a, L, want);
-        if (L->state == RING_STATE_ACTIVE && h.x != L->dispatched && L->dispatched - h.y < a.capacity) {
-            // A message of up to 16 bytes whose read-ahead header and payload check out is complete
-            // as read: its checksums vouch for it, and nothing else of it is read later. Anything
-            // else is (re)read behind an acquire fence: the slot's bytes were written before in_tail.
-            const bool whole = hdr.x == L->dispatched && hdr.w == ring_hdr_check(hdr.x, hdr.y, hdr.z);
-            bool small = whole && hdr.y <= 16 && hdr.y % 4 == 0 &&
-                         ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) == hdr.z;
-            if (!small) {
-                __threadfence_system();
-                if (!whole) {
-                    hdr = ld_volatile4(slot_p); // read ahead of (or torn by) the host's write
-                    q0 = ld_volatile4(slot_p + sizeof(ring_hdr));
-                }
-                small = hdr.y <= 16 && hdr.y % 4 == 0;
-                if (small && ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) != hdr.z)
-                    q0 = ld_volatile4(slot_p + sizeof(ring_hdr)); // read before the host wrote it
-            }
-            *job = {JOB_MESSAGE, L->dispatched, L->dispatched & mask, hdr.x, hdr.y, hdr.z, small, q0};
-            L->dispatched++;
-            return;
-        }
+        // Every pending message, bounded by the output slots the host has freed (the host never has
+        // more than capacity in flight, so the bound is a safeguard).
+        unsigned int n = h.x - L->dispatched;
+        const unsigned int room = h.y + a.capacity - L->dispatched;
+        if (n > room)
+            n = room;
+        if (L->state != RING_STATE_ACTIVE || n == 0 || n > a.capacity)
+            continue;
+        // A lone message of up to 16 bytes whose read-ahead header and payload check out is complete
+        // as read. Anything else is read behind an acquire fence: the slots were written before
+        // in_tail.
+        const bool small = n == 1 && a.max_payload <= RK_WARP_MSG_MAX && hdr.x == L->dispatched &&
+                           hdr.w == ring_hdr_check(hdr.x, hdr.y, hdr.z) && hdr.y <= 16 && hdr.y % 4 == 0 &&
+                           hdr.y > 0 && ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) == hdr.z;
+        if (!small)
+            __threadfence_system();
+        job->kind = JOB_BATCH;
+        job->first = L->dispatched;
+        job->n = n;
+        job->have_q0 = small;
+        job->hdr = hdr;
+        job->q0 = q0;
+        L->dispatched += n;
+        return;
     }
+}
+
+// Blocks per message in the block tier: enough that each thread moves at most one quad, at most the
+// grid.
+__device__ __forceinline__ unsigned int rk_blocks_per_msg(const ring_kernel_args &a)
+{
+    const unsigned int quads = (a.max_payload / 4 + 3) / 4;
+    const unsigned int b = (quads + RK_THREADS - 1) / RK_THREADS;
+    return b < gridDim.x ? (b ? b : 1) : gridDim.x;
+}
+
+// Whether block 0 handles the batch alone (no fan-out, no fan-in).
+__device__ __forceinline__ bool rk_local(const ring_kernel_args &a, unsigned int n)
+{
+    if (a.max_payload <= RK_WARP_MSG_MAX)
+        return n <= RK_WARPS;
+    return n == 1 && rk_blocks_per_msg(a) == 1;
 }
 
 // Hands the leader's job to every other block: the job's fields in scratch, then the epoch. The
@@ -265,15 +320,160 @@ __device__ void rk_fan_out(rk_scratch *s, const rk_job *job, unsigned int *fanou
         ;
     ++*fanouts;
     st_volatile(&s->kind, job->kind);
-    if (job->kind == JOB_MESSAGE) {
-        st_volatile(&s->index, job->index);
-        st_volatile(&s->slot, job->slot);
-        st_volatile(&s->seq, job->seq);
-        st_volatile(&s->len, job->len);
-        st_volatile(&s->sum, job->sum);
-    }
+    st_volatile(&s->first, job->first);
+    st_volatile(&s->n, job->n);
     __threadfence();
     atomicAdd(&s->go, 1u);
+}
+
+// --- batch processing ----------------------------------------------------------------------------
+
+// Warp tier: one warp transforms message `index` and writes its reply header (not yet published).
+// Lane L first loads quad L of the slot - quad 0 is the header - so the header and up to 496 payload
+// bytes arrive with one coalesced load.
+__device__ void rk_warp_message(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, unsigned int index)
+{
+    const unsigned int lane = threadIdx.x & 31;
+    const unsigned int slot = index & (a.capacity - 1);
+    const unsigned char *in = a.in_ring + (size_t)slot * a.slot_stride;
+    unsigned char *out = a.out_ring + (size_t)slot * a.slot_stride;
+    const unsigned int slot_quads = (unsigned int)(a.slot_stride / 16);
+    uint4 v = make_uint4(0, 0, 0, 0);
+    if (job.have_q0) // a lone message of up to 16 bytes the leader already holds
+        v = lane == 0 ? job.hdr : job.q0;
+    else if (lane < slot_quads)
+        v = __ldcg((const uint4 *)in + lane);
+    const unsigned int seq = __shfl_sync(0xFFFFFFFFu, v.x, 0), len = __shfl_sync(0xFFFFFFFFu, v.y, 0);
+    const unsigned int sum = __shfl_sync(0xFFFFFFFFu, v.z, 0);
+    const unsigned int nwords = ring_check_len(len, a.max_payload) ? 0 : len / 4;
+    // Quads 0..30 of the payload are in lanes 1..31 already; the rest are read in passes.
+    uint2 sums = make_uint2(0, 0);
+    if (lane >= 1 && (lane - 1) * 4 < nwords) {
+        const unsigned int i = (lane - 1) * 4, left = nwords - i;
+        uint4 o;
+        sums = rk_transform_quad(v, seq, i, left < 4 ? left : 4, &o);
+        unsigned int *ow = (unsigned int *)(out + sizeof(ring_hdr)) + i;
+        if (left >= 4) {
+            __stcg((uint4 *)ow, o);
+        } else {
+            __stcg(ow, o.x);
+            if (left > 1)
+                __stcg(ow + 1, o.y);
+            if (left > 2)
+                __stcg(ow + 2, o.z);
+        }
+    }
+    if (nwords > 31 * 4) {
+        // Words 124.. : shift the slot by 31 quads and transform the rest with the common loop. The
+        // word indices restart at 0 there, so correct them: transform in place with a base offset.
+        const unsigned int base = 31 * 4;
+        const unsigned int rest = nwords - base, rq = rest / 4;
+        const uint4 *in4 = (const uint4 *)(in + sizeof(ring_hdr)) + 31;
+        uint4 *out4 = (uint4 *)(out + sizeof(ring_hdr)) + 31;
+        for (unsigned int q = lane; q < rq; q += 32) {
+            uint4 o;
+            uint2 t = rk_transform_quad(__ldcg(in4 + q), seq, base + q * 4, 4, &o);
+            sums.x += t.x;
+            sums.y += t.y;
+            __stcg(out4 + q, o);
+        }
+        if (lane < rest - rq * 4) {
+            const unsigned int i = base + rq * 4 + lane;
+            const unsigned int w = __ldcg((const unsigned int *)(in + sizeof(ring_hdr)) + i);
+            const unsigned int o = w ^ ring_key(seq, i);
+            sums.x += ring_sum_term(w, i);
+            sums.y += ring_sum_term(o, i);
+            __stcg((unsigned int *)(out + sizeof(ring_hdr)) + i, o);
+        }
+    }
+    sums = rk_warp_sum(sums);
+    if (lane == 0) {
+        const unsigned int flags = rk_reply_flags(a, s, seq, len, sum, sums.x);
+        __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(sums.y, seq, len), flags));
+    }
+}
+
+// Block tier: this block's share (part k of bpm) of message j of the batch; its checksum parts go
+// to scratch.
+__device__ void rk_block_part(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, unsigned int j,
+                              unsigned int k, unsigned int bpm)
+{
+    __shared__ uint4 hdr;
+    const unsigned int index = job.first + j, slot = index & (a.capacity - 1);
+    const unsigned char *in = a.in_ring + (size_t)slot * a.slot_stride;
+    unsigned char *out = a.out_ring + (size_t)slot * a.slot_stride;
+    if (threadIdx.x == 0)
+        hdr = __ldcg((const uint4 *)in);
+    __syncthreads();
+    const unsigned int seq = hdr.x, len = hdr.y;
+    const unsigned int nwords = ring_check_len(len, a.max_payload) ? 0 : len / 4;
+    const bool any = k * RK_THREADS < (nwords + 3) / 4 || (k == 0 && nwords);
+    uint2 sums = make_uint2(0, 0);
+    if (any)
+        sums = rk_transform(in, out, seq, nwords, k * RK_THREADS + threadIdx.x, bpm * RK_THREADS, k == 0);
+    sums = rk_block_sum(sums); // also the barrier before hdr is rewritten by the next part
+    if (any && threadIdx.x == 0) {
+        atomicAdd(&s->sums[2 * j], sums.x);
+        atomicAdd(&s->sums[2 * j + 1], sums.y);
+    }
+}
+
+// Publishes a processed batch; run by every thread of the publishing block. Block tier: seals each
+// reply header from the summed parts first. Then one system fence, in_head and out_tail.
+__device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, bool block_tier)
+{
+    if (block_tier) {
+        for (unsigned int j = threadIdx.x; j < job.n; j += blockDim.x) {
+            const unsigned int slot = (job.first + j) & (a.capacity - 1);
+            const uint4 h = __ldcg((const uint4 *)(a.in_ring + (size_t)slot * a.slot_stride));
+            const unsigned int in_sum = atomicExch(&s->sums[2 * j], 0u), out_sum = atomicExch(&s->sums[2 * j + 1], 0u);
+            const unsigned int flags = rk_reply_flags(a, s, h.x, h.y, h.z, in_sum);
+            __stcg((uint4 *)(a.out_ring + (size_t)slot * a.slot_stride),
+                   make_uint4(h.x, h.y, ring_seal(out_sum, h.x, h.y), flags));
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        __threadfence_system();
+        st_volatile(&a.cb->k.errors, atomicAdd(&s->errors, 0u));
+        st_volatile(&a.cb->k.in_head, job.first + job.n);
+        st_volatile(&a.cb->k.out_tail, job.first + job.n);
+    }
+}
+
+// Runs this block's part of a batch over `nblocks` blocks and reports whether it did any work. In a
+// batch spread over the grid every working block's writes reach the system before it reports: the
+// barrier makes its threads' writes visible to thread 0 and thread 0's system fence is cumulative.
+// Block 0 alone (nblocks == 1) needs only the barrier: rk_publish's one fence then covers its writes,
+// which keeps the one-message path at one system fence.
+__device__ bool rk_work(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, unsigned int nblocks)
+{
+    bool worked;
+    if (a.max_payload <= RK_WARP_MSG_MAX) {
+        const unsigned int warp = threadIdx.x >> 5, nwarps = nblocks * RK_WARPS;
+        worked = blockIdx.x * RK_WARPS < job.n;
+        for (unsigned int j = blockIdx.x * RK_WARPS + warp; j < job.n; j += nwarps)
+            rk_warp_message(a, s, job, job.first + j);
+    } else {
+        const unsigned int bpm = rk_blocks_per_msg(a), units = job.n * bpm;
+        worked = blockIdx.x < units;
+        for (unsigned int v = blockIdx.x; v < units; v += nblocks)
+            rk_block_part(a, s, job, v / bpm, v % bpm, bpm);
+    }
+    if (worked) {
+        __syncthreads();
+        if (threadIdx.x == 0 && nblocks > 1)
+            __threadfence_system();
+    }
+    return worked;
+}
+
+// Working blocks of a batch spread over the grid (the ordinary launch's fan-in count).
+__device__ __forceinline__ unsigned int rk_working_blocks(const ring_kernel_args &a, unsigned int n)
+{
+    const unsigned int units = a.max_payload <= RK_WARP_MSG_MAX ? (n + RK_WARPS - 1) / RK_WARPS
+                                                                : n * rk_blocks_per_msg(a);
+    return units < gridDim.x ? units : gridDim.x;
 }
 
 // --- the kernel ----------------------------------------------------------------------------------
@@ -283,7 +483,9 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
 {
     rk_scratch *s = (rk_scratch *)a.scratch;
     __shared__ rk_job job;
+    __shared__ bool last;
     const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+    const bool block_tier = a.max_payload > RK_WARP_MSG_MAX;
     rk_leader L;
     if (leader) {
         L.start_ns = L.last_beat_ns = globaltimer_ns();
@@ -295,107 +497,65 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
         st_volatile(&a.cb->k.heartbeat, L.beats);
         rk_set_state(a, &L, RING_STATE_IDLE);
     }
-    unsigned int epoch = 0;
-    bool deferred = false;  // leader only: this message's fan-out waits until its reply is out
+    unsigned int epoch = 0;   // other blocks: fan-outs seen so far
     unsigned int fanouts = 0; // leader only: jobs handed to the other blocks so far
     for (;;) {
         if (threadIdx.x == 0) {
             if (blockIdx.x == 0) {
                 rk_lead(a, &L, &job);
-                // With an ordinary launch, a message one block handles alone needs nothing from the
-                // other blocks: they hear of it after its reply is published, which keeps the
-                // fan-out's stores, fence and atomic off the round trip. Every block still sees
-                // every message, in order.
-                deferred = !COOP && job.kind == JOB_MESSAGE &&
-                           rk_active_blocks(ring_check_len(job.len, a.max_payload) ? 0 : job.len / 4) == 1;
-                if (!deferred)
+                job.grid = job.kind == JOB_EXIT || !rk_local(a, job.n);
+                if (job.grid)
                     rk_fan_out(s, &job, &fanouts);
             } else {
                 while (ld_volatile(&s->go) == epoch)
                     ;
                 __threadfence();
                 job.kind = ld_volatile(&s->kind);
-                job.index = ld_volatile(&s->index);
-                job.slot = ld_volatile(&s->slot);
-                job.seq = ld_volatile(&s->seq);
-                job.len = ld_volatile(&s->len);
-                job.sum = ld_volatile(&s->sum);
+                job.first = ld_volatile(&s->first);
+                job.n = ld_volatile(&s->n);
                 job.have_q0 = 0;
+                job.grid = 1;
                 __threadfence(); // the reads above are done before the leader may rewrite them
                 atomicAdd(&s->acks, 1u);
+                epoch++;
             }
-            epoch++;
+            last = false;
         }
         __syncthreads();
         if (job.kind == JOB_EXIT)
             break;
 
-        // Consume: every block transforms its share of the payload.
-        const unsigned int nwords = ring_check_len(job.len, a.max_payload) ? 0 : job.len / 4;
-        const unsigned int active = rk_active_blocks(nwords);
-        unsigned char *out_slot = a.out_ring + (size_t)job.slot * a.slot_stride;
-        unsigned int in_sum = 0, out_sum = 0;
-        if (job.have_q0) { // up to 16 bytes, already read by the leader: block 0 only
-            const unsigned int i = threadIdx.x;
-            if (blockIdx.x == 0 && i < nwords) {
-                const unsigned int w = i == 0 ? job.q0.x : i == 1 ? job.q0.y : i == 2 ? job.q0.z : job.q0.w;
-                const unsigned int o = w ^ ring_key(job.seq, i);
-                in_sum = ring_sum_term(w, i);
-                out_sum = ring_sum_term(o, i);
-                __stcg((unsigned int *)(out_slot + sizeof(ring_hdr)) + i, o);
-            }
+        if (!job.grid) { // block 0 alone: the latency path
+            rk_work(a, s, job, 1);
+            rk_publish(a, s, job, block_tier);
+        } else if (COOP) {
+            rk_work(a, s, job, gridDim.x);
+            cg::this_grid().sync(); // once per batch
+            if (blockIdx.x == 0)
+                rk_publish(a, s, job, block_tier);
         } else {
-            rk_transform(a.in_ring + (size_t)job.slot * a.slot_stride, out_slot, job.seq, nwords, &in_sum, &out_sum);
-        }
-        // The block's reply words reach the system before the block reports: the barriers in
-        // rk_block_sum make every thread's writes visible to thread 0, and its system fence is
-        // cumulative, ordering them before whatever thread 0 writes next (the fan-in, or out_tail).
-        uint2 sums = make_uint2(0, 0);
-        if (blockIdx.x < active)
-            sums = rk_block_sum(in_sum, out_sum);
-        if (blockIdx.x < active && active > 1 && threadIdx.x == 0)
-            __threadfence_system();
-
-        // Publish. A message that one block handled alone needs no fan-in but the launch's own.
-        bool published = false;
-        if (active == 1) {
-            if (COOP)
-                cg::this_grid().sync();
-            if (leader) {
-                rk_publish(a, s, job.index, job.slot, job.seq, job.len, job.sum, sums.x, sums.y);
-                published = true;
-            }
-        } else {
-            if (blockIdx.x < active && threadIdx.x == 0) {
-                atomicAdd(&s->in_sum, sums.x);
-                atomicAdd(&s->out_sum, sums.y);
-            }
-            if (COOP) {
-                cg::this_grid().sync();
-                if (leader) {
-                    rk_publish(a, s, job.index, job.slot, job.seq, job.len, job.sum, atomicExch(&s->in_sum, 0u),
-                               atomicExch(&s->out_sum, 0u));
-                    published = true;
-                }
-            } else if (blockIdx.x < active && threadIdx.x == 0) {
-                __threadfence();
-                if (atomicAdd(&s->done, 1u) == active - 1) { // the last block done publishes
-                    const unsigned int si = atomicExch(&s->in_sum, 0u), so = atomicExch(&s->out_sum, 0u);
-                    st_volatile(&s->done, 0u);
-                    rk_publish(a, s, job.index, job.slot, job.seq, job.len, job.sum, si, so);
+            const unsigned int working = rk_working_blocks(a, job.n);
+            if (rk_work(a, s, job, gridDim.x) && threadIdx.x == 0) {
+                if (atomicAdd(&s->done, 1u) == working - 1) { // the last working block publishes
                     __threadfence();
-                    st_volatile(&s->finished, epoch);
-                    published = leader;
+                    st_volatile(&s->done, 0u);
+                    last = true;
                 }
             }
-            if (!COOP && leader && !published)
-                while (ld_volatile(&s->finished) != epoch)
+            __syncthreads();
+            if (last) {
+                rk_publish(a, s, job, block_tier);
+                if (threadIdx.x == 0) {
+                    __threadfence();
+                    st_volatile(&s->finished, blockIdx.x == 0 ? fanouts : epoch);
+                }
+            }
+            // The leader polls for the next batch only once this one is out.
+            if (leader && !last)
+                while (ld_volatile(&s->finished) != fanouts)
                     ;
         }
-        if (leader && deferred)
-            rk_fan_out(s, &job, &fanouts);
-        // Every thread is done with this job before thread 0 overwrites it with the next one (a block
-        // with no share of a message passes no other barrier; racecheck found the hazard).
+        // Every thread is done with this job before thread 0 overwrites it with the next one.
         __syncthreads();
     }
     if (leader)

@@ -10,13 +10,20 @@
  *   host   writes ring_cb.h (in_tail, out_ack, flag, cmd) and the input ring's slots;
  *   kernel writes ring_cb.k (state, in_head, out_tail, ...) and the output ring's slots.
  *
+ * Batches. Both sides move messages in batches: the host writes n slots and announces them with one
+ * store of in_tail; one poll of the kernel takes every slot between in_head and in_tail and
+ * publishes all n replies with one store of out_tail (in_head advances with it); the host then
+ * reaps every reply up to out_tail at once. Counters still count messages, so a batch is invisible
+ * in the format: only how often the counters move changes.
+ *
  * Memory ordering. Host: payload stores into a slot, then a release store of in_tail (C11
  * atomic_store_explicit(memory_order_release)); reads of out_tail are acquire loads before the reply
  * slot is read. When the slot or the control block lives in device memory, "store" and "load" are
  * staged copies, and the copy that publishes in_tail is issued only after the payload copy completed.
  * Device: the leader thread reads the host half with volatile (uncached) loads and issues
- * __threadfence_system() before it reads the payload the new in_tail announces; the reply payload and
- * header are written, then __threadfence_system(), then out_tail. Payload loads bypass L1 (__ldcg),
+ * __threadfence_system() before any thread reads the batch the new in_tail announces; the replies'
+ * payloads and headers are written, then __threadfence_system(), then out_tail (see the design note
+ * in ring_kernel.cu for how a batch spread over the grid gets there). Payload loads bypass L1 (__ldcg),
  * because a slot is reused every `capacity` messages and an SM's L1 may still hold the old bytes.
  */
 #ifndef RINGBENCH_RING_PROTOCOL_H
@@ -103,7 +110,14 @@ typedef struct ring_hdr {
 } ring_hdr;
 RING_STATIC_ASSERT(sizeof(ring_hdr) == 16, "slot header is 16 bytes");
 
-#define RING_SLOT_ALIGN   256u          /* every slot starts on a 256-byte boundary */
+/* Every slot starts on a 64-byte boundary: one host cache line, so an 8-byte message's slot is 64
+ * bytes, not 256. The kernel reads a batch of small slots over PCIe (zero-copy) or from device
+ * memory: with a 64-byte stride header and payload of a slot up to 48 bytes are one 64-byte read
+ * and a batch of 4096 such messages is 256 KiB instead of 1 MiB, which also shrinks the one copy
+ * per batch in the copy modes by 4x. A stride below a cache line would put two slots in a line that
+ * the host writes while the kernel reads its neighbour (and that the kernel reads ahead), for no
+ * fewer PCIe reads: each message is still one read request. */
+#define RING_SLOT_ALIGN   64u
 #define RING_MAX_PAYLOAD  (1u << 30)    /* 1 GiB: a hard protocol limit, far above any sweep */
 #define RING_MAX_CAPACITY (1u << 16)
 

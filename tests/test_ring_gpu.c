@@ -2,10 +2,18 @@
  *
  *   test_ring_gpu HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]
  *   test_ring_gpu --lifetime HOST/XFER/LAUNCH/CTRL
+ *   test_ring_gpu --cpu HOST/XFER/LAUNCH/CTRL [messages-per-size]   (this program's own check)
  *
- * Lifecycle first (launch, activate, exchange, deactivate with a message waiting, reactivate,
- * handshakes), then at least 10000 messages per size for sizes 8 B to 4 MiB, every reply verified;
- * prints lost / duplicated / corrupted counts per size, all of which must be zero. A mode this
+ * Per size from 8 B to 4 MiB, a ring whose slots hold that size with the capacity the sweep uses
+ * (ring_capacity_for: 4096 slots for small messages, 16 at 4 MiB), and on it at least
+ * messages-per-size (default 10000) verified messages: some at window 1, some at window 8, partial
+ * batches of odd sizes and lengths straddling the end of the ring, a deactivation with a batch in
+ * flight and a batch posted while idle (nothing consumed while idle, nothing lost after
+ * reactivation), and the rest at the full capacity. The first ring also runs the lifecycle checks
+ * (deactivate with a message waiting, reactivate, handshakes). Prints per size the counts (lost,
+ * duplicated, corrupted must be zero) and the time and rate per window (not asserted). The optional
+ * blocks argument shrinks the grid, for quick compute-sanitizer runs, e.g.
+ *   compute-sanitizer --tool memcheck build/tests/test_ring_gpu pinned/zerocopy/coop/mapped 200 8 A mode this
  * platform cannot run exits 77 with the reason; so does a machine without a CUDA device (CTest shows
  * both as skipped). Label: gpu.
  */
@@ -20,6 +28,10 @@
 #include "ring.h"
 #include "timing.h"
 
+/* RING_BACKEND_CPU with --cpu: the same checks on the CPU reference backend, to test this program
+ * itself on a machine without a GPU (not registered with CTest). */
+static ring_backend g_backend = RING_BACKEND_CUDA;
+
 static int parse_mode(const char *s, rb_mode *m)
 {
     char buf[128];
@@ -32,17 +44,23 @@ static int parse_mode(const char *s, rb_mode *m)
     return tok ? -1 : 0;
 }
 
-/* Exchanges n messages of len bytes, up to window in flight. */
+/* Exchanges n messages of len bytes with up to window in flight, posting in batches: whenever the
+ * replies have drained half the window (or the window is 1) the free slots are refilled with one
+ * ring_send_batch, so batches of every size from 1 to the window occur, at every ring offset. */
 static int exchange(ring *r, uint32_t n, uint32_t len, uint32_t window)
 {
     uint32_t sent = 0, got = 0;
     while (got < n) {
-        while (sent < n && sent - got < window) {
-            if (ring_send(r, len) != RING_OK) {
-                fprintf(stderr, "send %u of %u bytes: %s\n", sent, len, ring_error(r));
+        const uint32_t in_flight = sent - got;
+        if (sent < n && (in_flight == 0 || window - in_flight >= (window + 1) / 2)) {
+            uint32_t k = window - in_flight;
+            if (k > n - sent)
+                k = n - sent;
+            if (ring_send_batch(r, len, k) != RING_OK) {
+                fprintf(stderr, "send %u (+%u) of %u bytes: %s\n", sent, k, len, ring_error(r));
                 return -1;
             }
-            sent++;
+            sent += k;
         }
         if (ring_recv(r) != RING_OK) {
             fprintf(stderr, "recv %u of %u bytes: %s\n", got, len, ring_error(r));
@@ -53,13 +71,13 @@ static int exchange(ring *r, uint32_t n, uint32_t len, uint32_t window)
     return 0;
 }
 
-static void lifecycle(ring *r)
+static void lifecycle(ring *r, uint32_t len)
 {
     ring_cb_kern k;
-    CHECK_MSG(exchange(r, 100, 64, 1) == 0, "exchange before deactivation");
+    CHECK_MSG(exchange(r, 100, len, 1) == 0, "exchange before deactivation");
     CHECK_MSG(ring_deactivate(r) == RING_OK, "deactivate: %s", ring_error(r));
     CHECK(ring_cb_read(r, &k) == RING_OK && k.state == RING_STATE_IDLE);
-    CHECK(ring_send(r, 64) == RING_OK);
+    CHECK(ring_send(r, len) == RING_OK);
     struct timespec ts = {0, 20 * 1000 * 1000};
     nanosleep(&ts, NULL);
     CHECK(ring_cb_read(r, &k) == RING_OK);
@@ -113,6 +131,130 @@ static int lifetime_test(const rb_mode *m, const rb_caps *caps)
     CHECK_DONE();
 }
 
+/* Partial batches of odd sizes and of other lengths than the slot's, so batches straddle the end of
+ * the ring; returns the messages exchanged, or -1. */
+static long partial_batches(ring *r, uint32_t size, uint32_t capacity, uint32_t per_size)
+{
+    const uint32_t most = per_size / 20 + 1 < capacity ? per_size / 20 + 1 : capacity; /* short sanitizer runs */
+    static const uint32_t counts[] = {3, 7, 13, 1, 31, 5, 100, 2, 11, 9, 250, 17};
+    const uint32_t half = size / 8 * 4, lens[] = {size, 4, half ? half : 4, size};
+    long n = 0;
+    for (int round = 0; round < 24; round++) {
+        uint32_t c = counts[round % 12];
+        if (c > most)
+            c = most - (most > 1 ? round % 2 : 0);
+        const uint32_t len = lens[round % 4];
+        if (ring_send_batch(r, len, c) != RING_OK) {
+            fprintf(stderr, "partial batch of %u x %u bytes: %s\n", c, len, ring_error(r));
+            return -1;
+        }
+        for (uint32_t i = 0; i < c; i++)
+            if (ring_recv(r) != RING_OK) {
+                fprintf(stderr, "recv in partial batch: %s\n", ring_error(r));
+                return -1;
+            }
+        n += c;
+    }
+    return n;
+}
+
+/* Deactivates with a batch in flight, posts another batch while idle, checks nothing is consumed
+ * while idle, reactivates and receives everything. */
+static long deactivate_in_flight(ring *r, uint32_t size, uint32_t capacity, uint32_t per_size)
+{
+    uint32_t a = per_size / 10 < 1000 ? per_size / 10 : 1000;
+    if (a > capacity / 2)
+        a = capacity / 2;
+    const uint32_t b = a / 2 + 1;
+    ring_cb_kern k1, k2;
+    CHECK_MSG(ring_send_batch(r, size, a) == RING_OK, "batch before deactivation: %s", ring_error(r));
+    CHECK_MSG(ring_deactivate(r) == RING_OK, "deactivate with a batch in flight: %s", ring_error(r));
+    CHECK(ring_cb_read(r, &k1) == RING_OK && k1.state == RING_STATE_IDLE);
+    CHECK_MSG(ring_send_batch(r, size, b) == RING_OK, "batch while idle: %s", ring_error(r));
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    CHECK(ring_cb_read(r, &k2) == RING_OK);
+    CHECK_MSG(k2.in_head == k1.in_head, "messages consumed while idle: in_head %u -> %u", k1.in_head, k2.in_head);
+    CHECK_MSG(ring_activate(r) == RING_OK, "reactivate: %s", ring_error(r));
+    for (uint32_t i = 0; i < a + b; i++)
+        if (ring_recv(r) != RING_OK) {
+            fprintf(stderr, "recv %u after reactivation: %s\n", i, ring_error(r));
+            return -1;
+        }
+    return (long)a + b;
+}
+
+/* One size: a ring whose slots hold exactly `size` bytes (as the sweep opens them), its capacity from
+ * ring_capacity_for. Window 1, window 8, partial batches, deactivation with a batch in flight, and
+ * the rest of per_size at the full capacity; every reply verified. */
+static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t blocks, int first)
+{
+    ring_config c;
+    ring_config_default(&c);
+    c.backend = g_backend;
+    c.mode = *m;
+    c.max_payload = size;
+    c.capacity = ring_capacity_for(size);
+    c.blocks = blocks;
+    c.timeout_s = 10;
+    c.max_lifetime_s = 600;
+    char err[320];
+    ring *r = NULL;
+    if (ring_open(&c, &r, err, sizeof err) != RING_OK) {
+        fprintf(stderr, "ring_open (%u bytes, %u slots): %s\n", size, c.capacity, err);
+        CHECK(0);
+        return -1;
+    }
+    int ok = ring_launch(r) == RING_OK && ring_activate(r) == RING_OK;
+    CHECK_MSG(ok, "launch/activate: %s", ring_error(r));
+    if (ok && first)
+        printf("%u blocks x 512 threads\n", ring_blocks(r));
+    if (ok && first)
+        lifecycle(r, size);
+    const ring_stats before = *ring_get_stats(r);
+    const uint32_t w1 = size >= (256u << 10) ? per_size / 50 : per_size / 20, w8 = per_size / 5;
+    const uint32_t windows[2] = {1, 8}, counts[2] = {w1, w8};
+    long done = 0;
+    double secs[3] = {0, 0, 0};
+    for (int w = 0; ok && w < 2; w++) {
+        const uint64_t t0 = rb_now_ns();
+        ok = exchange(r, counts[w], size, windows[w] < c.capacity ? windows[w] : c.capacity) == 0;
+        secs[w] = rb_seconds_since(t0);
+        done += counts[w];
+    }
+    long p = ok ? partial_batches(r, size, c.capacity, per_size) : -1;
+    long d = p >= 0 ? deactivate_in_flight(r, size, c.capacity, per_size) : -1;
+    ok = ok && p >= 0 && d >= 0;
+    done += ok ? p + d : 0;
+    const uint32_t rest = ok && (long)per_size > done ? per_size - (uint32_t)done : 0;
+    const uint64_t t0 = rb_now_ns();
+    if (ok)
+        ok = exchange(r, rest, size, c.capacity) == 0;
+    secs[2] = rb_seconds_since(t0);
+    const ring_stats *s = ring_get_stats(r);
+    printf("size %8u, %4u slots: %llu sent, %llu verified (%llu early), lost %llu, duplicated %llu, corrupted %llu | "
+           "window 1: %u in %.3f s (%.1f us each), window 8: %u in %.3f s, window %u: %u in %.3f s (%.0f msg/s, %.2f GB/s)\n",
+           size, c.capacity, (unsigned long long)(s->sent - before.sent),
+           (unsigned long long)(s->verified - before.verified), (unsigned long long)(s->early - before.early),
+           (unsigned long long)(s->lost - before.lost),
+           (unsigned long long)(s->duplicated - before.duplicated),
+           (unsigned long long)(s->corrupted - before.corrupted), w1, secs[0], secs[0] / (w1 ? w1 : 1) * 1e6, w8,
+           secs[1], c.capacity, rest, secs[2], rest / (secs[2] > 0 ? secs[2] : 1),
+           (double)rest * size / (secs[2] > 0 ? secs[2] : 1) * 1e-9);
+    fflush(stdout);
+    CHECK_MSG(ok, "exchange at %u bytes failed", size);
+    CHECK_INT(s->sent - before.sent, s->verified - before.verified);
+    CHECK(s->verified - before.verified >= per_size);
+    CHECK_MSG(ring_terminate(r) == RING_OK, "terminate: %s", ring_error(r));
+    CHECK_INT(s->lost, 0);
+    CHECK_INT(s->duplicated, 0);
+    CHECK_INT(s->corrupted, 0);
+    CHECK_INT(s->kernel_errors, 0);
+    CHECK_INT(s->verified, s->sent);
+    ring_close(r);
+    return ok ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
     rb_mode m;
@@ -122,6 +264,11 @@ int main(int argc, char **argv)
         if (!caps.cuda_usable)
             TEST_SKIP("no CUDA device: %s", caps.cuda_error);
         return lifetime_test(&m, &caps);
+    }
+    if (argc > 2 && strcmp(argv[1], "--cpu") == 0) {
+        g_backend = RING_BACKEND_CPU;
+        argv++;
+        argc--;
     }
     if (argc < 2 || parse_mode(argv[1], &m) < 0) {
         fprintf(stderr, "usage: test_ring_gpu HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
@@ -134,63 +281,26 @@ int main(int argc, char **argv)
         return 2;
     }
     rb_caps caps;
-    rb_probe(0, &caps);
-    if (!caps.cuda_usable)
+    memset(&caps, 0, sizeof caps);
+    if (g_backend == RING_BACKEND_CUDA)
+        rb_probe(0, &caps);
+    else
+        snprintf(caps.name, sizeof caps.name, "the CPU reference backend");
+    if (g_backend == RING_BACKEND_CUDA && !caps.cuda_usable)
         TEST_SKIP("no CUDA device: %s", caps.cuda_error);
     char why[256];
     if (rb_mode_invalid_reason(&m))
         TEST_SKIP("invalid combination: %s", rb_mode_invalid_reason(&m));
-    if (rb_caps_unsupported_reason(&caps, &m, why, sizeof why))
+    if (g_backend == RING_BACKEND_CUDA && rb_caps_unsupported_reason(&caps, &m, why, sizeof why))
         TEST_SKIP("unsupported here: %s", why);
-
-    ring_config c;
-    ring_config_default(&c);
-    c.backend = RING_BACKEND_CUDA;
-    c.mode = m;
-    c.max_payload = 4u << 20;
-    c.capacity = 8;
-    c.blocks = blocks;
-    c.timeout_s = 10;
-    c.max_lifetime_s = 600;
-    char err[320];
-    ring *r = NULL;
-    if (ring_open(&c, &r, err, sizeof err) != RING_OK) {
-        fprintf(stderr, "ring_open: %s\n", err);
-        return 1;
-    }
-    int ok = ring_launch(r) == RING_OK && ring_activate(r) == RING_OK;
-    CHECK_MSG(ok, "launch/activate: %s", ring_error(r));
-    printf("%s on %s: %u blocks x 512 threads\n", argv[1], caps.name, ring_blocks(r));
-    if (ok)
-        lifecycle(r);
-    ring_stats before = *ring_get_stats(r);
-    static const uint32_t sizes[] = {8, 64, 512, 4096, 32768, 262144, 4u << 20};
-    for (size_t si = 0; ok && si < sizeof sizes / sizeof *sizes; si++) {
-        const uint32_t size = sizes[si];
-        const uint64_t t0 = rb_now_ns();
-        /* The first 100 one at a time, the rest with the ring full of messages in flight. */
-        int rc = exchange(r, 100, size, 1) == 0 && exchange(r, per_size - 100, size, c.capacity) == 0;
-        const ring_stats *s = ring_get_stats(r);
-        printf("size %8u: %llu sent, %llu verified, lost %llu, duplicated %llu, corrupted %llu (%.2f s)\n",
-               size, (unsigned long long)(s->sent - before.sent), (unsigned long long)(s->verified - before.verified),
-               (unsigned long long)(s->lost - before.lost), (unsigned long long)(s->duplicated - before.duplicated),
-               (unsigned long long)(s->corrupted - before.corrupted), rb_seconds_since(t0));
-        CHECK(rc);
-        CHECK_INT(s->verified - before.verified, per_size);
-        CHECK_INT(s->sent - before.sent, per_size);
-        before = *s;
-        ok = rc;
-    }
-    CHECK_MSG(ring_terminate(r) == RING_OK, "terminate: %s", ring_error(r));
-    const ring_stats *s = ring_get_stats(r);
-    printf("total: %llu sent, %llu verified, lost %llu, duplicated %llu, corrupted %llu, kernel errors %llu\n",
-           (unsigned long long)s->sent, (unsigned long long)s->verified, (unsigned long long)s->lost,
-           (unsigned long long)s->duplicated, (unsigned long long)s->corrupted, (unsigned long long)s->kernel_errors);
-    CHECK_INT(s->lost, 0);
-    CHECK_INT(s->duplicated, 0);
-    CHECK_INT(s->corrupted, 0);
-    CHECK_INT(s->kernel_errors, 0);
-    CHECK_INT(s->verified, s->sent);
-    ring_close(r);
+    printf("%s on %s: ", argv[1], caps.name);
+    /* 8..2048: warp tier (2048 is its largest slot); 4096 and up: block tier, one block per message
+     * up to 8 KiB, the whole grid at 4 MiB. */
+    static const uint32_t sizes[] = {8, 64, 512, 2048, 4096, 32768, 262144, 4u << 20};
+    const uint64_t t0 = rb_now_ns();
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        if (one_size(&m, sizes[si], per_size, blocks, si == 0) != 0)
+            break;
+    printf("%s: %.1f s\n", argv[1], rb_seconds_since(t0));
     CHECK_DONE();
 }
