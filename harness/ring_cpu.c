@@ -117,9 +117,13 @@ static void *cpu_kernel(void *arg)
             st(&cb->k.state, state = want);
         uint32_t n = in_tail - done;
         const uint32_t room = out_ack + r->cfg.capacity - done;
+        if (n > r->cfg.capacity)
+            n = 0; /* a corrupt count: never trusted */
         if (n > room)
             n = room;
-        if (state == RING_STATE_ACTIVE && n != 0 && n <= r->cfg.capacity) {
+        if (n > ring_batch_max(r->cfg.capacity, r->cfg.max_payload))
+            n = ring_batch_max(r->cfg.capacity, r->cfg.max_payload);
+        if (state == RING_STATE_ACTIVE && n != 0) {
             const uint32_t bad_before = errors;
             for (uint32_t i = 0; i < n; i++, done++) {
                 const size_t off = (size_t)(done & r->mask) * r->stride;

@@ -2,7 +2,7 @@
 //
 // Design (batches). Thread 0 of block 0 (the leader) polls the control block. When in_tail moves it
 // takes EVERY pending message at once - a batch [first, first + n), n = in_tail - in_head, bounded
-// by the free output slots - and the batch is processed in one of two tiers, chosen by the ring's
+// by the free output slots and by RING_BATCH_BYTES of slots - and the batch is processed in one of two tiers, chosen by the ring's
 // slot size (max_payload, fixed at launch, so a batch never mixes tiers):
 //   - warp tier (max_payload <= RK_WARP_MSG_MAX): one warp per message. Lane L reads quad L of the
 //     slot (the header is quad 0), so a message of up to 496 bytes is read with ONE coalesced load
@@ -270,9 +270,13 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
         // more than capacity in flight, so the bound is a safeguard).
         unsigned int n = h.x - L->dispatched;
         const unsigned int room = h.y + a.capacity - L->dispatched;
+        if (L->state != RING_STATE_ACTIVE || n == 0 || n > a.capacity)
+            continue;
         if (n > room)
             n = room;
-        if (L->state != RING_STATE_ACTIVE || n == 0 || n > a.capacity)
+        if (n > ring_batch_max(a.capacity, a.max_payload))
+            n = ring_batch_max(a.capacity, a.max_payload);
+        if (n == 0)
             continue;
         // A lone message of up to 16 bytes whose read-ahead header and payload check out is complete
         // as read. Anything else is read behind an acquire fence: the slots were written before

@@ -156,6 +156,17 @@ RING_HD const char *ring_check_len(uint32_t len, uint32_t max_payload)
     return 0;
 }
 
+/* The most messages one kernel poll takes as a batch: every pending one, but at most
+ * RING_BATCH_BYTES of slots (at least one message). Small messages batch by the thousand; large ones
+ * are published a few at a time, so the host verifies (and the copies bring back) the first replies
+ * while the kernel works on the next, instead of waiting for a whole ring of 4 MiB messages. */
+#define RING_BATCH_BYTES (4u << 20)
+RING_HD uint32_t ring_batch_max(uint32_t capacity, uint32_t max_payload)
+{
+    uint32_t n = RING_BATCH_BYTES / max_payload;
+    return n == 0 ? 1 : n < capacity ? n : capacity;
+}
+
 /* Signed distance a - b of two wrapping counters. */
 RING_HD int32_t ring_diff(uint32_t a, uint32_t b) { return (int32_t)(a - b); }
 
