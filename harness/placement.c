@@ -13,7 +13,10 @@
 #include <sys/resource.h>
 
 static rb_placement g_place;
-static int g_place_set;
+static int g_place_set;             /* rb_place_init ran (main, before any thread starts) */
+static pthread_once_t g_place_once = PTHREAD_ONCE_INIT;
+
+static void place_default(void);
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -177,19 +180,26 @@ int rb_place_init(const char *cpu_list, int pin, char *err, size_t errlen)
     }
     g_place = p;
     g_place_set = 1;
+    pthread_once(&g_place_once, place_default); /* keeps this placement: the default sees it set */
     return 0;
+}
+
+/* The default when rb_place_init was not called (tests, library use): the mask, nothing pinned.
+ * Built once even when pool workers ask for it at the same time. */
+static void place_default(void)
+{
+    if (g_place_set)
+        return;
+    memset(&g_place, 0, sizeof g_place);
+    int n = mask_cpus(g_place.cpus, RB_PLACE_MAX_CPUS);
+    g_place.ncpus = n > 0 ? n : 0;
+    snprintf(g_place.source, sizeof g_place.source, "mask");
+    assign(&g_place);
 }
 
 const rb_placement *rb_place_get(void)
 {
-    if (!g_place_set) {
-        memset(&g_place, 0, sizeof g_place);
-        int n = mask_cpus(g_place.cpus, RB_PLACE_MAX_CPUS);
-        g_place.ncpus = n > 0 ? n : 0;
-        snprintf(g_place.source, sizeof g_place.source, "mask");
-        assign(&g_place);
-        g_place_set = 1;
-    }
+    pthread_once(&g_place_once, place_default);
     return &g_place;
 }
 

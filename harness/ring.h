@@ -68,10 +68,13 @@ void ring_config_default(ring_config *c);
 /* Ring sizing for benchmarks (ring_capacity_for). Small messages need thousands of slots in
  * flight: at 10 M msg/s and a batch round trip of tens of microseconds, hundreds are in flight at
  * any time, so 4096 leaves headroom (with a 64-byte slot, an 8-byte message's ring is 256 KiB).
- * Large ones are limited so that one ring stays within 128 MiB (WSL2 limits how much pinned memory
- * a process gets; a ring is allocated four times: device and staging, input and output). */
+ * Large ones are limited so that one ring stays within 64 MiB (WSL2 limits how much pinned memory
+ * a process gets; a ring is allocated four times: device and staging, input and output). Eight
+ * 4 MiB messages in flight are far more than PCIe's bandwidth-delay product (~250 KB), and every
+ * trial opens a fresh ring: on the H100, 1 MiB trials spent most of their time allocating 128 MiB
+ * rings (0.18 s a trial in the quick preset). */
 #define RING_CAPACITY_SMALL 4096u
-#define RING_BYTES_BUDGET (128ull << 20)
+#define RING_BYTES_BUDGET (64ull << 20)
 
 /* The capacity (power of two, 2..RING_CAPACITY_SMALL) a ring of max_payload-byte slots should
  * have: RING_CAPACITY_SMALL, halved until capacity x slot stride fits RING_BYTES_BUDGET. */
