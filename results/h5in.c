@@ -44,6 +44,9 @@ struct h5in {
     size_t *trial_row;   /* schema 1: the row whose samples each presented trial is */
     size_t *row_tidx;    /* trial indices grouped by row, ascending by round within a row */
     size_t *row_tstart;  /* row i's trials: row_tidx[row_tstart[i] .. row_tstart[i+1]) */
+    double *tsamples;    /* /trial_samples, read whole at the first request (a run's is ~10 MB) */
+    size_t ntsamples;
+    int tsamples_loaded;
     h5in_attr_entry *attrs;
     size_t nattrs, cap;
     int complete;
@@ -711,6 +714,7 @@ void h5in_close(h5in *r)
     free(r->trial_row);
     free(r->row_tidx);
     free(r->row_tstart);
+    free(r->tsamples);
     free(r->path);
     free(r);
 }
@@ -741,7 +745,8 @@ static int read_samples(const h5in *r, const char *group, const char *name, doub
     *n = 0;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     /* H5Lexists fails, rather than saying no, when the group itself is missing. */
-    if ((exists = H5Lexists(r->file, group, H5P_DEFAULT)) > 0)
+    exists = strcmp(group, "/") == 0 ? 1 : H5Lexists(r->file, group, H5P_DEFAULT);
+    if (exists > 0)
         exists = H5Lexists(r->file, name, H5P_DEFAULT);
     if (exists < 0) {
         put_damaged(err, errlen, r->path, "looking up samples");
@@ -805,8 +810,29 @@ int h5in_trial_samples(const h5in *r, size_t t, double **out, size_t *n, char *e
         snprintf(name, sizeof name, RB_H5_SAMPLES "/" RB_H5_SAMPLE_FMT, (int)r->rows[r->trial_row[t]].row_id);
         return read_samples(r, RB_H5_SAMPLES, name, out, n, err, errlen);
     }
-    snprintf(name, sizeof name, RB_H5_TRIAL_SAMPLES "/" RB_H5_TRIAL_FMT, (int)r->trials[t].trial_id);
-    return read_samples(r, RB_H5_TRIAL_SAMPLES, name, out, n, err, errlen);
+    /* Schema 2: a slice of the one samples dataset, read whole once (reports read every trial). */
+    h5in *rw = (h5in *)r; /* the cache is not part of what the reader shows */
+    if (!rw->tsamples_loaded) {
+        if (read_samples(rw, "/", RB_H5_TRIAL_SAMPLES, &rw->tsamples, &rw->ntsamples, err, errlen) < 0)
+            return -1;
+        rw->tsamples_loaded = 1;
+    }
+    const rb_trial *tr = &r->trials[t];
+    if (tr->n == 0)
+        return 0;
+    if (tr->sample_offset > r->ntsamples || tr->n > r->ntsamples - tr->sample_offset) {
+        put_err(err, errlen, "%s: damaged file: trial %zu's samples [%llu, +%llu) lie outside " RB_H5_TRIAL_SAMPLES
+                " (%zu samples)", r->path, t, (unsigned long long)tr->sample_offset, (unsigned long long)tr->n,
+                r->ntsamples);
+        return -1;
+    }
+    if ((*out = malloc((size_t)tr->n * sizeof **out)) == NULL) {
+        put_err(err, errlen, "%s: out of memory for samples", r->path);
+        return -1;
+    }
+    memcpy(*out, r->tsamples + tr->sample_offset, (size_t)tr->n * sizeof **out);
+    *n = (size_t)tr->n;
+    return 0;
 }
 
 int h5in_samples(const h5in *r, size_t i, double **out, size_t *n, char *err, size_t errlen)

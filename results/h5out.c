@@ -7,7 +7,7 @@
  *   /samples/row_N    float64 raw samples of row N (absent when a row has none; schema 2 keeps
  *                     samples per trial instead)
  *   /trials           like /cells, one rb_trial per trial (RB_TRIAL_COLUMNS)
- *   /trial_samples/trial_N   float64 raw samples of trial N
+ *   /trial_samples    one chunked, unlimited float64 dataset: every trial's samples, appended
  *   /provenance, /capabilities   groups of scalar attributes, created on first use
  *
  * The table follows HDF5's H5TBmake_table: a C struct per row, a compound type built field by field
@@ -44,6 +44,8 @@ struct h5out {
     hid_t row_type;   /* memory type of rb_row */
     int32_t nrows;
     hid_t trials;     /* the /trials dataset */
+    hid_t tsamples;   /* the /trial_samples dataset */
+    uint64_t nsamples;/* its length */
     hid_t trial_type; /* memory type of rb_trial */
     int32_t ntrials;
     char err[512];
@@ -372,7 +374,20 @@ static int tables_create(h5out *w)
     if ((w->cells = table_create(w, RB_H5_CELLS, w->row_type)) < 0 ||
         (w->trials = table_create(w, RB_H5_TRIALS, w->trial_type)) < 0)
         return -1;
-    return cells_describe(w);
+    /* Every trial's samples in one dataset: chunks of SAMPLES_CHUNK doubles, extended per trial. */
+    hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
+    hsize_t dims = 0, maxdims = H5S_UNLIMITED;
+    int rc = -1;
+    H5_CHECK(w, space = H5Screate_simple(1, &dims, &maxdims), "H5Screate_simple");
+    if ((dcpl = chunked_dcpl(w, SAMPLES_CHUNK)) < 0)
+        goto out;
+    H5_CHECK(w, w->tsamples = H5Dcreate2(w->file, RB_H5_TRIAL_SAMPLES, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl,
+                                         H5P_DEFAULT), "creating " RB_H5_TRIAL_SAMPLES);
+    rc = cells_describe(w);
+out:
+    h5util_close_id(&dcpl, H5Pclose);
+    h5util_close_id(&space, H5Sclose);
+    return rc;
 }
 
 /* Appends one record of mem_type at index start of table dset. */
@@ -394,7 +409,7 @@ out:
     return rc;
 }
 
-/* Writes samples as the dataset name (RB_H5_SAMPLES/row_N or RB_H5_TRIAL_SAMPLES/trial_N). */
+/* Writes samples as the dataset name (RB_H5_SAMPLES/row_N). */
 static int samples_write(h5out *w, const char *name, const char *unit, const double *samples, size_t n)
 {
     hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, dset = H5I_INVALID_HID;
@@ -546,6 +561,7 @@ static void writer_free(h5out *w)
     h5util_close_id(&w->row_type, H5Tclose);
     h5util_close_id(&w->trials, H5Dclose);
     h5util_close_id(&w->trial_type, H5Tclose);
+    h5util_close_id(&w->tsamples, H5Dclose);
     h5util_close_id(&w->file, H5Fclose);
     free(w->path);
     free(w->partial);
@@ -555,7 +571,7 @@ static void writer_free(h5out *w)
 int h5out_open(const char *path, int force, h5out **out, char *err, size_t errlen)
 {
     h5out *w = NULL;
-    hid_t root = H5I_INVALID_HID, samples = H5I_INVALID_HID, tsamples = H5I_INVALID_HID;
+    hid_t root = H5I_INVALID_HID, samples = H5I_INVALID_HID;
     int32_t version = RB_SCHEMA_VERSION, complete = 0;
     int rc = -1;
 
@@ -571,7 +587,7 @@ int h5out_open(const char *path, int force, h5out **out, char *err, size_t errle
         put_err(err, errlen, "h5out_open: out of memory");
         return -1;
     }
-    w->file = w->cells = w->row_type = w->trials = w->trial_type = H5I_INVALID_HID;
+    w->file = w->cells = w->row_type = w->trials = w->trial_type = w->tsamples = H5I_INVALID_HID;
     w->force = force;
     w->path = strdup(path);
     w->partial = malloc(strlen(path) + sizeof ".partial");
@@ -594,13 +610,10 @@ int h5out_open(const char *path, int force, h5out **out, char *err, size_t errle
         goto out;
     H5_CHECK(w, samples = H5Gcreate2(w->file, RB_H5_SAMPLES, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
              "creating " RB_H5_SAMPLES);
-    H5_CHECK(w, tsamples = H5Gcreate2(w->file, RB_H5_TRIAL_SAMPLES, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-             "creating " RB_H5_TRIAL_SAMPLES);
     if (tables_create(w) < 0 || flush_to_disk(w) < 0)
         goto out;
     rc = 0;
 out:
-    h5util_close_id(&tsamples, H5Gclose);
     h5util_close_id(&samples, H5Gclose);
     h5util_close_id(&root, H5Gclose);
     if (rc != 0) {
@@ -609,6 +622,7 @@ out:
         if (w->file >= 0) {
             h5util_close_id(&w->cells, H5Dclose);
             h5util_close_id(&w->trials, H5Dclose);
+            h5util_close_id(&w->tsamples, H5Dclose);
             h5util_close_id(&w->file, H5Fclose);
             unlink(w->partial);
         }
@@ -657,9 +671,6 @@ int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n)
 int h5out_append_trial(h5out *w, rb_trial *t, const double *samples, size_t n)
 {
     rb_trial copy;
-    char name[64];
-    const char *unit;
-    int fam;
 
     if (w == NULL)
         return -1;
@@ -677,18 +688,36 @@ int h5out_append_trial(h5out *w, rb_trial *t, const double *samples, size_t n)
     }
     memcpy(&copy, t, sizeof copy);
     copy.trial_id = w->ntrials;
+    copy.n = n;
+    copy.sample_offset = w->nsamples;
     tidy_trial(&copy);
-    fam = rb_family_parse(copy.family);
-    unit = fam >= 0 ? rb_family_unit((rb_family)fam) : "";
 
-    snprintf(name, sizeof name, RB_H5_TRIAL_SAMPLES "/" RB_H5_TRIAL_FMT, (int)copy.trial_id);
-    if (n > 0 && samples_write(w, name, unit, samples, n) < 0)
-        return -1;
+    /* Samples first: a trial in the table always has its samples. */
+    if (n > 0) {
+        hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+        hsize_t start = w->nsamples, count = n, extent = w->nsamples + n;
+        int rc = -1;
+        H5_CHECK(w, H5Dset_extent(w->tsamples, &extent), "extending " RB_H5_TRIAL_SAMPLES);
+        H5_CHECK(w, fspace = H5Dget_space(w->tsamples), "H5Dget_space");
+        H5_CHECK(w, H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL), "H5Sselect_hyperslab");
+        H5_CHECK(w, mspace = H5Screate_simple(1, &count, NULL), "H5Screate_simple");
+        H5_CHECK(w, H5Dwrite(w->tsamples, H5T_NATIVE_DOUBLE, mspace, fspace, H5P_DEFAULT, samples),
+                 "writing " RB_H5_TRIAL_SAMPLES);
+        rc = 0;
+    out:
+        h5util_close_id(&mspace, H5Sclose);
+        h5util_close_id(&fspace, H5Sclose);
+        if (rc != 0)
+            return -1;
+        w->nsamples += n;
+    }
     if (table_append(w, w->trials, w->trial_type, (hsize_t)w->ntrials, &copy, "writing a row of " RB_H5_TRIALS) < 0 ||
         flush_to_disk(w) < 0)
         return -1;
     w->ntrials++;
     t->trial_id = copy.trial_id;
+    t->sample_offset = copy.sample_offset;
+    t->n = copy.n;
     return 0;
 }
 
@@ -769,6 +798,7 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
     h5util_close_id(&w->row_type, H5Tclose);
     h5util_close_id(&w->trials, H5Dclose);
     h5util_close_id(&w->trial_type, H5Tclose);
+    h5util_close_id(&w->tsamples, H5Dclose);
     /* Everything this module opened is closed by now; anything left is a leak to fix. */
     H5_CHECK(w, left = H5Fget_obj_count(w->file, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE |
                                                  H5F_OBJ_ATTR), "H5Fget_obj_count");

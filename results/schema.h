@@ -16,8 +16,11 @@
 #define RB_H5_SAMPLES          "/samples"       /* group: one float64 dataset per row with samples */
 #define RB_H5_SAMPLE_FMT       "row_%06d"       /* schema 1 only: a row's samples inside RB_H5_SAMPLES */
 #define RB_H5_TRIALS           "/trials"        /* schema 2: compound table, one rb_trial per trial */
-#define RB_H5_TRIAL_SAMPLES    "/trial_samples" /* schema 2: one float64 dataset per trial with samples */
-#define RB_H5_TRIAL_FMT        "trial_%06d"     /* name of a trial's samples inside RB_H5_TRIAL_SAMPLES */
+#define RB_H5_TRIAL_SAMPLES    "/trial_samples" /* schema 2: one float64 dataset, every trial's samples
+                                                   * appended in turn (a trial's are [sample_offset,
+                                                   * sample_offset + n)); one dataset rather than one per
+                                                   * trial, whose ~3 KiB of HDF5 metadata each tripled a
+                                                   * default run's file */
 #define RB_H5_PROVENANCE       "/provenance"    /* group of string/int/float attributes */
 #define RB_H5_CAPABILITIES     "/capabilities"  /* group of attributes: name -> value, name_error -> text */
 #define RB_H5_ATTR_SCHEMA      "schema_version" /* int, on the root */
@@ -187,7 +190,7 @@ typedef struct rb_row {
  * as cell_id: an interrupted or crashed run keeps every completed trial. The conditions under which
  * it ran (CPU of the polling thread, GPU clocks and throttle reasons) are recorded per trial. */
 typedef struct rb_trial {
-    int32_t trial_id;               /* index in /trials; names /trial_samples/trial_NNNNNN */
+    int32_t trial_id;               /* index in /trials */
     int32_t cell_id;                /* the cell (same value as its /cells row's cell_id) */
     char family[RB_NAME_LEN];
     char host_mem[RB_NAME_LEN], xfer[RB_NAME_LEN], launch[RB_NAME_LEN], ctrl[RB_NAME_LEN];
@@ -197,7 +200,8 @@ typedef struct rb_trial {
     int32_t seq;                    /* position in the run's measuring order (0, 1, ...) */
     char status[RB_NAME_LEN];       /* RB_STATUS_OK or RB_STATUS_FAILED */
     char reason[RB_REASON_LEN];
-    uint64_t n;                     /* samples in /trial_samples/trial_NNNNNN */
+    uint64_t n;                     /* its samples: /trial_samples[sample_offset .. sample_offset + n) */
+    uint64_t sample_offset;
     double p50, ci_lo, ci_hi;       /* this trial's median and its order-statistic 95% CI */
     double mean;
     double msgs_per_s;              /* throughput trials: messages per second; else NaN */
@@ -226,6 +230,7 @@ typedef struct rb_trial {
     X(STR, status,        "") \
     X(STR, reason,        "") \
     X(U64, n,             "count") \
+    X(U64, sample_offset, "index") \
     X(F64, p50,           RB_UNIT_OF_ROW) \
     X(F64, ci_lo,         RB_UNIT_OF_ROW) \
     X(F64, ci_hi,         RB_UNIT_OF_ROW) \

@@ -73,28 +73,27 @@ def main():
                   f"p50 {r['p50']:.6g} {r['unit']}")
 
         # The first row with samples: schema 1 and the writer's own rows keep them at
-        # /samples/row_NNNNNN; a run (schema 2) keeps them per trial at /trial_samples/trial_NNNNNN.
+        # /samples/row_NNNNNN; a run (schema 2) keeps every trial's samples in one dataset,
+        # /trial_samples, each trial's at [sample_offset, sample_offset + n) in the row's unit.
         def samples_of(r):
             name = f"/samples/row_{r['row_id']:06d}"
             if name in f:
-                return f[name]
+                return f[name][...], f[name].attrs["unit"].decode()
             if "trials" in f:
                 t = f["/trials"][...]
                 for m in t[(t["cell_id"] == r["cell_id"]) & (t["family"] == r["family"].encode())]:
-                    name = f"/trial_samples/trial_{m['trial_id']:06d}"
-                    if name in f:
-                        return f[name]
+                    if m["n"] > 0:
+                        o = int(m["sample_offset"])
+                        return f["/trial_samples"][o:o + int(m["n"])], r["unit"]
             return None
         with_samples = [r for r in rows if samples_of(r) is not None]
         if not with_samples:
             failures.append("no samples dataset")
         else:
             r = with_samples[0]
-            ds = samples_of(r)
-            s = ds[...]
+            s, unit = samples_of(r)
             if s.dtype != np.float64:
                 failures.append(f"samples are {s.dtype}, not float64")
-            unit = ds.attrs["unit"].decode()
             if unit != r["unit"]:
                 failures.append(f"samples unit {unit!r} != row unit {r['unit']!r}")
             finite = s[np.isfinite(s)]
