@@ -476,8 +476,8 @@ double stats_t_quantile(double p, int df) {
 
 double stats_small_k_factor(size_t k, double conf) {
     if (k < 2 || !(conf > 0.0 && conf < 1.0)) return 1.0;
-    double q = (1.0 + conf) / 2.0, dk = (double)k;
-    return stats_t_quantile(q, (int)(k - 1)) / normal_quantile(q) * sqrt(dk / (dk - 1.0));
+    double q = (1.0 + conf) / 2.0;
+    return stats_t_quantile(q, (int)(k - 1)) / normal_quantile(q);
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -619,10 +619,27 @@ static size_t trials_valid(const stats_trial *t, size_t k) {
     return maxn;
 }
 
+/* How a cell's trial values become one estimate: their median (the middle one; the mean of the two
+ * middle ones for even k). Not their mean: on the H100 a time-localised slowdown of the machine
+ * (~10x for ~15 s, every mode alike) can hit one or two of a cell's five trials, and one such trial
+ * moved a mean by up to 5x between two otherwise identical runs (README "Reproducibility"). */
+static double combine(double *v, size_t k) {
+    for (size_t i = 1; i < k; i++) /* insertion sort: k is a handful of trials */
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+#define COMBINE_MAX 256
+
 static double trials_estimate(const stats_trial *t, size_t k) {
-    double sum = 0.0;
-    for (size_t i = 0; i < k; i++) sum += stats_lower_median(t[i].sorted, t[i].n);
-    return sum / (double)k;
+    double v[COMBINE_MAX];
+    if (k > COMBINE_MAX) k = COMBINE_MAX;
+    for (size_t i = 0; i < k; i++) v[i] = stats_lower_median(t[i].sorted, t[i].n);
+    return combine(v, k);
 }
 
 /* One replicate of a cell: k trials drawn with replacement (or, with k_draw = 1, the same trial
@@ -630,12 +647,13 @@ static double trials_estimate(const stats_trial *t, size_t k) {
  * only within them. */
 static double replicate(normal_gen *g, const stats_trial *t, size_t k, int resample_trials,
                         median_draw draw, double *work) {
-    double sum = 0.0;
+    double v[COMBINE_MAX];
+    if (k > COMBINE_MAX) k = COMBINE_MAX;
     for (size_t i = 0; i < k; i++) {
         const stats_trial *tr = resample_trials ? &t[rng_below(&g->r, k)] : &t[i];
-        sum += draw(g, tr, work);
+        v[i] = draw(g, tr, work);
     }
-    return sum / (double)k;
+    return combine(v, k);
 }
 
 static void gen_seed(normal_gen *g, uint64_t seed) {
@@ -769,16 +787,17 @@ int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int
         errno = EINVAL;
         return -1;
     }
-    double est = 0.0;
+    double v[COMBINE_MAX];
+    if (k > COMBINE_MAX) k = COMBINE_MAX;
     for (size_t j = 0; j < k; j++) {
         double ma = stats_lower_median(a[j].sorted, a[j].n);
         if (ma == 0.0) {
             errno = EDOM;
             return -1;
         }
-        est += stats_lower_median(b[j].sorted, b[j].n) / ma;
+        v[j] = stats_lower_median(b[j].sorted, b[j].n) / ma;
     }
-    est = est / (double)k - 1.0;
+    double est = combine(v, k) - 1.0;
     double *rep = malloc((size_t)reps * sizeof *rep);
     if (rep == NULL) {
         errno = ENOMEM;
@@ -788,7 +807,6 @@ int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int
     normal_gen g;
     gen_seed(&g, seed);
     for (int i = 0; i < reps; i++) {
-        double sum = 0.0;
         for (size_t j = 0; j < k; j++) {
             size_t r = by_rounds ? rng_below(&g.r, k) : j;
             double ma = draw_median_fast(&g, &a[r], NULL), mb = draw_median_fast(&g, &b[r], NULL);
@@ -797,9 +815,9 @@ int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int
                 errno = EDOM;
                 return -1;
             }
-            sum += mb / ma;
+            v[j] = mb / ma;
         }
-        rep[i] = sum / (double)k - 1.0;
+        rep[i] = combine(v, k) - 1.0;
     }
     finish_interval(rep, reps, est, conf, k, by_rounds ? STATS_CI_TRIALS : STATS_CI_SAMPLES, out);
     free(rep);

@@ -98,18 +98,22 @@ int stats_bootstrap_overhead(const double *a, size_t na, const double *b, size_t
  * A cell is measured in k independent trials (fresh ring, fresh kernel launch), each with its own
  * samples. The statistic of a trial is its lower median x_(m), m = ceil(n/2) of its n sorted samples
  * (an order statistic, so that a bootstrap draw of it is exact and O(1), below). The cell's estimate
- * is the mean of its trial medians.
+ * is the MEDIAN of its trial medians (the mean of the middle two for even k). Not their mean: on the
+ * H100 a time-localised slowdown of the whole machine (~10x for ~15 s) can hit one or two of a
+ * cell's five trials, and with the mean one such trial moved a cell by up to 5x between two
+ * otherwise identical runs (README "Reproducibility"; the median of the trials moved it by 2%).
  *
  * Its interval is a hierarchical bootstrap: each replicate draws k trials with replacement, redraws
- * the median of each drawn trial from that trial's own samples, and averages them; the interval is
- * the percentile interval of the replicates at level conf, then CALIBRATED for the small k: widened
- * about the estimate (each side separately) by
- *     c_k = t_{k-1, (1+conf)/2} / z_{(1+conf)/2} * sqrt(k / (k-1)).
- * Why: resampling k units estimates the variance of their mean as (k-1)/k of the usual unbiased
- * estimate, and a percentile interval uses normal rather than Student quantiles: uncalibrated, a
- * nominal 95% interval covers the truth 76% of the time at k = 3, 83% at k = 5, 90% at k = 10
- * (test_stats_coverage). c_k undoes both (c_3 = 2.69, c_5 = 1.58, c_10 = 1.21), exact for normal
- * trial effects; calibrated, the same study measures 95-96% at k = 3, 5 and 10.
+ * the median of each drawn trial from that trial's own samples, and takes the median of those; the
+ * interval is the percentile interval of the replicates at level conf, then CALIBRATED for the small
+ * k: widened about the estimate (each side separately) by
+ *     c_k = t_{k-1, (1+conf)/2} / z_{(1+conf)/2}   (c_3 = 2.20, c_5 = 1.42, c_10 = 1.15).
+ * Why: a percentile bootstrap over a handful of units under-covers: uncalibrated, a nominal 95%
+ * interval covers the truth 81% of the time at k = 3, 93% at k = 5, 94% at k = 10
+ * (test_stats_coverage, normal trial effects of 5%); calibrated, the same study measures 94.1%,
+ * 96.7% and 95.6%. (For the mean of the trials the factor would carry a further sqrt(k/(k-1)); for
+ * their median that over-covers, 97.5% at k = 5, because the bootstrap of a median of k already
+ * spreads wider than that of their mean.) The factor was checked by simulation, not derived.
  * The within-trial redraw counts within-trial noise a second time (it is already in the spread of the
  * trial medians), so the interval is conservative (wider than 95%) when one trial's median is about
  * as uncertain as the trials disagree; when trials disagree much more, the situation it exists for

@@ -47,7 +47,7 @@ static void usage(FILE *f)
 
 static int same_key(const rb_row *a, const rb_row *b)
 {
-    return a->size_bytes == b->size_bytes && strcmp(a->family, b->family) == 0 &&
+    return a->size_bytes == b->size_bytes && a->window == b->window && strcmp(a->family, b->family) == 0 &&
            strcmp(a->host_mem, b->host_mem) == 0 && strcmp(a->xfer, b->xfer) == 0 && strcmp(a->launch, b->launch) == 0 &&
            strcmp(a->ctrl, b->ctrl) == 0;
 }
@@ -348,14 +348,14 @@ static int cmp_dbl(const void *pa, const void *pb)
 }
 
 /* Per family: the verdict counts, the median overhead, and the noise between the two runs: median and
- * p95 of |Δp50| (|p50 OTHER / p50 BASE − 1|, the rows' own p50s) and how many cells have an interval
+ * p95 of |Δp50| (|est OTHER / est BASE − 1|, the trial-level estimates) and how many cells have an interval
  * that excludes 0 whatever the size of the difference. For two runs of one machine (an A/A test) the
  * last columns say how far apart repeated runs are; "same within noise" is what the verdict calls them. */
 static void summary_md(FILE *md, const compare_ctx *c, const report_opts *o)
 {
     int all = 0, all_same = 0, all_excl = 0;
     fprintf(md, "\n## Summary per family\n\n\"slower\"/\"faster\": the 95%% interval excludes 0 and the overhead is at "
-                "least %.0f%% (--min-effect). Noise between the runs: |Δp50| = |p50 OTHER / p50 BASE − 1| per cell; "
+                "least %.0f%% (--min-effect). Noise between the runs: |Δp50| = |est OTHER / est BASE − 1| per cell, est the cell's trial-level estimate (the median of its trial medians; time per byte for rates); "
                 "\"CI excludes 0\" counts cells whose interval excludes 0 whatever the size of the difference.\n\n"
                 "| family | pairs | OTHER slower | OTHER faster | same within noise | not compared | median overhead | "
                 "median \\|Δp50\\| | p95 \\|Δp50\\| | CI excludes 0 |\n"
@@ -379,7 +379,9 @@ static void summary_md(FILE *md, const compare_ctx *c, const report_opts *o)
             excl += report_ov_excludes_zero(ov);
             if (ov->state == REPORT_OV_OK)
                 est[ne++] = ov->est;
-            if (ov->p50_a > 0 && isfinite(ov->p50_b))
+            if (ov->state == REPORT_OV_OK)
+                dp[nd++] = fabs(ov->est); /* the trial-level estimates, as the verdict uses */
+            else if (ov->p50_a > 0 && isfinite(ov->p50_b))
                 dp[nd++] = fabs(ov->p50_b / ov->p50_a - 1.0);
         }
         if (n == 0)

@@ -97,18 +97,32 @@ static int row_is_baseline(const rb_row *row)
            strcmp(row->launch, RB_NOT_APPLICABLE) == 0 && strcmp(row->ctrl, RB_NOT_APPLICABLE) == 0;
 }
 
-long report_find(const report_run *run, rb_family f, const rb_mode *m, uint64_t size)
+long report_find_window(const report_run *run, rb_family f, const rb_mode *m, uint64_t size, uint64_t window)
 {
     const char *fam = rb_family_name(f);
+    long best = -1;
     for (size_t i = 0; i < report_nrows(run); i++) {
         const rb_row *r = report_row(run, i);
         rb_mode rm;
         if (r->size_bytes != size || strcmp(r->family, fam) != 0)
             continue;
-        if (m == NULL ? row_is_baseline(r) : report_row_mode(r, &rm) && report_mode_eq(&rm, m))
-            return (long)i;
+        if (!(m == NULL ? row_is_baseline(r) : report_row_mode(r, &rm) && report_mode_eq(&rm, m)))
+            continue;
+        if (window != REPORT_WINDOW_FULL) {
+            if (r->window == window)
+                return (long)i;
+            continue;
+        }
+        /* The widest window measured: the ring kept full, what "throughput" meant before windows. */
+        if (best < 0 || r->window > report_row(run, (size_t)best)->window)
+            best = (long)i;
     }
-    return -1;
+    return best;
+}
+
+long report_find(const report_run *run, rb_family f, const rb_mode *m, uint64_t size)
+{
+    return report_find_window(run, f, m, size, REPORT_WINDOW_FULL);
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -72,8 +72,12 @@ int report_row_mode(const rb_row *row, rb_mode *m);
 int report_row_family(const rb_row *row);
 /* 1 when the row is status ok with a finite median. */
 int report_row_ok(const rb_row *row);
-/* Index of the row of family f for mode m (NULL: a baseline, mode fields "-") and size, or -1. */
+/* Index of the row of family f for mode m (NULL: a baseline, mode fields "-") and size, or -1. A
+ * family measured at several windows (throughput) gives its widest window: the ring kept full. */
 long report_find(const report_run *run, rb_family f, const rb_mode *m, uint64_t size);
+/* The same at one window (messages in flight), or REPORT_WINDOW_FULL for the widest. */
+#define REPORT_WINDOW_FULL UINT64_MAX
+long report_find_window(const report_run *run, rb_family f, const rb_mode *m, uint64_t size, uint64_t window);
 /* Ascending distinct sizes of the rows of family f (any status), malloc'd into *out; the count. */
 size_t report_sizes(const report_run *run, rb_family f, uint64_t **out);
 /* Samples of row i (malloc'd) or NULL with *n = 0 when it has none or they cannot be read. */
