@@ -387,6 +387,67 @@ static void baselines_md(FILE *md, const report_run *run)
         fputs("No baseline rows (a CPU reference run has none).\n", md);
 }
 
+/* Throughput against the window (messages in flight), the axis of the pipelined ring: for each size,
+ * messages per second of the best mode, the native path and the WSL2 fallback at every window
+ * measured, and the fallback's cost against native at each window (time per message, trial-level
+ * p50s), which says whether batching changes the answer to the "10-30%" claim. */
+static void window_md(FILE *md, const report_run *run)
+{
+    uint64_t *sizes = NULL, wins[16];
+    size_t ns = report_sizes(run, RB_FAM_THROUGHPUT, &sizes), nw = 0;
+    for (size_t i = 0; i < report_nrows(run); i++) {
+        const rb_row *r = report_row(run, i);
+        if (report_row_family(r) != RB_FAM_THROUGHPUT || !report_row_ok(r) || r->window == 0)
+            continue;
+        size_t k = 0;
+        while (k < nw && wins[k] != r->window)
+            k++;
+        if (k == nw && nw < 16)
+            wins[nw++] = r->window;
+    }
+    if (ns == 0 || nw < 2) {
+        free(sizes);
+        return;
+    }
+    for (size_t a = 1; a < nw; a++) /* ascending */
+        for (size_t b = a; b > 0 && wins[b - 1] > wins[b]; b--) {
+            uint64_t t = wins[b];
+            wins[b] = wins[b - 1];
+            wins[b - 1] = t;
+        }
+    const rb_mode nat = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+    fputs("\n## Throughput against window\n\nMessages per second (millions) with W messages kept in flight "
+          "(`--window`); a window larger than a size's ring is capped to its capacity. \"fb/nat\" is the "
+          "fallback's time per message over the native path's at that window: whether batching changes the "
+          "fallback's cost.\n\n| size | window | best mode | best Mmsg/s | native Mmsg/s | fallback Mmsg/s | fb/nat |\n"
+          "| --- | ---: | --- | ---: | ---: | ---: | ---: |\n", md);
+    for (size_t k = 0; k < ns; k++) {
+        char sz[32];
+        report_size_str(sizes[k], sz, sizeof sz);
+        for (size_t w = 0; w < nw; w++) {
+            const rb_row *best = NULL;
+            for (size_t i = 0; i < report_nrows(run); i++) {
+                const rb_row *r = report_row(run, i);
+                if (report_row_family(r) == RB_FAM_THROUGHPUT && report_row_ok(r) && r->size_bytes == sizes[k] &&
+                    r->window == wins[w] && isfinite(r->msgs_per_s) && (!best || r->msgs_per_s > best->msgs_per_s))
+                    best = r;
+            }
+            if (!best)
+                continue;
+            long in = report_find_window(run, RB_FAM_THROUGHPUT, &nat, sizes[k], wins[w]);
+            long ifb = report_find_window(run, RB_FAM_THROUGHPUT, &fb, sizes[k], wins[w]);
+            const rb_row *n = in >= 0 ? report_row(run, (size_t)in) : NULL, *f = ifb >= 0 ? report_row(run, (size_t)ifb) : NULL;
+            const double nm = n && report_row_ok(n) ? n->msgs_per_s : NAN, fm = f && report_row_ok(f) ? f->msgs_per_s : NAN;
+            rb_mode bm;
+            report_row_mode(best, &bm);
+            fprintf(md, "| %s | %llu | `%s` | %s | %s | %s | %s |\n", sz, (unsigned long long)wins[w], report_mode_str(&bm),
+                    report_num(best->msgs_per_s * 1e-6), report_num(nm * 1e-6), report_num(fm * 1e-6),
+                    report_num(nm / fm));
+        }
+    }
+    free(sizes);
+}
+
 static void plots_md(FILE *md)
 {
     static const char *const plots[][2] = {
@@ -437,6 +498,7 @@ static int write_report_md(const report_run *run, const char *dir, const report_
     ops_table_md(md, run, "Kernel lifecycle", lc, 4);
     sized_table_md(md, run, RB_FAM_LATENCY);
     sized_table_md(md, run, RB_FAM_THROUGHPUT);
+    window_md(md, run);
     baselines_md(md, run);
     plots_md(md);
     fputs("\n", md);
