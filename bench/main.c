@@ -442,8 +442,13 @@ static int cmd_run(int argc, char **argv)
     env_detect(NULL, &env);
     /* taskset, nice and container limits distort every number of the run: said before it starts, and
      * recorded with the provenance so that a report can say it too. */
-    for (int i = 0; i < lim.nwarnings; i++)
+    for (int i = 0; i < lim.nwarnings; i++) {
+        /* Too few CPUs is said once, by the placement (write_placement), which also knows --cpu;
+         * the limits keep the sentence in the provenance. */
+        if (strncmp(lim.warnings[i], "only ", 5) == 0 && strstr(lim.warnings[i], " usable") != NULL)
+            continue;
         fprintf(stderr, "ringbench: WARNING: %s\n", lim.warnings[i]);
+    }
     run_meta meta = {cmdline, o.preset->name, modes, sizes, notice, o.backend, seed};
     if (write_header(w, &env, &caps, &meta) != 0 || env_limits_foreach(&lim, put_env, w) != 0) {
         fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
