@@ -624,7 +624,7 @@ void rb_sweep_summary(const rb_sweep_result *res, FILE *out)
     }
     const rb_mode fb = rb_mode_wsl2_fallback(), nat = rb_mode_native();
     const rb_row *fl = find_row(res, RB_FAM_BASE_FLOOR, NULL, 4);
-    fprintf(out, "\nRound-trip latency p50 (us) per size, mean of the trial medians; spread = between-trial CV\n");
+    fprintf(out, "\nRound-trip latency p50 (us) per size, median of the trial medians; spread = between-trial CV\n");
     if (fl)
         fprintf(out, "floor %.3f us [%.3f, %.3f], %llu trials, spread %.1f%%\n", fl->p50, fl->ci_lo, fl->ci_hi,
                 (unsigned long long)fl->trials, 100 * fl->trial_cv);

@@ -413,7 +413,7 @@ static void summary_md(FILE *md, const compare_ctx *c, const report_opts *o)
 static void pairs_md(FILE *md, const compare_ctx *c)
 {
     char sz[32], buf[RB_REASON_LEN + 160];
-    fputs("\n## Every pair\n\nOverhead = est(OTHER) / est(BASE) − 1, est = mean of the trial medians (GB/s families on time per byte), "
+    fputs("\n## Every pair\n\nOverhead = est(OTHER) / est(BASE) − 1, est = median of the trial medians (GB/s families on time per byte), "
           "95% trial-level interval (\"samples\": one trial, sample noise only).\n\n| family | mode | size | BASE p50 | OTHER p50 | unit | "
           "overhead [95% CI] | OTHER is | interval from |\n"
           "| --- | --- | ---: | ---: | ---: | --- | --- | --- | --- |\n",

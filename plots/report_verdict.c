@@ -439,7 +439,7 @@ void report_verdict_md(FILE *md, const report_run *base, const report_run *other
               "native Linux, OTHER = WSL2); \"BASE fallback\" compares the identical path on both machines.\n\n",
               md);
     fprintf(md, "Overhead = est(fallback) / est(reference) − 1, positive = the fallback is slower, where est is "
-                "the mean of a row's per-trial medians. Its 95%% interval is a hierarchical bootstrap over trials "
+                "the median of a row's per-trial medians. Its 95%% interval is a hierarchical bootstrap over trials "
                 "(trials resampled, each trial's median redrawn from its samples; %d resamples, seed %llu), widened "
                 "for the small number of trials (t quantile, see harness/stats.h) so that it covers what another run "
                 "would see; fallback and native rows measured in the same rounds of one run are compared round by "

@@ -119,7 +119,7 @@ typedef struct rb_row {
 } rb_row;
 
 /* How a row's p50 and interval were made.
- *   RB_CI_TRIALS   p50 = mean of the per-trial medians; [ci_lo, ci_hi] = a hierarchical bootstrap
+ *   RB_CI_TRIALS   p50 = median of the per-trial medians; [ci_lo, ci_hi] = a hierarchical bootstrap
  *                  over trials (trials resampled, then each trial's median redrawn from its own
  *                  samples), calibrated for the small number of trials (see stats.h): the interval
  *                  covers what another run on the same machine would see.
