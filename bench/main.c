@@ -184,8 +184,8 @@ static int write_placement(h5out *w, int quiet)
 {
     const rb_placement *p = rb_place_get();
     char list[512], workers[128];
-    rb_place_format(p->cpus, p->ncpus, list, sizeof list);
-    rb_place_format(p->worker_cpus, p->nworkers, workers, sizeof workers);
+    env_format_cpu_list(p->cpus, p->ncpus, list, sizeof list);
+    env_format_cpu_list(p->worker_cpus, p->nworkers, workers, sizeof workers);
     if (p->warning[0])
         fprintf(stderr, "ringbench: WARNING: %s\n", p->warning);
     else if (!quiet)
@@ -445,7 +445,7 @@ static int cmd_run(int argc, char **argv)
     for (int i = 0; i < lim.nwarnings; i++) {
         /* Too few CPUs is said once, by the placement (write_placement), which also knows --cpu;
          * the limits keep the sentence in the provenance. */
-        if (strncmp(lim.warnings[i], "only ", 5) == 0 && strstr(lim.warnings[i], " usable") != NULL)
+        if (i == lim.cpu_warning)
             continue;
         fprintf(stderr, "ringbench: WARNING: %s\n", lim.warnings[i]);
     }

@@ -509,8 +509,7 @@ static int env_parse_cpu_list(const char *s, int *cpus, int max) {
     return n > 0 ? n : -1;
 }
 
-/* Writes cpus[n] (ascending) as a kernel CPU list, "0-3,8", into buf[size]. */
-static void env_format_cpu_list(const int *cpus, int n, char *buf, size_t size) {
+void env_format_cpu_list(const int *cpus, int n, char *buf, size_t size) {
     int i = 0;
     buf[0] = '\0';
     while (i < n) {
@@ -783,6 +782,7 @@ int env_limits_detect(const char *root, env_limits *out) {
     }
     if (root == NULL || root[0] == '\0') root = "/";
     memset(out, 0, sizeof *out);
+    out->cpu_warning = -1;
     if (env_read_first_line(root, "/sys/devices/system/cpu/online", text, sizeof text) == 0) {
         int n = env_parse_cpu_list(text, online, ENV_MAX_CPUS);
         out->cpus_online = n > 0 ? n : 0;
@@ -796,12 +796,14 @@ int env_limits_detect(const char *root, env_limits *out) {
     env_read_cgroup(root, out);
     out->nice_known = env_read_nice(root, &out->nice) == 0;
 
-    if (out->ncpus > 0 && out->ncpus < ENV_MIN_CPUS)
+    if (out->ncpus > 0 && out->ncpus < ENV_MIN_CPUS) {
+        out->cpu_warning = out->nwarnings;
         env_limits_warn(out, "only %d CPU%s usable (affinity %s%s): the host thread, the CPU backend's "
                              "kernel thread and the verification pool will take turns, and latencies "
                              "include that",
                         out->ncpus, out->ncpus == 1 ? "" : "s", out->cpu_list,
                         out->cpus_online > out->ncpus ? ", fewer than the machine has online" : "");
+    }
     if (out->cpu_quota > 0 && out->cpu_quota < ENV_MIN_CPU_QUOTA)
         env_limits_warn(out, "a CPU quota of %.2f CPUs (%s): spinning threads use it up and the "
                              "process is throttled mid-measurement",

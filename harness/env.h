@@ -60,6 +60,7 @@ typedef struct env_limits {
     int nice_known;                 /* 0 when it could not be read */
     int nwarnings;                  /* what will distort a run, one sentence each */
     char warnings[4][ENV_STR];
+    int cpu_warning;                /* index in warnings of "too few CPUs usable"; -1 when none */
 } env_limits;
 
 /* Warn below these: the ring's host thread, the CPU backend's kernel thread and the verification
@@ -77,6 +78,9 @@ int env_limits_detect(const char *root, env_limits *out);
  * there are (more than max are counted but not stored), or -1 when the mask cannot be read or cpus
  * is NULL with max > 0. For sizing thread pools and pinning. */
 int env_usable_cpus(const char *root, int *cpus, int max);
+
+/* Writes cpus[0..n) (ascending) as a kernel CPU list, "0-3,8", into buf[size]. */
+void env_format_cpu_list(const int *cpus, int n, char *buf, size_t size);
 
 /* Calls fn(ctx, key, value) for the provenance keys: cpu_affinity, cpu_affinity_count, cpus_online,
  * cgroup, cpu_quota, memory_limit, nice, limits_warnings ("none" when none); unknown values are

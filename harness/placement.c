@@ -1,7 +1,8 @@
 /* placement.c - CPU placement of the host threads (see placement.h). Exercised by
  * tests/test_placement.c and by the CLI test that runs with a one-core --cpu list. */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_SET, sched_getcpu, pthread_setaffinity_np, RUSAGE_THREAD */
+#define _GNU_SOURCE /* CPU_SET, sched_getcpu, pthread_setaffinity_np, RUSAGE_THREAD */
 #include "placement.h"
+#include "env.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -70,35 +71,11 @@ bad:
     return -1;
 }
 
-char *rb_place_format(const int *cpus, int n, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && used < len; i++) {
-        int j = i;
-        while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
-            j++;
-        int w = j > i ? snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", cpus[i], cpus[j])
-                      : snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpus[i]);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-        i = j;
-    }
-    return buf;
-}
-
-/* The process's affinity mask as a list. */
+/* The process's affinity mask as a list (env.h reads it for the limits too), at most max CPUs. */
 static int mask_cpus(int *cpus, int max)
 {
-    cpu_set_t set;
-    int n = 0;
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        return -1;
-    for (int c = 0; c < CPU_SETSIZE && c < RB_PLACE_MAX_CPUS && n < max; c++)
-        if (CPU_ISSET(c, &set))
-            cpus[n++] = c;
-    return n;
+    int n = env_usable_cpus(NULL, cpus, max);
+    return n > max ? max : n;
 }
 
 int rb_place_pin_self(int cpu)
@@ -131,11 +108,11 @@ static void assign(rb_placement *p)
      * one worker for large messages cannot each have a core. */
     if (p->ncpus < 3) {
         char list[64];
+        env_format_cpu_list(p->cpus, p->ncpus, list, sizeof list);
         snprintf(p->warning, sizeof p->warning,
                  "only %d usable CPU%s (%s from %s): the polling thread, the driver or kernel thread and the "
                  "verification pool share cores, which distorts latency and throughput",
-                 p->ncpus, p->ncpus == 1 ? "" : "s", rb_place_format(p->cpus, p->ncpus, list, sizeof list),
-                 p->source);
+                 p->ncpus, p->ncpus == 1 ? "" : "s", list, p->source);
     }
 }
 
@@ -155,8 +132,8 @@ int rb_place_init(const char *cpu_list, int pin, char *err, size_t errlen)
                 found |= mask[k] == p.cpus[i];
             if (!found) {
                 char list[256];
-                snprintf(err, errlen, "--cpu: CPU %d is not in this process's CPU mask (%s)", p.cpus[i],
-                         rb_place_format(mask, nmask, list, sizeof list));
+                env_format_cpu_list(mask, nmask, list, sizeof list);
+                snprintf(err, errlen, "--cpu: CPU %d is not in this process's CPU mask (%s)", p.cpus[i], list);
                 return -1;
             }
         }

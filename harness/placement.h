@@ -40,9 +40,6 @@ int rb_place_init(const char *cpu_list, int pin, char *err, size_t errlen);
 /* The placement in force; a default (the mask, nothing pinned) when rb_place_init was not called. */
 const rb_placement *rb_place_get(void);
 
-/* "0-3,8" into buf from an ascending list. Returns buf. */
-char *rb_place_format(const int *cpus, int n, char *buf, size_t len);
-
 /* Pins the calling thread to cpu (-1: leaves it alone). Returns 0 or -1 (errno). */
 int rb_place_pin_self(int cpu);
 
