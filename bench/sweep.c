@@ -23,7 +23,6 @@
 typedef struct cell_trial {
     double *sorted;          /* its samples, ascending */
     size_t n;
-    double p50;              /* its median */
     double msgs_per_s;
     const char *status;
     char reason[RB_REASON_LEN];
@@ -220,20 +219,19 @@ static int record_part(sweep *sw, size_t step, const rb_unit *u, size_t part_ind
     ct.corrupted = p->corrupted;
     ct.kernel_errors = p->kernel_errors;
     ct.stop_why = p->s.why;
-    ct.p50 = NAN;
     if (p->s.n > 0) {
-        stats_summary sum;
+        /* One sort per trial: the cell's interval and this trial's own figures both use it. */
         if ((ct.sorted = malloc(p->s.n * sizeof *ct.sorted)) == NULL)
             goto oom;
         memcpy(ct.sorted, p->s.us, p->s.n * sizeof *ct.sorted);
         stats_sort(ct.sorted, p->s.n);
         ct.n = p->s.n;
-        if (stats_summarize(p->s.us, p->s.n, &sum) == 0) {
-            ct.p50 = t.p50 = sum.p50;
-            t.ci_lo = sum.ci_lo;
-            t.ci_hi = sum.ci_hi;
-            t.mean = sum.mean;
-        }
+        double sum = 0;
+        for (size_t i = 0; i < ct.n; i++)
+            sum += ct.sorted[i];
+        t.p50 = stats_percentile_sorted(ct.sorted, ct.n, 50.0);
+        t.mean = sum / (double)ct.n;
+        stats_median_ci(ct.sorted, ct.n, 0.95, &t.ci_lo, &t.ci_hi);
     }
     if (h5out_append_trial(sw->w, &t, p->s.us, p->s.n) != 0) {
         free(ct.sorted);
@@ -281,11 +279,10 @@ static int run_step(sweep *sw, size_t step)
 
 /* --- cells into rows --------------------------------------------------------------------------------- */
 
-/* The cell's p50 and interval from its ok trials (stats.h): the mean of the trial lower medians with
+/* The cell's p50 and interval from its ok trials (stats.h): the median of the trial lower medians with
  * the hierarchical bootstrap over trials, calibrated for their number, the same method and seed
- * report and compare use. A rate (GB/s) is bootstrapped as time per byte, whose mean is what a
- * mean over trials means for a rate, and turned back. One trial: the order-statistic CI of its
- * samples (ci_method samples). */
+ * report and compare use. A rate (GB/s) is bootstrapped as time per byte, as the reports do, and
+ * turned back. One trial: the order-statistic CI of its samples (ci_method samples). */
 static int cell_interval(const cell *c, rb_row *row)
 {
     stats_trial tr[256];
@@ -428,9 +425,10 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
                 calls[k] /= ncalls;
             set_calls(&row, calls);
         }
-        const int sampled = c->t[0].stop_why != STATS_CONTINUE && c->fam != RB_FAM_THROUGHPUT &&
-                            strcmp(rb_family_unit(c->fam), "us") == 0 && (c->fam < RB_FAM_LC_LAUNCH || c->fam > RB_FAM_LC_TERMINATE);
-        set(row.stop_rule, sizeof row.stop_rule, sampled ? stats_stop_name((stats_stop)c->t[0].stop_why) : "fixed");
+        /* Samples taken by the sampler say why it stopped; those pushed one by one (throughput,
+         * lifecycle, memcpy repetitions) leave STATS_CONTINUE: a fixed count. */
+        const stats_stop why = (stats_stop)c->t[0].stop_why;
+        set(row.stop_rule, sizeof row.stop_rule, why != STATS_CONTINUE ? stats_stop_name(why) : "fixed");
     } else if (c->nt > 0 && unsupported == 0 && strcmp(row.status, RB_STATUS_OK) == 0) {
         row_status(&row, RB_STATUS_FAILED, "no samples were taken");
     }

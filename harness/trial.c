@@ -23,7 +23,6 @@ void rb_cond_take(env_clocks *clocks, rb_cond *out)
 /* Slots per ring: ring_capacity_for (ring.h) - 4096 for small messages, so that the window axis can
  * reach the depths batching needs; fewer for large ones, so that a ring stays within 128 MiB (WSL2
  * limits how much pinned memory a process gets). */
-uint32_t rb_trial_capacity(uint32_t size) { return ring_capacity_for(size); }
 
 /* --- parts ---------------------------------------------------------------------------------------- */
 
@@ -158,7 +157,7 @@ static int open_ring(const rb_trial_cfg *c, const rb_mode *m, uint32_t size, rin
     rc.backend = c->backend;
     rc.mode = *m;
     rc.device = c->device;
-    rc.capacity = rb_trial_capacity(size);
+    rc.capacity = ring_capacity_for(size);
     rc.max_payload = size;
     rc.timeout_s = c->timeout_s;
     rc.max_lifetime_s = c->max_lifetime_s;
@@ -243,7 +242,7 @@ static void ring_parts_skipped(const rb_trial_cfg *c, rb_unit_kind kind, uint32_
         return;
     }
     uint32_t w[8];
-    size_t nw = trial_windows(c, rb_trial_capacity(size), w);
+    size_t nw = trial_windows(c, ring_capacity_for(size), w);
     part_fail(part_add(o, ring_fams[0], size, 1), status, why);
     for (size_t i = 0; i < nw; i++)
         part_fail(part_add(o, ring_fams[1], size, w[i]), status, why);

@@ -85,10 +85,6 @@ typedef enum rb_unit_kind {
     RB_UNIT_RING               /* a mode at a size: latency, then throughput per window */
 } rb_unit_kind;
 
-/* Slots per ring for messages of size bytes: as many as the largest window needs, within 128 MiB a
- * ring (WSL2 limits how much pinned memory a process gets). */
-uint32_t rb_trial_capacity(uint32_t size);
-
 /* Runs one trial of unit kind (mode m for CONTROL and RING; size for sized units) and fills *out
  * (free with rb_trial_out_free). Every part has a status: a mode the platform refuses gives
  * unsupported parts with the reason, a failure failed parts. Returns 0, or 1 when interrupted. */

@@ -1,7 +1,7 @@
 /* report_verdict.c - overheads with trial-level confidence intervals, and the verdict on the claim
  * that the WSL2 fallback path is "10-30% slower for control block operations" than native Linux.
  *
- * The overhead of B over A is est(B)/est(A) - 1, est = the mean of a row's trial medians, with a 95%
+ * The overhead of B over A is est(B)/est(A) - 1, est = the median of a row's trial medians, with a 95%
  * interval from the trial-level bootstrap of harness/stats.h: paired rounds when A and B are in one
  * file and were measured in the same rounds, independent hierarchical bootstraps otherwise, each
  * calibrated for the number of trials (a row with one trial, e.g. every row of a schema-1 file, gets
