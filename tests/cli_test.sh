@@ -11,24 +11,8 @@
 set -u
 rb=$1 work=$2 what=$3 py=${4:-} schema=${5:-}
 rm -rf "$work" && mkdir -p "$work" || exit 1
-fails=0 checks=0
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
-
-# expect STATUS ARGS...: runs ringbench, checks the exit status and that stderr is one line.
-expect() {
-    local want=$1; shift
-    "$rb" "$@" >"$work/out" 2>"$work/err"
-    local got=$? lines
-    lines=$(wc -l <"$work/err")
-    if [ "$got" -ne "$want" ]; then
-        bad "ringbench $* -> exit $got, wanted $want; stderr: $(head -c 300 "$work/err")"
-    elif [ "$want" -eq 2 ] && [ "$lines" -ne 1 ]; then
-        bad "ringbench $* -> $lines lines on stderr, wanted one: $(head -c 300 "$work/err")"
-    else
-        ok
-    fi
-}
+# shellcheck source=cli_lib.sh
+. "$(dirname "$0")/cli_lib.sh"
 
 # CI machines have two cores and run tests side by side: a generous wait bound keeps a busy machine
 # from failing a cell of the CPU backend.
