@@ -533,7 +533,8 @@ int rb_sweep_run(const rb_sweep_opts *o, const rb_caps *caps, h5out *w, volatile
                            .max_lifetime_s = o->max_lifetime_s, .latency = p->latency, .cb = p->cb,
                            .tput_reps = p->tput_reps, .tput_rep_seconds = p->tput_rep_seconds,
                            .memcpy_reps = p->memcpy_reps, .memcpy_rep_seconds = p->memcpy_rep_seconds,
-                           .lifecycle_cycles = p->lifecycle_cycles, .nwindows = o->nwindows, .stop = stop};
+                           .lifecycle_cycles = p->lifecycle_cycles, .early_take = o->early_take,
+                           .nwindows = o->nwindows, .stop = stop};
     memcpy(sw.tc.windows, o->windows, sizeof sw.tc.windows);
     unsigned char runnable[RB_MODE_COUNT];
     int rc = emit_not_run(&sw, caps, runnable);

@@ -78,6 +78,7 @@ typedef struct rb_sweep_opts {
     env_clocks *clocks;      /* NVML clock session, or NULL: trial clocks unknown */
     double warmup_timeout_s; /* GPU warm-up before the first trial; 0 = none */
     int quiet;               /* no progress on stderr */
+    int early_take;          /* ring_config.early_take (--no-early-take sets 0) */
 } rb_sweep_opts;
 
 typedef struct rb_sweep_result {

@@ -56,6 +56,7 @@ void ring_config_default(ring_config *c)
     c->seed = 1;
     c->host_workers = -1;
     c->early_replies = -1;
+    c->early_take = 1;
 }
 
 int ring_fail(ring *r, int code, const char *fmt, ...)

@@ -58,6 +58,11 @@ typedef struct ring_config {
     /* Zero-copy rings only: take a small reply as soon as its own header and payload verify, before
      * out_tail says it exists (see ring.c try_reply). -1 = on for the CUDA backend, 0 = off, 1 = on. */
     int early_replies;
+    /* CUDA backend: the kernel takes a lone message of up to 16 bytes as soon as its sealed header
+     * and payload are in the input ring, before in_tail announces it (kernels/ring_kernel.cu,
+     * rk_lead). 1 = on (the default), 0 = off: every message waits for in_tail, for measuring what
+     * the early take saves. The CPU backend always waits for in_tail. */
+    int early_take;
 } ring_config;
 
 enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP };

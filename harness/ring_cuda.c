@@ -300,6 +300,7 @@ static int cuda_launch(ring *r)
         .max_lifetime_ns = (uint64_t)(r->cfg.max_lifetime_s * 1e9),
         .capacity = r->cfg.capacity,
         .max_payload = r->cfg.max_payload,
+        .flags = r->cfg.early_take ? RING_KFLAG_EARLY_TAKE : 0u,
     };
     CC_COUNT(CC_LAUNCH);
     CUDA_TRY(s->cerr, ring_kernel_launch(&a, coop, r->blocks, s->kstream), failed);

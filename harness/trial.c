@@ -162,6 +162,7 @@ static int open_ring(const rb_trial_cfg *c, const rb_mode *m, uint32_t size, rin
     rc.timeout_s = c->timeout_s;
     rc.max_lifetime_s = c->max_lifetime_s;
     rc.seed = c->seed;
+    rc.early_take = c->early_take;
     return ring_open(&rc, r, why, n);
 }
 

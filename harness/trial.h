@@ -43,6 +43,7 @@ typedef struct rb_trial_cfg {
     int memcpy_reps;
     double memcpy_rep_seconds;
     int lifecycle_cycles;
+    int early_take;            /* ring_config.early_take */
     uint32_t windows[8];       /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
     size_t nwindows;
     volatile sig_atomic_t *stop;

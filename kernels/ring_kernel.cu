@@ -32,7 +32,12 @@
 // after it saw the fan-out epoch (release by the leader's fence + atomic). Slot loads are __ldcg (L2,
 // never L1: a slot is reused every `capacity` messages). With one message in flight the leader's
 // read-ahead of the next header and first payload quad (concurrent with the control-block read)
-// still lets a message of up to 16 bytes go without a second read across the bus.
+// lets a message of up to 16 bytes go without a second read across the bus - and, with
+// RING_KFLAG_EARLY_TAKE, without waiting for in_tail at all: a sealed header naming exactly the
+// next sequence number and a payload matching its checksum are the message, whether or not in_tail
+// says so yet (in copy modes the host would otherwise wait for the copy's event before it stores
+// in_tail). The early take is limited to one message of up to 16 bytes because only those are
+// vouched for by what the leader has already read; anything else waits for in_tail.
 //
 // No deadlock: a block waits only on the leader (fan-out) or, for an ordinary launch, the leader
 // waits on the working blocks of the current batch, which never wait on anything. Every block of
@@ -96,6 +101,12 @@ __device__ __forceinline__ uint4 ld_volatile4(const void *p)
                  : "memory");
     return v;
 }
+
+// A release fence at system scope: the writes before it (this thread's, and those other threads of
+// the block made visible to it at a barrier) are seen by anyone who sees a store after it. It is all
+// publication needs; __threadfence_system() is a sequentially consistent fence, which also orders
+// later loads and costs more on the one-message path.
+__device__ __forceinline__ void fence_release_sys(void) { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
 
 __device__ __forceinline__ unsigned long long globaltimer_ns(void)
 {
@@ -187,12 +198,18 @@ __device__ __forceinline__ uint2 rk_block_sum(uint2 v)
     return s;
 }
 
+// Non-zero when this block found a bad input in the current batch (reset by thread 0 per job): a
+// batch block 0 did alone publishes the error count only then, which keeps a device-memory atomic
+// off the one-message path.
+__shared__ unsigned int rk_block_bad;
+
 // Flags of a reply: RING_FLAG_BAD_INPUT when the input's length or checksum is wrong (counted).
 __device__ __forceinline__ unsigned int rk_reply_flags(const ring_kernel_args &a, rk_scratch *s, unsigned int seq,
                                                        unsigned int len, unsigned int sum, unsigned int in_sum)
 {
     if (ring_check_len(len, a.max_payload) || ring_seal(in_sum, seq, len) != sum) {
         atomicAdd(&s->errors, 1u);
+        atomicOr(&rk_block_bad, 1u);
         return RING_FLAG_BAD_INPUT;
     }
     return 0;
@@ -266,24 +283,37 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
         const unsigned int want = (h.w & RING_CMD_ACTIVE) ? RING_STATE_ACTIVE : RING_STATE_IDLE;
         if (want != L->state)
             rk_set_state(a, L, want);
-        // Every pending message, bounded by the output slots the host has freed (the host never has
-        // more than capacity in flight, so the bound is a safeguard).
-        unsigned int n = h.x - L->dispatched;
-        const unsigned int room = h.y + a.capacity - L->dispatched;
-        if (L->state != RING_STATE_ACTIVE || n == 0 || n > a.capacity)
+        if (L->state != RING_STATE_ACTIVE)
             continue;
+        // The next message, complete as read ahead: a sealed header for exactly message `dispatched`
+        // and a payload of up to 16 bytes that matches its checksum. A stale slot carries seq -
+        // capacity, a header still landing fails its check word, a payload still landing its seal.
+        const bool whole = a.max_payload <= RK_WARP_MSG_MAX && hdr.x == L->dispatched &&
+                           hdr.w == ring_hdr_check(hdr.x, hdr.y, hdr.z) && hdr.y <= 16 && hdr.y % 4 == 0 &&
+                           hdr.y > 0 && ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) == hdr.z;
+        // Every pending message, bounded by the output slots the host has freed (the host never has
+        // more than capacity in flight, so the bound is a safeguard). in_tail may lag behind
+        // `dispatched` after an early take.
+        const int ahead = (int)(h.x - L->dispatched);
+        if (ahead > (int)a.capacity)
+            continue; // a corrupt count: never trusted
+        unsigned int n = ahead > 0 ? (unsigned int)ahead : 0u;
+        const unsigned int room = h.y + a.capacity - L->dispatched;
+        // Early take: in_tail has not announced the next message yet, but all of it is here. The
+        // host writes a slot before it announces it, so waiting for in_tail costs one more read
+        // across the bus (zero-copy), or the host's wait for the copy to land plus its store of
+        // in_tail (copy modes). Announced or not, a message is taken once: `dispatched` moves on.
+        if (n == 0 && whole && (a.flags & RING_KFLAG_EARLY_TAKE))
+            n = 1;
         if (n > room)
             n = room;
         if (n > ring_batch_max(a.capacity, a.max_payload))
             n = ring_batch_max(a.capacity, a.max_payload);
         if (n == 0)
             continue;
-        // A lone message of up to 16 bytes whose read-ahead header and payload check out is complete
-        // as read. Anything else is read behind an acquire fence: the slots were written before
-        // in_tail.
-        const bool small = n == 1 && a.max_payload <= RK_WARP_MSG_MAX && hdr.x == L->dispatched &&
-                           hdr.w == ring_hdr_check(hdr.x, hdr.y, hdr.z) && hdr.y <= 16 && hdr.y % 4 == 0 &&
-                           hdr.y > 0 && ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) == hdr.z;
+        // A lone small message read ahead whole is complete as read. Anything else is read behind
+        // an acquire fence: the slots were written before in_tail.
+        const bool small = n == 1 && whole;
         if (!small)
             __threadfence_system();
         job->kind = JOB_BATCH;
@@ -423,7 +453,8 @@ __device__ void rk_block_part(const ring_kernel_args &a, rk_scratch *s, const rk
 }
 
 // Publishes a processed batch; run by every thread of the publishing block. Block tier: seals each
-// reply header from the summed parts first. Then one system fence, in_head and out_tail.
+// reply header from the summed parts first. Then one system fence, in_head and out_tail. The error
+// count is republished after a batch spread over the grid, or when this block saw a bad input.
 __device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, bool block_tier)
 {
     if (block_tier) {
@@ -438,8 +469,12 @@ __device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_jo
         __syncthreads();
     }
     if (threadIdx.x == 0) {
-        __threadfence_system();
-        st_volatile(&a.cb->k.errors, atomicAdd(&s->errors, 0u));
+        if (job.grid)
+            __threadfence_system();
+        else
+            fence_release_sys(); // block 0 alone: its threads' writes reached thread 0 at a barrier
+        if (job.grid || rk_block_bad)
+            st_volatile(&a.cb->k.errors, atomicAdd(&s->errors, 0u));
         st_volatile(&a.cb->k.in_head, job.first + job.n);
         st_volatile(&a.cb->k.out_tail, job.first + job.n);
     }
@@ -524,6 +559,7 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
                 epoch++;
             }
             last = false;
+            rk_block_bad = 0;
         }
         __syncthreads();
         if (job.kind == JOB_EXIT)

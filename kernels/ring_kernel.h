@@ -25,7 +25,11 @@ typedef struct ring_kernel_args {
     uint64_t max_lifetime_ns; /* the kernel exits by itself after this long; 0 = no limit */
     uint32_t capacity;        /* power of two */
     uint32_t max_payload;
+    uint32_t flags;           /* RING_KFLAG_* */
 } ring_kernel_args;
+
+/* Bits of ring_kernel_args.flags. */
+#define RING_KFLAG_EARLY_TAKE 1u /* take a lone small message by its own header (see rk_lead) */
 
 /* Bytes of device scratch the kernel needs (fan-out job, fan-in sums and counters). */
 size_t ring_kernel_scratch_bytes(void);

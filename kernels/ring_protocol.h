@@ -25,6 +25,13 @@
  * payloads and headers are written, then __threadfence_system(), then out_tail (see the design note
  * in ring_kernel.cu for how a batch spread over the grid gets there). Payload loads bypass L1 (__ldcg),
  * because a slot is reused every `capacity` messages and an SM's L1 may still hold the old bytes.
+ *
+ * Early take (CUDA kernel, RING_KFLAG_EARLY_TAKE). in_tail is the announcement, but not the only
+ * way to know a message is there: a header that names exactly the next sequence number, with a
+ * valid check word, and a payload of up to 16 bytes that matches its sealed checksum are the whole
+ * message. The kernel takes such a lone message without waiting for in_tail, so in_head may run
+ * ahead of in_tail; the host never relies on in_head <= in_tail. Every reply is still published
+ * through out_tail and verified by the host in full.
  */
 #ifndef RINGBENCH_RING_PROTOCOL_H
 #define RINGBENCH_RING_PROTOCOL_H

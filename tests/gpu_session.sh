@@ -7,6 +7,8 @@
 # Steps (in the order given):
 #   build     configure (sm_90 only, to build fast) and build into build-gpu/
 #   gputests  ctest -L gpu, then compute-sanitizer memcheck/racecheck/synccheck on the ring kernel
+#   early     latency of the pinned modes at 8 and 64 B with the early take on, off, on again
+#             (early.md), and compare off against on
 #   quick     one quick run (timed)
 #   default   one default run (timed) into OUTDIR/h100-a.h5
 #   aa        two default runs back to back (h100-a.h5, h100-b.h5), then compare a b
@@ -55,6 +57,33 @@ for step in "$@"; do
             timed "synccheck_${m//\//_}" compute-sanitizer --tool synccheck "$t" "$m" 200 8
             grep "ERROR SUMMARY" "$out/synccheck_${m//\//_}.log" | sed "s|^|$m synccheck: |"
         done
+        ;;
+    early)
+        # What the early take saves: latency of every pinned mode at 8 and 64 B, with and without it,
+        # interleaved so that drift hits both; then compare (off = BASE, on = OTHER).
+        e=(--preset quick --sizes 8,64 --modes host=pinned --window 1)
+        timed early_on1 "$rb" run "${e[@]}" -o "$out/early-on1.h5" --force
+        timed early_off "$rb" run "${e[@]}" --no-early-take -o "$out/early-off.h5" --force
+        timed early_on2 "$rb" run "${e[@]}" -o "$out/early-on2.h5" --force
+        timed early_cmp "$rb" compare "$out/early-off.h5" "$out/early-on1.h5" -o "$out/early-compare" --no-render
+        python3 - "$out" <<'PY' >"$out/early.md" 2>&1
+import sys, h5py
+out = sys.argv[1]
+runs = ("on1", "off", "on2")
+rows = {}
+for name in runs:
+    c = h5py.File(f"{out}/early-{name}.h5", "r")["/cells"][...]
+    for r in c[c["status"] == b"ok"]:
+        fam = r["family"].decode()
+        if fam == "latency" or fam.startswith("base_"):
+            key = (fam, "/".join(r[a].decode() for a in ("host_mem", "xfer", "launch", "ctrl")), int(r["size_bytes"]))
+            rows.setdefault(key, {})[name] = f"{r['p50']:.2f} [{r['ci_lo']:.2f}, {r['ci_hi']:.2f}]"
+print("| family | mode | size | " + " | ".join(runs) + " |")
+print("| --- | --- | --- | " + " | ".join("---" for _ in runs) + " |")
+for k in sorted(rows):
+    print(f"| {k[0]} | {k[1]} | {k[2]} | " + " | ".join(rows[k].get(n, "") for n in runs) + " |")
+PY
+        cat "$out/early.md"
         ;;
     quick)
         timed quick "$rb" run --preset quick -o "$out/h100-quick.h5" --force
