@@ -257,6 +257,10 @@ static void usage_run(FILE *f)
         "  --no-early-take     the kernel waits for in_tail before it takes any message (default: a\n"
         "                      lone message of up to 16 B is taken as soon as its sealed header and\n"
         "                      payload are in the input ring); for measuring what the early take saves\n"
+        "  --no-stream-ops     async modes with pinned memory and a mapped or managed control block\n"
+        "                      fetch every reply after the host sees out_tail (default: an idle ring\n"
+        "                      queues the whole round trip in stream order, where the platform allows\n"
+        "                      stream memory operations; see `ringbench probe`)\n"
         "  --warmup S          warm the GPU up to its application clock for at most S seconds before the\n"
         "                      first trial (default 3; 0 = no warm-up)\n"
         "  --lock-clocks       lock the GPU's SM clock at its application clock for the run (needs root and\n"
@@ -287,7 +291,7 @@ static int cmd_run(int argc, char **argv)
     uint32_t seed = 1;
     double timeout_s = 5, lifetime_s = 60, warmup_s = 3;
     const char *lifetime_source = "default", *cpu_list = NULL, *windows = NULL;
-    int trials = 0, pin = 1, lock_clocks = 0, early_take = 1;
+    int trials = 0, pin = 1, lock_clocks = 0, early_take = 1, stream_ops = 1;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -324,6 +328,8 @@ static int cmd_run(int argc, char **argv)
             pin = 0;
         } else if (strcmp(argv[i], "--no-early-take") == 0) {
             early_take = 0;
+        } else if (strcmp(argv[i], "--no-stream-ops") == 0) {
+            stream_ops = 0;
         } else if (strcmp(argv[i], "--lock-clocks") == 0) {
             lock_clocks = 1;
         } else if (strcmp(argv[i], "--force") == 0) {
@@ -384,6 +390,7 @@ static int cmd_run(int argc, char **argv)
     o.max_lifetime_s = lifetime_s;
     o.quiet = quiet;
     o.early_take = early_take;
+    o.stream_ops = stream_ops;
 
     rb_caps caps;
     const char *notice = "";
@@ -463,7 +470,8 @@ static int cmd_run(int argc, char **argv)
     }
     if (h5out_attr_f64(w, RB_H5_PROVENANCE, "max_lifetime_s", lifetime_s) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "max_lifetime_source", lifetime_source) != 0 ||
-        h5out_attr_str(w, RB_H5_PROVENANCE, "early_take", early_take ? "on" : "off") != 0) {
+        h5out_attr_str(w, RB_H5_PROVENANCE, "early_take", early_take ? "on" : "off") != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", stream_ops ? "on" : "off") != 0) {
         fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
         h5out_close(w, 0, "write error", err, sizeof err);
         return EXIT_FAIL;

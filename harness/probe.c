@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 #include "cuda_check.h"
 #include "ring_kernel.h"
+#include "stream_ops.h"
 
 static int attr(int dev, enum cudaDeviceAttr a)
 {
@@ -41,6 +42,28 @@ mapped_done:
     cudaFree(p);
 managed_done:
     (void)cudaGetLastError(); /* a refused allocation must not leave an error for the next call */
+}
+
+/* A stream writes a mapped word and waits for it, as an idle async ring does (ring.h stream_ops). */
+static void probe_stream_ops(rb_caps *c)
+{
+    void *p = NULL, *d = NULL;
+    cudaStream_t st = NULL;
+    c->stream_ops_ok = 0;
+    CUDA_TRY(c->stream_ops_error, cudaHostAlloc(&p, 4096, cudaHostAllocMapped), done);
+    memset(p, 0, 4096);
+    CUDA_TRY(c->stream_ops_error, cudaHostGetDevicePointer(&d, p, 0), done);
+    CUDA_TRY(c->stream_ops_error, cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), done);
+    c->stream_ops_ok = rb_stream_ops_try(st, d, c->stream_ops_error, sizeof c->stream_ops_error) == 0 &&
+                       *(volatile uint32_t *)p == 1;
+    if (!c->stream_ops_ok && !c->stream_ops_error[0])
+        snprintf(c->stream_ops_error, sizeof c->stream_ops_error, "the stream's write did not reach the host");
+done:
+    if (st)
+        cudaStreamDestroy(st);
+    if (p)
+        cudaFreeHost(p);
+    (void)cudaGetLastError();
 }
 
 int rb_probe(int device, rb_caps *c)
@@ -78,6 +101,7 @@ int rb_probe(int device, rb_caps *c)
     c->async_engine_count = attr(device, cudaDevAttrAsyncEngineCount);
     c->unified_addressing = attr(device, cudaDevAttrUnifiedAddressing);
     probe_allocations(c);
+    probe_stream_ops(c);
     CUDA_TRY(c->ring_error, ring_kernel_prepare(&c->ring_blocks), kernels_done);
 kernels_done:
     c->cuda_usable = 1;
@@ -128,6 +152,7 @@ int rb_caps_foreach(const rb_caps *c, int (*fn)(void *ctx, const char *key, cons
     EMIT_INT("pinned_alloc", c->pinned_ok, c->pinned_error);
     EMIT_INT("mapped_alloc", c->mapped_ok, c->mapped_error);
     EMIT_INT("managed_alloc", c->managed_ok, c->managed_error);
+    EMIT_INT("stream_memory_ops", c->stream_ops_ok, c->stream_ops_error);
     EMIT_INT("ring_kernel_coresident_blocks", c->ring_blocks, c->ring_error);
 #undef EMIT_INT
 #undef EMIT

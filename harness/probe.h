@@ -29,6 +29,10 @@ typedef struct rb_caps {
     /* Allocations tried for real: 1 ok, 0 refused (error text says how). */
     int pinned_ok, mapped_ok, managed_ok;
     char pinned_error[PROBE_ERR], mapped_error[PROBE_ERR], managed_error[PROBE_ERR];
+    /* Stream memory operations (a stream's write and wait on a mapped word), tried for real: 1 ok,
+     * 0 refused. Without them, async rings fetch every reply after the host sees it (ring.h). */
+    int stream_ops_ok;
+    char stream_ops_error[PROBE_ERR];
     /* The ring kernel's co-resident blocks (occupancy x SMs) and the cooperative launch limit. */
     unsigned ring_blocks;
     char ring_error[PROBE_ERR];

@@ -57,6 +57,7 @@ void ring_config_default(ring_config *c)
     c->host_workers = -1;
     c->early_replies = -1;
     c->early_take = 1;
+    c->stream_ops = 1;
 }
 
 int ring_fail(ring *r, int code, const char *fmt, ...)
@@ -72,6 +73,7 @@ const char *ring_error(const ring *r) { return r->err; }
 const ring_stats *ring_get_stats(const ring *r) { return &r->st; }
 const ring_config *ring_get_config(const ring *r) { return &r->cfg; }
 uint32_t ring_blocks(const ring *r) { return r->blocks; }
+int ring_uses_stream_ops(const ring *r) { return r->stream_ops; }
 uint32_t ring_in_flight(const ring *r) { return r->issued - r->delivered; }
 
 /* --- control-block access -------------------------------------------------------------------- */
@@ -190,6 +192,11 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
         r->pool = NULL; /* no pool: the host work runs on the calling thread */
     r->stride = ring_slot_stride(cfg->max_payload);
     r->mask = cfg->capacity - 1;
+    /* Requested here; the backend's open clears it when the platform refuses stream memory ops.
+     * Pinned staging only: a cudaMemcpyAsync into pageable memory returns only once the copy is
+     * done, so a copy queued behind a wait for the reply would hold the host thread until then. */
+    r->stream_ops = cfg->stream_ops && xfer_is(r, RB_XFER_ASYNC) && cfg->mode.v[RB_AXIS_CTRL] != RB_CTRL_DEVICE &&
+                    cfg->mode.v[RB_AXIS_HOST] == RB_HOST_PINNED && ops->announce && ops->await_reply;
     int rc = ops->open(r);
     if (rc != RING_OK) {
         snprintf(err, errlen, "%s", r->err);
@@ -533,7 +540,7 @@ static int copy_runs(ring *r, int put, uint32_t from, uint32_t to, int track)
         const uint32_t last = first + k - 1;
         /* Every slot's header and payload lie within its stride: up to the last slot's payload. */
         const size_t bytes = (size_t)(k - 1) * r->stride + sizeof(ring_hdr) + r->lens[last];
-        int rc = put ? r->ops->put(r, first, k, bytes) : r->ops->get(r, first, k, bytes);
+        int rc = put ? r->ops->put(r, first, k, bytes, track) : r->ops->get(r, first, k, bytes);
         if (rc != RING_OK)
             return rc;
         from += k;
@@ -674,6 +681,27 @@ static int post(ring *r, uint32_t len, uint32_t n, const char *what)
         r->lens[slot] = len;
     }
     int rc;
+    /* An idle ring with stream ops queues the whole round trip in stream order (ring_config
+     * stream_ops). Idle: nothing in flight, so every earlier reply is fetched and every earlier
+     * message announced, and the reply stream's wait is the next thing it does (the wait's
+     * comparison is cyclic, like ring_diff, so counters may wrap). */
+    const uint32_t to = from + n;
+    if (r->stream_ops && r->consumed == from && r->fetched == from && r->published == from) {
+        /* Each call takes microseconds, and the reply's wait and copy must be queued before the
+         * reply exists. A message the kernel takes early (a lone one of up to 16 bytes) does not
+         * need in_tail to start, so its announcement is queued last. */
+        const int announce_last = r->cfg.early_take && n == 1 && len <= 16;
+        if ((rc = copy_runs(r, 1, from, to, 0)) != RING_OK ||
+            (!announce_last && (rc = r->ops->announce(r, to)) != RING_OK) ||
+            (rc = r->ops->await_reply(r, to)) != RING_OK || (rc = copy_runs(r, 0, from, to, 1)) != RING_OK ||
+            (announce_last && (rc = r->ops->announce(r, to)) != RING_OK))
+            return rc;
+        r->issued = r->published = r->fetched = to;
+        r->shadow.in_tail = r->written.in_tail = to; /* the copy stream writes it, not the host */
+        r->st.sent += n;
+        r->st.ordered += n;
+        return ring_progress(r);
+    }
     if (!xfer_is(r, RB_XFER_ZEROCOPY) && (rc = copy_runs(r, 1, from, from + n, r->cb_direct != NULL)) != RING_OK)
         return rc;
     r->issued += n;

@@ -63,6 +63,14 @@ typedef struct ring_config {
      * rk_lead). 1 = on (the default), 0 = off: every message waits for in_tail, for measuring what
      * the early take saves. The CPU backend always waits for in_tail. */
     int early_take;
+    /* Async copies from pinned staging with a directly accessible control block (mapped or
+     * managed): when the ring is idle, a post queues its whole round trip in stream order - the
+     * slots' copy, then in_tail written by the copy stream (cuStreamWriteValue32), and in the reply
+     * stream a wait for out_tail (cuStreamWaitValue32) followed by the replies' copy - so the host
+     * neither waits for the input copy before announcing it nor sees out_tail before fetching the
+     * replies. Busy rings keep the host-triggered path, which merges many posts into one copy of
+     * replies. 1 = on where the platform allows it (the default), 0 = off. */
+    int stream_ops;
 } ring_config;
 
 enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP };
@@ -91,6 +99,7 @@ typedef struct ring_stats {
     uint64_t lost, duplicated, corrupted;
     uint64_t kernel_errors;   /* the kernel's own count of bad inputs */
     uint64_t early;           /* of verified: taken before out_tail announced them (early_replies) */
+    uint64_t ordered;         /* of sent: posted with their whole round trip in stream order */
 } ring_stats;
 
 typedef struct ring ring;
@@ -142,6 +151,7 @@ int ring_cb_handshake(ring *r);                  /* flag+1, wait until the kerne
 const ring_stats *ring_get_stats(const ring *r);
 const ring_config *ring_get_config(const ring *r);
 uint32_t ring_blocks(const ring *r);  /* grid size the kernel runs with (1 for the CPU backend) */
+int ring_uses_stream_ops(const ring *r); /* 1 when idle posts go in stream order (ring_config.stream_ops) */
 const char *ring_error(const ring *r);
 
 #endif

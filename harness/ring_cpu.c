@@ -22,6 +22,12 @@
 #include "cuda_calls.h"
 #include "timing.h"
 
+/* A get queued behind a stream-ordered wait (await_reply): done once out_tail reaches `value`. */
+typedef struct cpu_deferred {
+    uint32_t value, last;
+    size_t off, bytes;
+} cpu_deferred;
+
 typedef struct cpu_state {
     ring_cb *cb;
     unsigned char *in_ring, *out_ring;
@@ -29,6 +35,12 @@ typedef struct cpu_state {
     pthread_t thread;
     int thread_started;
     atomic_int exited;
+    /* The reply stream of the CUDA twin, as far as stream ops need it: the last wait's value, and
+     * the gets queued behind a wait not yet satisfied, in order (at most capacity runs). */
+    int awaiting;
+    uint32_t await_value;
+    cpu_deferred *deferred;
+    uint32_t def_head, def_tail;
 } cpu_state;
 
 static inline uint32_t ld(const uint32_t *p)
@@ -151,13 +163,15 @@ static void *cpu_kernel(void *arg)
 /* Staged control-block copies use the async path unless xfer=sync (ring_cuda.c: s->async). */
 static int twin_async(const ring *r) { return r->cfg.mode.v[RB_AXIS_XFER] != RB_XFER_SYNC; }
 
-/* A put or get of a slot: cudaMemcpyAsync + cudaEventRecord, or cudaMemcpy (a put from pageable
- * memory with a directly written control block adds cudaStreamSynchronize(0)). */
-static void twin_copy(const ring *r, int put)
+/* A put or get of a slot: cudaMemcpyAsync + cudaEventRecord (none for a put not tracked), or
+ * cudaMemcpy (a put from pageable memory with a directly written control block adds
+ * cudaStreamSynchronize(0)). */
+static void twin_copy(const ring *r, int put, int track)
 {
     if (twin_async(r)) {
         CC_COUNT(CC_MEMCPY_ASYNC);
-        CC_COUNT(CC_EVENT_RECORD);
+        if (!put || track)
+            CC_COUNT(CC_EVENT_RECORD);
         return;
     }
     CC_COUNT(CC_MEMCPY);
@@ -182,9 +196,10 @@ static int cpu_open(ring *r)
     r->be = s;
     const size_t ring_bytes = (size_t)r->cfg.capacity * r->stride;
     s->cb = alloc_aligned(sizeof(ring_cb));
+    s->deferred = calloc(r->cfg.capacity, sizeof *s->deferred);
     s->in_ring = alloc_aligned(ring_bytes);
     s->out_ring = alloc_aligned(ring_bytes);
-    if (!s->cb || !s->in_ring || !s->out_ring)
+    if (!s->cb || !s->in_ring || !s->out_ring || !s->deferred)
         return ring_fail(r, RING_ENOMEM, "out of memory for %zu-byte rings", ring_bytes);
     if (r->cfg.mode.v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY) {
         r->in_stage = s->in_ring;
@@ -224,6 +239,7 @@ static void cpu_close(ring *r)
     free(s->out_ring);
     free(s->in_copy);
     free(s->out_copy);
+    free(s->deferred);
     free(s);
     r->be = NULL;
 }
@@ -236,6 +252,8 @@ static int cpu_launch(ring *r)
     for (size_t i = 0; i < sizeof(ring_cb) / 4; i++)
         st(&w[i], 0);
     atomic_store(&s->exited, 0);
+    s->awaiting = 0; /* the twin's release_waits: what a dead kernel never answered is dropped */
+    s->def_head = s->def_tail = 0;
     if (pthread_create(&s->thread, NULL, cpu_kernel, r) != 0)
         return ring_fail(r, RING_EKERNEL, "pthread_create failed for the CPU kernel thread");
     s->thread_started = 1;
@@ -258,32 +276,81 @@ static int cpu_status(ring *r)
     return 1;
 }
 
-static int cpu_put(ring *r, uint32_t first, uint32_t n, size_t bytes)
+static int cpu_put(ring *r, uint32_t first, uint32_t n, size_t bytes, int track)
 {
     (void)n;
     cpu_state *s = r->be;
     const size_t off = (size_t)first * r->stride;
     memcpy(s->in_ring + off, r->in_stage + off, bytes);
-    twin_copy(r, 1);
+    twin_copy(r, 1, track);
     return RING_OK;
+}
+
+/* The reply stream: runs the queued gets whose wait out_tail now satisfies, in order. */
+static void run_deferred(ring *r)
+{
+    cpu_state *s = r->be;
+    while (s->def_head != s->def_tail) {
+        const cpu_deferred *d = &s->deferred[s->def_head % r->cfg.capacity];
+        if (ring_diff(ld(&s->cb->k.out_tail), d->value) < 0)
+            return;
+        memcpy(r->out_stage + d->off, s->out_ring + d->off, d->bytes);
+        s->def_head++;
+    }
+    s->awaiting = 0;
 }
 
 static int cpu_get(ring *r, uint32_t first, uint32_t n, size_t bytes)
 {
-    (void)n;
     cpu_state *s = r->be;
     const size_t off = (size_t)first * r->stride;
+    twin_copy(r, 0, 1);
+    if (s->awaiting) { /* behind a wait of the reply stream: copied once out_tail allows */
+        s->deferred[s->def_tail++ % r->cfg.capacity] = (cpu_deferred){s->await_value, first + n - 1, off, bytes};
+        run_deferred(r);
+        return RING_OK;
+    }
     memcpy(r->out_stage + off, s->out_ring + off, bytes);
-    twin_copy(r, 0);
     return RING_OK;
 }
 
-static int cpu_done(ring *r, uint32_t slot)
+static int cpu_put_done(ring *r, uint32_t slot)
 {
     (void)slot;
     if (twin_async(r))
         CC_COUNT(CC_EVENT_QUERY); /* the twin asks the slot's event; a sync copy has none */
-    return 1; /* copies complete before put/get return */
+    return 1; /* puts complete before put returns */
+}
+
+static int cpu_get_done(ring *r, uint32_t slot)
+{
+    cpu_state *s = r->be;
+    if (twin_async(r))
+        CC_COUNT(CC_EVENT_QUERY);
+    run_deferred(r);
+    for (uint32_t i = s->def_head; i != s->def_tail; i++)
+        if (s->deferred[i % r->cfg.capacity].last == slot)
+            return 0;
+    return 1;
+}
+
+/* Stream-ordered control (ring_internal.h). The put before it has already completed (a memcpy),
+ * so the stream's write of in_tail happens now. */
+static int cpu_announce(ring *r, uint32_t value)
+{
+    cpu_state *s = r->be;
+    CC_COUNT(CC_OTHER); /* cuStreamWriteValue32 */
+    st(&s->cb->h.in_tail, value);
+    return RING_OK;
+}
+
+static int cpu_await_reply(ring *r, uint32_t value)
+{
+    cpu_state *s = r->be;
+    CC_COUNT(CC_OTHER); /* cuStreamWaitValue32 */
+    s->awaiting = 1;
+    s->await_value = value;
+    return RING_OK;
 }
 
 static int cpu_cb_write(ring *r, uint32_t snap)
@@ -326,8 +393,10 @@ const ring_ops ring_cpu_ops = {
     .status = cpu_status,
     .put = cpu_put,
     .get = cpu_get,
-    .put_done = cpu_done,
-    .get_done = cpu_done,
+    .put_done = cpu_put_done,
+    .get_done = cpu_get_done,
     .cb_write = cpu_cb_write,
     .cb_read = cpu_cb_read,
+    .announce = cpu_announce,
+    .await_reply = cpu_await_reply,
 };

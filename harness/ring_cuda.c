@@ -1,6 +1,7 @@
 /* ring_cuda.c - the CUDA backend of the ring runtime: memory per mode, copies, and the persistent
- * kernel's launch and liveness. Runtime API only (the document under test reports that mixing the
- * Driver and Runtime APIs corrupts contexts on WSL2).
+ * kernel's launch and liveness. Runtime API (the document under test reports that mixing the Driver
+ * and Runtime APIs corrupts contexts on WSL2), except the two stream memory operations of
+ * stream_ops.h, which come through the runtime's own driver entry points and touch no context.
  *
  * Where things live, per mode axis:
  *   ctrl=managed  control block from cudaMallocManaged, read and written by the host directly
@@ -19,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "ring_internal.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +29,7 @@
 #include "cuda_calls.h"
 #include "cuda_check.h"
 #include "ring_kernel.h"
+#include "stream_ops.h"
 #include "timing.h"
 
 /* Set when a kernel could not be stopped: it still occupies every SM it was given, so no later ring
@@ -46,6 +49,10 @@ typedef struct cuda_state {
     cudaStream_t kstream, h2d, d2h, ctl;
     cudaEvent_t *ev_in, *ev_out;
     int pinned, async, zerocopy, ctrl, launched, broken;
+    /* Stream-ordered replies: the reply stream may hold a wait for out_tail >= await_max that only
+     * the kernel can satisfy (awaiting); release_waits undoes that once the kernel is gone. */
+    int awaiting;
+    uint32_t await_max;
     char cerr[256];
 } cuda_state;
 
@@ -207,12 +214,20 @@ static int cuda_open(ring *r)
         CUDA_TRY(s->cerr, cudaEventCreateWithFlags(&s->ev_in[i], cudaEventDisableTiming), failed);
         CUDA_TRY(s->cerr, cudaEventCreateWithFlags(&s->ev_out[i], cudaEventDisableTiming), failed);
     }
+    /* Stream ops tried for real on this control block (a pad word of the host half, zeroed again at
+     * launch): where the platform refuses them the ring keeps the host-triggered path. */
+    if (r->stream_ops && rb_stream_ops_try(s->ctl, &s->cb_dev->h.pad[0], s->cerr, sizeof s->cerr) != 0) {
+        r->stream_ops = 0;
+        (void)cudaGetLastError();
+    }
     return RING_OK;
 no_device:
     return ring_fail(r, RING_EUNSUPPORTED, "no usable CUDA device %d: %s", r->cfg.device, s->cerr);
 failed:
     return ring_fail(r, RING_ECUDA, "%s", s->cerr);
 }
+
+static int release_waits(ring *r);
 
 static void cuda_close(ring *r)
 {
@@ -231,6 +246,7 @@ static void cuda_close(ring *r)
         r->be = NULL;
         return;
     }
+    (void)release_waits(r);
     for (uint32_t i = 0; s->ev_in && i < r->cfg.capacity; i++)
         if (s->ev_in[i])
             cudaEventDestroy(s->ev_in[i]);
@@ -281,6 +297,9 @@ static int cuda_launch(ring *r)
 {
     cuda_state *s = r->be;
     const int coop = r->cfg.mode.v[RB_AXIS_LAUNCH] == RB_LAUNCH_COOP;
+    int rc = release_waits(r); /* replies awaited from the previous launch never come */
+    if (rc != RING_OK)
+        return rc;
     /* Zeroed in the kernel's own stream, ahead of it: a device-wide synchronize here would wait
      * forever for a kernel some earlier ring could not stop. */
     if (r->cb_direct)
@@ -340,16 +359,47 @@ static int copy_failed(ring *r)
     return ring_fail(r, RING_ECUDA, "%s", s->cerr);
 }
 
+/* Lets a reply stream that still waits for out_tail (replies that will never come: the kernel has
+ * exited) run to its end: the host writes the awaited value itself, which it may once no kernel
+ * writes the word, and waits for the stream, bounded. A stream left waiting would make the next
+ * launch's replies queue behind it, and freeing the rings would wait for it forever. */
+static int release_waits(ring *r)
+{
+    cuda_state *s = r->be;
+    if (!s->awaiting)
+        return RING_OK;
+    s->awaiting = 0;
+    if (r->cb_direct)
+        atomic_store_explicit((_Atomic uint32_t *)&r->cb_direct->k.out_tail, s->await_max, memory_order_release);
+    const uint64_t t0 = rb_now_ns();
+    for (;;) {
+        cudaError_t e = cudaStreamQuery(s->d2h);
+        if (e == cudaSuccess)
+            return RING_OK;
+        if (e != cudaErrorNotReady) {
+            rb_cuda_describe(s->cerr, sizeof s->cerr, "the reply stream", e, __FILE__, __LINE__);
+            return copy_failed(r);
+        }
+        if (rb_seconds_since(t0) > r->cfg.timeout_s) {
+            s->broken = 1;
+            return ring_fail(r, RING_ETIMEOUT, "the reply stream still waits for out_tail %u after %.3g s",
+                             s->await_max, r->cfg.timeout_s);
+        }
+    }
+}
+
 /* One copy per run of slots; the run's completion event is recorded under its last slot. */
-static int cuda_put(ring *r, uint32_t first, uint32_t n, size_t bytes)
+static int cuda_put(ring *r, uint32_t first, uint32_t n, size_t bytes, int track)
 {
     cuda_state *s = r->be;
     const size_t off = (size_t)first * r->stride;
     if (s->async) {
         CC_COUNT(CC_MEMCPY_ASYNC);
         CUDA_TRY(s->cerr, cudaMemcpyAsync(s->in_dev + off, r->in_stage + off, bytes, cudaMemcpyHostToDevice, s->h2d), failed);
-        CC_COUNT(CC_EVENT_RECORD);
-        CUDA_TRY(s->cerr, cudaEventRecord(s->ev_in[first + n - 1], s->h2d), failed);
+        if (track) {
+            CC_COUNT(CC_EVENT_RECORD);
+            CUDA_TRY(s->cerr, cudaEventRecord(s->ev_in[first + n - 1], s->h2d), failed);
+        }
         return RING_OK;
     }
     CC_COUNT(CC_MEMCPY);
@@ -400,6 +450,26 @@ static int event_done(ring *r, cudaEvent_t ev)
 
 static int cuda_put_done(ring *r, uint32_t slot) { return event_done(r, ((cuda_state *)r->be)->ev_in[slot]); }
 static int cuda_get_done(ring *r, uint32_t slot) { return event_done(r, ((cuda_state *)r->be)->ev_out[slot]); }
+
+static int cuda_announce(ring *r, uint32_t value)
+{
+    cuda_state *s = r->be;
+    CC_COUNT(CC_OTHER);
+    if (rb_stream_write32(s->h2d, &s->cb_dev->h.in_tail, value, s->cerr, sizeof s->cerr) != 0)
+        return copy_failed(r);
+    return RING_OK;
+}
+
+static int cuda_await_reply(ring *r, uint32_t value)
+{
+    cuda_state *s = r->be;
+    CC_COUNT(CC_OTHER);
+    if (rb_stream_wait_geq32(s->d2h, &s->cb_dev->k.out_tail, value, s->cerr, sizeof s->cerr) != 0)
+        return copy_failed(r);
+    s->awaiting = 1;
+    s->await_max = value;
+    return RING_OK;
+}
 
 static int cuda_cb_write(ring *r, uint32_t snap)
 {
@@ -452,4 +522,6 @@ const ring_ops ring_cuda_ops = {
     .get_done = cuda_get_done,
     .cb_write = cuda_cb_write,
     .cb_read = cuda_cb_read,
+    .announce = cuda_announce,
+    .await_reply = cuda_await_reply,
 };

@@ -19,9 +19,10 @@ typedef struct ring_ops {
     /* 0 while the kernel runs, 1 once it has exited cleanly, RING_EKERNEL if it died (text in r->err). */
     int (*status)(ring *r);
     /* Starts moving the run of n input slots from `first` (contiguous: a run never wraps) from
-     * in_stage to the device ring, as ONE copy of `bytes` bytes from the start of slot `first`. Its
-     * completion is tracked under the run's last slot. */
-    int (*put)(ring *r, uint32_t first, uint32_t n, size_t bytes);
+     * in_stage to the device ring, as ONE copy of `bytes` bytes from the start of slot `first`. When
+     * track, its completion is tracked under the run's last slot (put_done); a run announced in
+     * stream order (announce) is not asked about, and records no event. */
+    int (*put)(ring *r, uint32_t first, uint32_t n, size_t bytes, int track);
     /* The same for a run of output slots, from the device ring to out_stage. */
     int (*get)(ring *r, uint32_t first, uint32_t n, size_t bytes);
     /* 1 when the put/get run ending at slot `last` has completed (and with it every run started
@@ -35,6 +36,13 @@ typedef struct ring_ops {
      * write that completes before cb_write returns. */
     int (*cb_write)(ring *r, uint32_t snap);
     int (*cb_read)(ring *r);
+    /* Stream-ordered control (used only when open set r->stream_ops). announce: in_tail = value is
+     * written into the direct control block by the put stream, after every put already started
+     * (so after the slots it announces have landed). await_reply: every get started after it waits,
+     * in the get stream, until the kernel's out_tail >= value (unsigned: the caller makes sure no
+     * wrap lies between the current out_tail and value). */
+    int (*announce)(ring *r, uint32_t value);
+    int (*await_reply)(ring *r, uint32_t value);
 } ring_ops;
 
 extern const ring_ops ring_cpu_ops;
@@ -74,6 +82,7 @@ struct ring {
     uint32_t *get_runs, get_head, get_tail;
     int launched, terminated;
     int early;                 /* take small zero-copy replies from their own words (try_reply) */
+    int stream_ops;            /* set by ops->open: announce/await_reply work for this ring */
     ring_stats st;
     rb_pool *pool;             /* workers for per-byte host work on large messages, or NULL */
 };

@@ -21,7 +21,8 @@ static const char *const compare_scripts[] = {"compare_latency.gp", "compare_thr
                                               "compare_ops.gp", NULL};
 
 /* Provenance that must match for a comparison to be of like with like. */
-static const char *const must_match[] = {"gpu_name", "driver_version", "suite_version", "early_take"};
+static const char *const must_match[] = {"gpu_name", "driver_version", "suite_version", "early_take",
+                                         "stream_ops"};
 
 typedef struct pair {
     long ia, ib;   /* rows in BASE and OTHER */
@@ -93,9 +94,9 @@ static void check_like(compare_ctx *c)
 {
     for (size_t i = 0; i < sizeof must_match / sizeof must_match[0]; i++) {
         const char *a = report_prov(&c->base, must_match[i]), *b = report_prov(&c->other, must_match[i]);
-        /* Files from before the early take (kernels/ring_kernel.cu) do not record it: they ran without. */
+        /* Files from before the early take and stream ops do not record them: they ran without. */
         const char *off = "off";
-        if (!strcmp(must_match[i], "early_take")) {
+        if (!strcmp(must_match[i], "early_take") || !strcmp(must_match[i], "stream_ops")) {
             a = *a ? a : off;
             b = *b ? b : off;
         }

@@ -20,23 +20,27 @@
 #include "cuda_calls.h"
 #include "ring.h"
 
-/* ---- THE TABLE (derived from ring.c + ring_cuda.c at commit a0e9eba) ----------------------------
+/* ---- THE TABLE (derived from ring.c + ring_cuda.c at commit a0e9eba, stream ops since 4d21816) ---
  * Kinds: M cudaMemcpy, A cudaMemcpyAsync, R cudaEventRecord, Q cudaEventQuery, S cudaStreamSynchronize,
  *        L launch, O other. Counts are written as e.g. "A2 R2 Q2".
  *
  *  message, direct ctrl (managed, mapped):
- *    async     put: A+R, put_done: Q, get: A+R, get_done: Q                 -> A2 R2 Q2
+ *    async, stream ops (an idle ring's post, ring.h stream_ops): put: A (no event: not asked about),
+ *              announce: O (cuStreamWriteValue32), await: O (cuStreamWaitValue32), get: A+R,
+ *              get_done: Q per poll until the reply stream has run       -> A2 R1 O2 + k(Q1)
+ *    async, stream ops off: put: A+R, put_done: Q, get: A+R, get_done: Q -> A2 R2 Q2
  *    sync      put: M (+S from malloc: pageable copies may return early), get: M -> M2 (+S1)
  *    zerocopy  no copies, no calls                                           -> none
  *  message, ctrl=device (host half written by a staged copy after the put, in stream order; every
  *  wait for the reply reads the kernel half by a staged copy = one poll):
- *    async     put: A+R, cb_write: A, get: A+R, get_done: Q ; poll A+S       -> A3 R2 Q1 + k(A1 S1)
+ *    async     put: A, cb_write: A, get: A+R, get_done: Q ; poll A+S         -> A3 R1 Q1 + k(A1 S1)
  *    sync      put: M, cb_write: M, get: M ; poll M                          -> M3 + k(M1)
  *    zerocopy  cb_write: A ; poll A+S                                        -> A1 + k(A1 S1)
  *  cb_read / cb_write: direct: none; device: async and zerocopy A+S, sync M.
  *  cb_handshake: the write, then k >= 1 reads.
  */
 typedef struct count_rule {
+    int stream_ops;    /* whether the ring uses stream ops (ring_uses_stream_ops): 1, 0, or -1 either */
     const char *xfer;  /* async | sync | zerocopy */
     const char *ctrl;  /* direct | device */
     const char *op;    /* message | cb_read | cb_write | cb_handshake */
@@ -45,24 +49,25 @@ typedef struct count_rule {
 } count_rule;
 
 static const count_rule TABLE[] = {
-    {"async",    "direct", "message",      "A2 R2 Q2", ""},
-    {"sync",     "direct", "message",      "M2",       ""}, /* +S1 from malloc: see expected() */
-    {"zerocopy", "direct", "message",      "",         ""},
-    {"async",    "device", "message",      "A3 R2 Q1", "A1 S1"},
-    {"sync",     "device", "message",      "M3",       "M1"},
-    {"zerocopy", "device", "message",      "A1",       "A1 S1"},
-    {"*",        "direct", "cb_read",      "",         ""},
-    {"*",        "direct", "cb_write",     "",         ""},
-    {"*",        "direct", "cb_handshake", "",         ""},
-    {"async",    "device", "cb_read",      "A1 S1",    ""},
-    {"zerocopy", "device", "cb_read",      "A1 S1",    ""},
-    {"sync",     "device", "cb_read",      "M1",       ""},
-    {"async",    "device", "cb_write",     "A1 S1",    ""},
-    {"zerocopy", "device", "cb_write",     "A1 S1",    ""},
-    {"sync",     "device", "cb_write",     "M1",       ""},
-    {"async",    "device", "cb_handshake", "A1 S1",    "A1 S1"},
-    {"zerocopy", "device", "cb_handshake", "A1 S1",    "A1 S1"},
-    {"sync",     "device", "cb_handshake", "M1",       "M1"},
+    {1,  "async",    "direct", "message",      "A2 R1 O2", "Q1"},
+    {0,  "async",    "direct", "message",      "A2 R2 Q2", ""},
+    {-1, "sync",     "direct", "message",      "M2",       ""}, /* +S1 from malloc: see expected() */
+    {-1, "zerocopy", "direct", "message",      "",         ""},
+    {-1, "async",    "device", "message",      "A3 R1 Q1", "A1 S1"},
+    {-1, "sync",     "device", "message",      "M3",       "M1"},
+    {-1, "zerocopy", "device", "message",      "A1",       "A1 S1"},
+    {-1, "*",        "direct", "cb_read",      "",         ""},
+    {-1, "*",        "direct", "cb_write",     "",         ""},
+    {-1, "*",        "direct", "cb_handshake", "",         ""},
+    {-1, "async",    "device", "cb_read",      "A1 S1",    ""},
+    {-1, "zerocopy", "device", "cb_read",      "A1 S1",    ""},
+    {-1, "sync",     "device", "cb_read",      "M1",       ""},
+    {-1, "async",    "device", "cb_write",     "A1 S1",    ""},
+    {-1, "zerocopy", "device", "cb_write",     "A1 S1",    ""},
+    {-1, "sync",     "device", "cb_write",     "M1",       ""},
+    {-1, "async",    "device", "cb_handshake", "A1 S1",    "A1 S1"},
+    {-1, "zerocopy", "device", "cb_handshake", "A1 S1",    "A1 S1"},
+    {-1, "sync",     "device", "cb_handshake", "M1",       "M1"},
 };
 /* ---- end of THE TABLE ---------------------------------------------------------------------------- */
 
@@ -86,13 +91,15 @@ static void parse_counts(const char *s, int out[CC_KIND_COUNT])
     }
 }
 
-static void expected(const rb_mode *m, const char *op, int fixed[CC_KIND_COUNT], int poll[CC_KIND_COUNT])
+static void expected(const rb_mode *m, int stream_ops, const char *op, int fixed[CC_KIND_COUNT],
+                     int poll[CC_KIND_COUNT])
 {
     const char *xfer = rb_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER]);
     const char *ctrl = m->v[RB_AXIS_CTRL] == RB_CTRL_DEVICE ? "device" : "direct";
     for (size_t i = 0; i < sizeof TABLE / sizeof *TABLE; i++) {
         const count_rule *t = &TABLE[i];
-        if ((strcmp(t->xfer, "*") && strcmp(t->xfer, xfer)) || strcmp(t->ctrl, ctrl) || strcmp(t->op, op))
+        if ((strcmp(t->xfer, "*") && strcmp(t->xfer, xfer)) || strcmp(t->ctrl, ctrl) || strcmp(t->op, op) ||
+            (t->stream_ops >= 0 && t->stream_ops != stream_ops))
             continue;
         parse_counts(t->fixed, fixed);
         parse_counts(t->poll, poll);
@@ -150,14 +157,17 @@ static void diff_counts(const cc_snapshot *a, const cc_snapshot *b, uint64_t out
 }
 
 /* One mode: per message (one in flight, as the latency cell), then each control-block operation. */
-static void test_mode(const rb_mode *m)
+static void test_mode(const rb_mode *m, int stream_ops)
 {
     char label[64];
     rb_mode_label(m, label, sizeof label);
+    if (!stream_ops)
+        strncat(label, " (stream ops off)", sizeof label - strlen(label) - 1);
     ring_config c;
     ring_config_default(&c);
     c.backend = RING_BACKEND_CPU;
     c.mode = *m;
+    c.stream_ops = stream_ops;
     c.capacity = 16;
     c.max_payload = 256;
     c.timeout_s = 20;
@@ -174,7 +184,12 @@ static void test_mode(const rb_mode *m)
     int fixed[CC_KIND_COUNT], poll[CC_KIND_COUNT];
     uint64_t got[CC_KIND_COUNT], status_calls = 0, ops = 0;
     cc_snapshot a, b;
-    expected(m, "message", fixed, poll);
+    /* Stream ops where asked for and the mode allows them (pinned, async, direct control block). */
+    const int used = ring_uses_stream_ops(r);
+    CHECK_MSG(used == (stream_ops && m->v[RB_AXIS_HOST] == RB_HOST_PINNED && m->v[RB_AXIS_XFER] == RB_XFER_ASYNC &&
+                       m->v[RB_AXIS_CTRL] != RB_CTRL_DEVICE),
+              "%s: stream ops %s", label, used ? "used" : "not used");
+    expected(m, used, "message", fixed, poll);
     for (int i = 0; rc == RING_OK && i < 12; i++) {
         cc_snap(&a);
         rc = ring_send(r, 64);
@@ -190,7 +205,7 @@ static void test_mode(const rb_mode *m)
     }
     static const char *const cb_ops[] = {"cb_read", "cb_write", "cb_handshake"};
     for (int o = 0; rc == RING_OK && o < 3; o++) {
-        expected(m, cb_ops[o], fixed, poll);
+        expected(m, used, cb_ops[o], fixed, poll);
         for (int i = 0; rc == RING_OK && i < 8; i++) {
             ring_cb_kern k;
             cc_snap(&a);
@@ -241,8 +256,12 @@ int main(void)
         rb_mode m = rb_mode_at(i);
         if (rb_mode_invalid_reason(&m))
             continue;
-        test_mode(&m);
+        test_mode(&m, 1);
         modes++;
+        /* The host-triggered path of the modes that use stream ops by default. */
+        if (m.v[RB_AXIS_XFER] == RB_XFER_ASYNC && m.v[RB_AXIS_CTRL] != RB_CTRL_DEVICE &&
+            m.v[RB_AXIS_HOST] == RB_HOST_PINNED)
+            test_mode(&m, 0);
     }
     CHECK_INT(modes, 26);
     test_launch_calls();

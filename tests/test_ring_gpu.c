@@ -3,6 +3,8 @@
  *   test_ring_gpu HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]
  *   test_ring_gpu --lifetime HOST/XFER/LAUNCH/CTRL
  *   test_ring_gpu --cpu HOST/XFER/LAUNCH/CTRL [messages-per-size]   (this program's own check)
+ *   test_ring_gpu --plain HOST/XFER/LAUNCH/CTRL [...]   without the early take and stream ops: every
+ *                 message waits for in_tail and every reply is fetched after the host sees out_tail
  *
  * Per size from 8 B to 4 MiB, a ring whose slots hold that size with the capacity the sweep uses
  * (ring_capacity_for: 4096 slots for small messages, 16 at 4 MiB), and on it at least
@@ -31,6 +33,12 @@
 /* RING_BACKEND_CPU with --cpu: the same checks on the CPU reference backend, to test this program
  * itself on a machine without a GPU (not registered with CTest). */
 static ring_backend g_backend = RING_BACKEND_CUDA;
+
+/* --plain: ring_config early_take and stream_ops off. */
+static int g_plain;
+
+/* Whether this platform's rings use stream ops where the mode allows them (the probe's answer). */
+static int g_stream_ops_ok;
 
 static int parse_mode(const char *s, rb_mode *m)
 {
@@ -198,6 +206,7 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
     c.blocks = blocks;
     c.timeout_s = 10;
     c.max_lifetime_s = 600;
+    c.early_take = c.stream_ops = !g_plain;
     char err[320];
     ring *r = NULL;
     if (ring_open(&c, &r, err, sizeof err) != RING_OK) {
@@ -205,6 +214,11 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
         CHECK(0);
         return -1;
     }
+    /* Stream ops are used wherever the mode and the platform allow them: a silent fallback to the
+     * host-triggered path would leave the stream-ordered one untested. */
+    const int want_ops = !g_plain && g_stream_ops_ok && m->v[RB_AXIS_HOST] == RB_HOST_PINNED &&
+                         m->v[RB_AXIS_XFER] == RB_XFER_ASYNC && m->v[RB_AXIS_CTRL] != RB_CTRL_DEVICE;
+    CHECK_MSG(ring_uses_stream_ops(r) == want_ops, "stream ops %s", want_ops ? "expected but not used" : "used");
     int ok = ring_launch(r) == RING_OK && ring_activate(r) == RING_OK;
     CHECK_MSG(ok, "launch/activate: %s", ring_error(r));
     if (ok && first)
@@ -232,10 +246,10 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
         ok = exchange(r, rest, size, c.capacity) == 0;
     secs[2] = rb_seconds_since(t0);
     const ring_stats *s = ring_get_stats(r);
-    printf("size %8u, %4u slots: %llu sent, %llu verified (%llu early), lost %llu, duplicated %llu, corrupted %llu | "
+    printf("size %8u, %4u slots: %llu sent (%llu stream-ordered), %llu verified (%llu early), lost %llu, duplicated %llu, corrupted %llu | "
            "window 1: %u in %.3f s (%.1f us each), window 8: %u in %.3f s, window %u: %u in %.3f s (%.0f msg/s, %.2f GB/s)\n",
            size, c.capacity, (unsigned long long)(s->sent - before.sent),
-           (unsigned long long)(s->verified - before.verified), (unsigned long long)(s->early - before.early),
+           (unsigned long long)(s->ordered - before.ordered), (unsigned long long)(s->verified - before.verified), (unsigned long long)(s->early - before.early),
            (unsigned long long)(s->lost - before.lost),
            (unsigned long long)(s->duplicated - before.duplicated),
            (unsigned long long)(s->corrupted - before.corrupted), w1, secs[0], secs[0] / (w1 ? w1 : 1) * 1e6, w8,
@@ -245,6 +259,8 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
     CHECK_MSG(ok, "exchange at %u bytes failed", size);
     CHECK_INT(s->sent - before.sent, s->verified - before.verified);
     CHECK(s->verified - before.verified >= per_size);
+    if (want_ops)
+        CHECK_MSG(s->ordered - before.ordered > 0, "no message went the stream-ordered way");
     CHECK_MSG(ring_terminate(r) == RING_OK, "terminate: %s", ring_error(r));
     CHECK_INT(s->lost, 0);
     CHECK_INT(s->duplicated, 0);
@@ -270,8 +286,13 @@ int main(int argc, char **argv)
         argv++;
         argc--;
     }
+    if (argc > 2 && strcmp(argv[1], "--plain") == 0) {
+        g_plain = 1;
+        argv++;
+        argc--;
+    }
     if (argc < 2 || parse_mode(argv[1], &m) < 0) {
-        fprintf(stderr, "usage: test_ring_gpu HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
+        fprintf(stderr, "usage: test_ring_gpu [--cpu] [--plain] HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
         return 2;
     }
     const uint32_t per_size = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 10000;
@@ -286,6 +307,9 @@ int main(int argc, char **argv)
         rb_probe(0, &caps);
     else
         snprintf(caps.name, sizeof caps.name, "the CPU reference backend");
+    g_stream_ops_ok = g_backend == RING_BACKEND_CPU || caps.stream_ops_ok;
+    if (g_backend == RING_BACKEND_CUDA && !caps.stream_ops_ok)
+        printf("(stream memory operations refused here: %s) ", caps.stream_ops_error);
     if (g_backend == RING_BACKEND_CUDA && !caps.cuda_usable)
         TEST_SKIP("no CUDA device: %s", caps.cuda_error);
     char why[256];
