@@ -257,10 +257,10 @@ static void usage_run(FILE *f)
         "  --no-early-take     the kernel waits for in_tail before it takes any message (default: a\n"
         "                      lone message of up to 16 B is taken as soon as its sealed header and\n"
         "                      payload are in the input ring); for measuring what the early take saves\n"
-        "  --no-stream-ops     async modes with pinned memory and a mapped or managed control block\n"
-        "                      fetch every reply after the host sees out_tail (default: an idle ring\n"
-        "                      queues the whole round trip in stream order, where the platform allows\n"
-        "                      stream memory operations; see `ringbench probe`)\n"
+        "  --stream-ops        async modes with pinned memory and a mapped or managed control block:\n"
+        "                      an idle ring queues its whole round trip in stream order (stream memory\n"
+        "                      operations, where `ringbench probe` says they work) instead of fetching\n"
+        "                      each reply once the host sees out_tail (default: off, slower on the H100)\n"
         "  --warmup S          warm the GPU up to its application clock for at most S seconds before the\n"
         "                      first trial (default 3; 0 = no warm-up)\n"
         "  --lock-clocks       lock the GPU's SM clock at its application clock for the run (needs root and\n"
@@ -291,7 +291,7 @@ static int cmd_run(int argc, char **argv)
     uint32_t seed = 1;
     double timeout_s = 5, lifetime_s = 60, warmup_s = 3;
     const char *lifetime_source = "default", *cpu_list = NULL, *windows = NULL;
-    int trials = 0, pin = 1, lock_clocks = 0, early_take = 1, stream_ops = 1;
+    int trials = 0, pin = 1, lock_clocks = 0, early_take = 1, stream_ops = 0;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -328,8 +328,8 @@ static int cmd_run(int argc, char **argv)
             pin = 0;
         } else if (strcmp(argv[i], "--no-early-take") == 0) {
             early_take = 0;
-        } else if (strcmp(argv[i], "--no-stream-ops") == 0) {
-            stream_ops = 0;
+        } else if (strcmp(argv[i], "--stream-ops") == 0) {
+            stream_ops = 1;
         } else if (strcmp(argv[i], "--lock-clocks") == 0) {
             lock_clocks = 1;
         } else if (strcmp(argv[i], "--force") == 0) {

@@ -41,6 +41,10 @@ typedef struct cpu_state {
     uint32_t await_value;
     cpu_deferred *deferred;
     uint32_t def_head, def_tail;
+    /* The twin's get events (ring_cuda.c): recorded for a run once another get follows it. */
+    unsigned char *ev_set;
+    int get_pending;
+    uint32_t get_last;
 } cpu_state;
 
 static inline uint32_t ld(const uint32_t *p)
@@ -163,14 +167,14 @@ static void *cpu_kernel(void *arg)
 /* Staged control-block copies use the async path unless xfer=sync (ring_cuda.c: s->async). */
 static int twin_async(const ring *r) { return r->cfg.mode.v[RB_AXIS_XFER] != RB_XFER_SYNC; }
 
-/* A put or get of a slot: cudaMemcpyAsync + cudaEventRecord (none for a put not tracked), or
- * cudaMemcpy (a put from pageable memory with a directly written control block adds
- * cudaStreamSynchronize(0)). */
+/* A put or get of a slot: cudaMemcpyAsync (+ cudaEventRecord for a tracked put; a get's event is
+ * counted by cpu_get), or cudaMemcpy (a put from pageable memory with a directly written control
+ * block adds cudaStreamSynchronize(0)). */
 static void twin_copy(const ring *r, int put, int track)
 {
     if (twin_async(r)) {
         CC_COUNT(CC_MEMCPY_ASYNC);
-        if (!put || track)
+        if (put && track)
             CC_COUNT(CC_EVENT_RECORD);
         return;
     }
@@ -197,9 +201,10 @@ static int cpu_open(ring *r)
     const size_t ring_bytes = (size_t)r->cfg.capacity * r->stride;
     s->cb = alloc_aligned(sizeof(ring_cb));
     s->deferred = calloc(r->cfg.capacity, sizeof *s->deferred);
+    s->ev_set = calloc(r->cfg.capacity, 1);
     s->in_ring = alloc_aligned(ring_bytes);
     s->out_ring = alloc_aligned(ring_bytes);
-    if (!s->cb || !s->in_ring || !s->out_ring || !s->deferred)
+    if (!s->cb || !s->in_ring || !s->out_ring || !s->deferred || !s->ev_set)
         return ring_fail(r, RING_ENOMEM, "out of memory for %zu-byte rings", ring_bytes);
     if (r->cfg.mode.v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY) {
         r->in_stage = s->in_ring;
@@ -240,6 +245,7 @@ static void cpu_close(ring *r)
     free(s->in_copy);
     free(s->out_copy);
     free(s->deferred);
+    free(s->ev_set);
     free(s);
     r->be = NULL;
 }
@@ -254,6 +260,8 @@ static int cpu_launch(ring *r)
     atomic_store(&s->exited, 0);
     s->awaiting = 0; /* the twin's release_waits: what a dead kernel never answered is dropped */
     s->def_head = s->def_tail = 0;
+    s->get_pending = 0;
+    memset(s->ev_set, 0, r->cfg.capacity);
     if (pthread_create(&s->thread, NULL, cpu_kernel, r) != 0)
         return ring_fail(r, RING_EKERNEL, "pthread_create failed for the CPU kernel thread");
     s->thread_started = 1;
@@ -304,6 +312,15 @@ static int cpu_get(ring *r, uint32_t first, uint32_t n, size_t bytes)
 {
     cpu_state *s = r->be;
     const size_t off = (size_t)first * r->stride;
+    if (twin_async(r)) {
+        if (s->get_pending) {
+            CC_COUNT(CC_EVENT_RECORD);
+            s->ev_set[s->get_last] = 1;
+        }
+        s->get_pending = 1;
+        s->get_last = first + n - 1;
+        s->ev_set[s->get_last] = 0;
+    }
     twin_copy(r, 0, 1);
     if (s->awaiting) { /* behind a wait of the reply stream: copied once out_tail allows */
         s->deferred[s->def_tail++ % r->cfg.capacity] = (cpu_deferred){s->await_value, first + n - 1, off, bytes};
@@ -325,12 +342,17 @@ static int cpu_put_done(ring *r, uint32_t slot)
 static int cpu_get_done(ring *r, uint32_t slot)
 {
     cpu_state *s = r->be;
+    const int by_event = twin_async(r) && s->ev_set[slot];
     if (twin_async(r))
-        CC_COUNT(CC_EVENT_QUERY);
+        CC_COUNT(by_event ? CC_EVENT_QUERY : CC_STREAM_QUERY); /* the newest run: the stream's state */
     run_deferred(r);
     for (uint32_t i = s->def_head; i != s->def_tail; i++)
         if (s->deferred[i % r->cfg.capacity].last == slot)
             return 0;
+    if (by_event)
+        s->ev_set[slot] = 0;
+    else if (twin_async(r))
+        s->get_pending = 0;
     return 1;
 }
 

@@ -53,6 +53,12 @@ typedef struct cuda_state {
      * the kernel can satisfy (awaiting); release_waits undoes that once the kernel is gone. */
     int awaiting;
     uint32_t await_max;
+    /* Get runs' completion: a run's event is recorded only once another get follows it (before that
+     * copy); the newest run is known complete when the reply stream is idle (cudaStreamQuery). One
+     * message in flight then costs no cudaEventRecord for its reply. ev_out_set marks recorded ones. */
+    unsigned char *ev_out_set;
+    int get_pending;
+    uint32_t get_last;
     char cerr[256];
 } cuda_state;
 
@@ -208,7 +214,8 @@ static int cuda_open(ring *r)
     CUDA_TRY(s->cerr, cudaMalloc(&s->scratch, ring_kernel_scratch_bytes()), failed);
     s->ev_in = calloc(r->cfg.capacity, sizeof *s->ev_in);
     s->ev_out = calloc(r->cfg.capacity, sizeof *s->ev_out);
-    if (!s->ev_in || !s->ev_out)
+    s->ev_out_set = calloc(r->cfg.capacity, 1);
+    if (!s->ev_in || !s->ev_out || !s->ev_out_set)
         return ring_fail(r, RING_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < r->cfg.capacity; i++) {
         CUDA_TRY(s->cerr, cudaEventCreateWithFlags(&s->ev_in[i], cudaEventDisableTiming), failed);
@@ -242,6 +249,7 @@ static void cuda_close(ring *r)
                  rb_mode_label(&r->cfg.mode, label, sizeof label));
         free(s->ev_in);
         free(s->ev_out);
+        free(s->ev_out_set);
         free(s);
         r->be = NULL;
         return;
@@ -255,6 +263,7 @@ static void cuda_close(ring *r)
             cudaEventDestroy(s->ev_out[i]);
     free(s->ev_in);
     free(s->ev_out);
+    free(s->ev_out_set);
     if (s->ctrl == RB_CTRL_MAPPED) {
         if (s->cb_alloc)
             cudaFreeHost(s->cb_alloc);
@@ -300,6 +309,8 @@ static int cuda_launch(ring *r)
     int rc = release_waits(r); /* replies awaited from the previous launch never come */
     if (rc != RING_OK)
         return rc;
+    s->get_pending = 0; /* ring.c forgets the previous launch's runs */
+    memset(s->ev_out_set, 0, r->cfg.capacity);
     /* Zeroed in the kernel's own stream, ahead of it: a device-wide synchronize here would wait
      * forever for a kernel some earlier ring could not stop. */
     if (r->cb_direct)
@@ -420,10 +431,16 @@ static int cuda_get(ring *r, uint32_t first, uint32_t n, size_t bytes)
     cuda_state *s = r->be;
     const size_t off = (size_t)first * r->stride;
     if (s->async) {
+        if (s->get_pending) { /* the run before this one gets its event now */
+            CC_COUNT(CC_EVENT_RECORD);
+            CUDA_TRY(s->cerr, cudaEventRecord(s->ev_out[s->get_last], s->d2h), failed);
+            s->ev_out_set[s->get_last] = 1;
+        }
         CC_COUNT(CC_MEMCPY_ASYNC);
         CUDA_TRY(s->cerr, cudaMemcpyAsync(r->out_stage + off, s->out_dev + off, bytes, cudaMemcpyDeviceToHost, s->d2h), failed);
-        CC_COUNT(CC_EVENT_RECORD);
-        CUDA_TRY(s->cerr, cudaEventRecord(s->ev_out[first + n - 1], s->d2h), failed);
+        s->get_pending = 1;
+        s->get_last = first + n - 1;
+        s->ev_out_set[s->get_last] = 0;
         return RING_OK;
     }
     CC_COUNT(CC_MEMCPY);
@@ -449,7 +466,29 @@ static int event_done(ring *r, cudaEvent_t ev)
 }
 
 static int cuda_put_done(ring *r, uint32_t slot) { return event_done(r, ((cuda_state *)r->be)->ev_in[slot]); }
-static int cuda_get_done(ring *r, uint32_t slot) { return event_done(r, ((cuda_state *)r->be)->ev_out[slot]); }
+static int cuda_get_done(ring *r, uint32_t slot)
+{
+    cuda_state *s = r->be;
+    if (!s->async)
+        return 1;
+    if (s->ev_out_set[slot]) {
+        int rc = event_done(r, s->ev_out[slot]);
+        if (rc == 1)
+            s->ev_out_set[slot] = 0;
+        return rc;
+    }
+    /* The newest run: complete when everything queued on the reply stream is. */
+    CC_COUNT(CC_STREAM_QUERY);
+    cudaError_t e = cudaStreamQuery(s->d2h);
+    if (e == cudaErrorNotReady)
+        return 0;
+    if (e != cudaSuccess) {
+        rb_cuda_describe(s->cerr, sizeof s->cerr, "cudaStreamQuery", e, __FILE__, __LINE__);
+        return copy_failed(r);
+    }
+    s->get_pending = 0;
+    return 1;
+}
 
 static int cuda_announce(ring *r, uint32_t value)
 {

@@ -7,8 +7,8 @@
 # Steps (in the order given):
 #   build     configure (sm_90 only, to build fast) and build into build-gpu/
 #   gputests  ctest -L gpu, then compute-sanitizer memcheck/racecheck/synccheck on the ring kernel
-#   early     latency of the pinned modes at 8 B, 64 B and 4 KiB: early take and stream ops on, each
-#             off, on again (early.md); compare each off run against the first
+#   early     latency of the pinned modes at 8 B, 64 B and 4 KiB: defaults, early take off, stream
+#             ops on, defaults again (early.md); compare each variant against the first
 #   quick     one quick run (timed)
 #   default   one default run (timed) into OUTDIR/h100-a.h5
 #   aa        two default runs back to back (h100-a.h5, h100-b.h5), then compare a b
@@ -59,20 +59,21 @@ for step in "$@"; do
         done
         ;;
     early)
-        # What the early take and the stream ops save: latency of every pinned mode at 8 B, 64 B and
-        # 4 KiB with both on (twice: before and after), with each off; then compare each off run
-        # against the first on run (off = BASE, on = OTHER).
+        # What the early take and the stream ops do: latency of every pinned mode at 8 B, 64 B and
+        # 4 KiB with the defaults (early take on, stream ops off; twice: before and after), without
+        # the early take, and with stream ops; then compare each variant against the first default
+        # run (default = BASE).
         e=(--preset quick --sizes 8,64,4K --modes host=pinned --window 1)
         timed early_on1 "$rb" run "${e[@]}" -o "$out/early-on1.h5" --force
         timed early_off "$rb" run "${e[@]}" --no-early-take -o "$out/early-off.h5" --force
-        timed ops_off "$rb" run "${e[@]}" --no-stream-ops -o "$out/early-opsoff.h5" --force
+        timed ops_on "$rb" run "${e[@]}" --stream-ops -o "$out/early-opson.h5" --force
         timed early_on2 "$rb" run "${e[@]}" -o "$out/early-on2.h5" --force
-        timed early_cmp "$rb" compare "$out/early-off.h5" "$out/early-on1.h5" -o "$out/early-compare" --no-render
-        timed ops_cmp "$rb" compare "$out/early-opsoff.h5" "$out/early-on1.h5" -o "$out/ops-compare" --no-render
+        timed early_cmp "$rb" compare "$out/early-on1.h5" "$out/early-off.h5" -o "$out/early-compare" --no-render
+        timed ops_cmp "$rb" compare "$out/early-on1.h5" "$out/early-opson.h5" -o "$out/ops-compare" --no-render
         python3 - "$out" <<'PY' >"$out/early.md" 2>&1
 import sys, h5py
 out = sys.argv[1]
-runs = ("on1", "off", "opsoff", "on2")
+runs = ("on1", "off", "opson", "on2")
 rows = {}
 for name in runs:
     c = h5py.File(f"{out}/early-{name}.h5", "r")["/cells"][...]
@@ -81,7 +82,7 @@ for name in runs:
         if fam == "latency" or fam.startswith("base_"):
             key = (fam, "/".join(r[a].decode() for a in ("host_mem", "xfer", "launch", "ctrl")), int(r["size_bytes"]))
             rows.setdefault(key, {})[name] = f"{r['p50']:.2f} [{r['ci_lo']:.2f}, {r['ci_hi']:.2f}]"
-print("| family | mode | size | both on | early take off | stream ops off | both on again |")
+print("| family | mode | size | defaults | early take off | stream ops on | defaults again |")
 print("| --- | --- | --- | --- | --- | --- | --- |")
 for k in sorted(rows):
     print(f"| {k[0]} | {k[1]} | {k[2]} | " + " | ".join(rows[k].get(n, "") for n in runs) + " |")

@@ -13,12 +13,18 @@ if(RINGBENCH_HAVE_CUDA)
     set_tests_properties(gpu_ring_lifetime_${mname} PROPERTIES
                          LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK gpu)
   endforeach()
-  # The plain protocol (in_tail and out_tail only: no early take, no stream ops) on the two modes
-  # the default would otherwise take the other way.
+  # The protocol's other paths on the modes that would otherwise not take them: without the early
+  # take (every message waits for in_tail), and with stream ops (ring_config.stream_ops).
   foreach(m pinned/async/coop/mapped pinned/zerocopy/noncoop/managed)
     string(REPLACE "/" "_" mname ${m})
     add_test(NAME gpu_ring_plain_${mname} COMMAND test_ring_gpu --plain ${m})
     set_tests_properties(gpu_ring_plain_${mname} PROPERTIES
+                         LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu)
+  endforeach()
+  foreach(m pinned/async/coop/mapped pinned/async/noncoop/managed)
+    string(REPLACE "/" "_" mname ${m})
+    add_test(NAME gpu_ring_streamops_${mname} COMMAND test_ring_gpu --stream-ops ${m})
+    set_tests_properties(gpu_ring_streamops_${mname} PROPERTIES
                          LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu)
   endforeach()
   foreach(host pinned malloc)

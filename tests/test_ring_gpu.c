@@ -3,8 +3,10 @@
  *   test_ring_gpu HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]
  *   test_ring_gpu --lifetime HOST/XFER/LAUNCH/CTRL
  *   test_ring_gpu --cpu HOST/XFER/LAUNCH/CTRL [messages-per-size]   (this program's own check)
- *   test_ring_gpu --plain HOST/XFER/LAUNCH/CTRL [...]   without the early take and stream ops: every
- *                 message waits for in_tail and every reply is fetched after the host sees out_tail
+ *   test_ring_gpu --plain HOST/XFER/LAUNCH/CTRL [...]   without the early take: every message waits
+ *                 for in_tail
+ *   test_ring_gpu --stream-ops HOST/XFER/LAUNCH/CTRL [...]   with stream ops (ring_config.stream_ops):
+ *                 idle posts queue their round trip in stream order where the platform allows
  *
  * Per size from 8 B to 4 MiB, a ring whose slots hold that size with the capacity the sweep uses
  * (ring_capacity_for: 4096 slots for small messages, 16 at 4 MiB), and on it at least
@@ -34,8 +36,8 @@
  * itself on a machine without a GPU (not registered with CTest). */
 static ring_backend g_backend = RING_BACKEND_CUDA;
 
-/* --plain: ring_config early_take and stream_ops off. */
-static int g_plain;
+/* --plain: ring_config early_take off. --stream-ops: ring_config stream_ops on. */
+static int g_plain, g_stream_ops;
 
 /* Whether this platform's rings use stream ops where the mode allows them (the probe's answer). */
 static int g_stream_ops_ok;
@@ -206,7 +208,8 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
     c.blocks = blocks;
     c.timeout_s = 10;
     c.max_lifetime_s = 600;
-    c.early_take = c.stream_ops = !g_plain;
+    c.early_take = !g_plain;
+    c.stream_ops = g_stream_ops;
     char err[320];
     ring *r = NULL;
     if (ring_open(&c, &r, err, sizeof err) != RING_OK) {
@@ -214,11 +217,16 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
         CHECK(0);
         return -1;
     }
-    /* Stream ops are used wherever the mode and the platform allow them: a silent fallback to the
-     * host-triggered path would leave the stream-ordered one untested. */
-    const int want_ops = !g_plain && g_stream_ops_ok && m->v[RB_AXIS_HOST] == RB_HOST_PINNED &&
-                         m->v[RB_AXIS_XFER] == RB_XFER_ASYNC && m->v[RB_AXIS_CTRL] != RB_CTRL_DEVICE;
-    CHECK_MSG(ring_uses_stream_ops(r) == want_ops, "stream ops %s", want_ops ? "expected but not used" : "used");
+    /* Asked for, stream ops are used where the mode and the probe allow them: a silent fallback to
+     * the host-triggered path would leave the stream-ordered one untested. A managed control block
+     * is tried by the ring itself (the probe tries mapped memory; the H100 refuses managed). */
+    const int may_ops = g_stream_ops && g_stream_ops_ok && m->v[RB_AXIS_HOST] == RB_HOST_PINNED &&
+                        m->v[RB_AXIS_XFER] == RB_XFER_ASYNC && m->v[RB_AXIS_CTRL] != RB_CTRL_DEVICE;
+    const int want_ops = may_ops && m->v[RB_AXIS_CTRL] == RB_CTRL_MAPPED;
+    CHECK_MSG(ring_uses_stream_ops(r) == want_ops || (may_ops && !want_ops), "stream ops %s",
+              want_ops ? "expected but not used" : "used");
+    if (size == 8 && may_ops)
+        printf("(stream ops %s) ", ring_uses_stream_ops(r) ? "used" : "refused for this control block");
     int ok = ring_launch(r) == RING_OK && ring_activate(r) == RING_OK;
     CHECK_MSG(ok, "launch/activate: %s", ring_error(r));
     if (ok && first)
@@ -286,13 +294,18 @@ int main(int argc, char **argv)
         argv++;
         argc--;
     }
-    if (argc > 2 && strcmp(argv[1], "--plain") == 0) {
-        g_plain = 1;
+    for (;;) {
+        if (argc > 2 && strcmp(argv[1], "--plain") == 0)
+            g_plain = 1;
+        else if (argc > 2 && strcmp(argv[1], "--stream-ops") == 0)
+            g_stream_ops = 1;
+        else
+            break;
         argv++;
         argc--;
     }
     if (argc < 2 || parse_mode(argv[1], &m) < 0) {
-        fprintf(stderr, "usage: test_ring_gpu [--cpu] [--plain] HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
+        fprintf(stderr, "usage: test_ring_gpu [--cpu] [--plain] [--stream-ops] HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
         return 2;
     }
     const uint32_t per_size = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 10000;
