@@ -48,9 +48,9 @@ static int add_unit(rb_plan *p, size_t *cap, rb_unit_kind kind, int mode, uint32
     return 0;
 }
 
-/* Appends `trials` shuffled rounds of the units [first, last) to the steps. The paired modes are one
+/* Appends round r of the units [first, last) to the steps, shuffled. The paired modes are one
  * block: the block takes the place of its first member in the shuffled order of blocks. */
-static int add_rounds(rb_plan *p, size_t first, size_t last, int trials, uint64_t *rng)
+static int add_round(rb_plan *p, size_t first, size_t last, int r, uint64_t *rng)
 {
     size_t n = last - first, *blocks = malloc((n ? n : 1) * sizeof *blocks), *pair = malloc((n ? n : 1) * sizeof *pair);
     if (!blocks || !pair) {
@@ -58,26 +58,24 @@ static int add_rounds(rb_plan *p, size_t first, size_t last, int trials, uint64_
         free(pair);
         return -1;
     }
-    for (int r = 0; r < trials; r++) {
-        size_t nb = 0, np = 0;
-        for (size_t u = first; u < last; u++) {
-            if (is_paired_mode(p->units[u].mode)) {
-                if (np++ == 0)
-                    blocks[nb++] = SIZE_MAX; /* the pair block */
-                pair[np - 1] = u;
-            } else {
-                blocks[nb++] = u;
-            }
+    size_t nb = 0, np = 0;
+    for (size_t u = first; u < last; u++) {
+        if (is_paired_mode(p->units[u].mode)) {
+            if (np++ == 0)
+                blocks[nb++] = SIZE_MAX; /* the pair block */
+            pair[np - 1] = u;
+        } else {
+            blocks[nb++] = u;
         }
-        shuffle(blocks, nb, rng);
-        shuffle(pair, np, rng);
-        for (size_t b = 0; b < nb; b++) {
-            if (blocks[b] == SIZE_MAX) {
-                for (size_t k = 0; k < np; k++)
-                    p->steps[p->nsteps++] = (rb_step){pair[k], r};
-            } else {
-                p->steps[p->nsteps++] = (rb_step){blocks[b], r};
-            }
+    }
+    shuffle(blocks, nb, rng);
+    shuffle(pair, np, rng);
+    for (size_t b = 0; b < nb; b++) {
+        if (blocks[b] == SIZE_MAX) {
+            for (size_t k = 0; k < np; k++)
+                p->steps[p->nsteps++] = (rb_step){pair[k], r};
+        } else {
+            p->steps[p->nsteps++] = (rb_step){blocks[b], r};
         }
     }
     free(blocks);
@@ -112,17 +110,16 @@ int rb_plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t n
     }
     out->ngroups = (int)nsizes + 1;
     out->steps = malloc(out->nunits * (size_t)trials * sizeof *out->steps);
-    out->group_end = calloc((size_t)out->ngroups, sizeof *out->group_end);
-    if (!out->steps || !out->group_end)
+    if (!out->steps)
         goto out;
-    for (int g = 0, u = 0; g < out->ngroups; g++) {
-        size_t first = (size_t)u;
-        while ((size_t)u < out->nunits && out->units[u].group == g)
-            u++;
-        if (add_rounds(out, first, (size_t)u, trials, &rng) < 0)
-            goto out;
-        out->group_end[g] = out->nsteps;
-    }
+    for (int r = 0; r < trials; r++)
+        for (int g = 0, u = 0; g < out->ngroups; g++) {
+            size_t first = (size_t)u;
+            while ((size_t)u < out->nunits && out->units[u].group == g)
+                u++;
+            if (add_round(out, first, (size_t)u, r, &rng) < 0)
+                goto out;
+        }
     rc = 0;
 out:
     if (rc != 0)
@@ -134,6 +131,5 @@ void rb_plan_free(rb_plan *p)
 {
     free(p->units);
     free(p->steps);
-    free(p->group_end);
     memset(p, 0, sizeof *p);
 }

@@ -2,9 +2,12 @@
  *
  * Units (what one trial measures, harness/trial.h) fall into groups: group 0 holds what has no
  * message size (the sampler's overhead, the floor, the per-call costs, every mode's control cell),
- * group 1 + s the baselines and every mode at size s. A group runs `trials` rounds; each round runs
- * every unit of the group once, in an order shuffled with a seeded generator, so slow drift falls on
- * every mode alike. The WSL2 fallback and the native modes form one block in the shuffle: they run
+ * group 1 + s the baselines and every mode at size s. A run is `trials` rounds; each round runs every
+ * group in turn, and within a group every unit once, in an order shuffled with a seeded generator,
+ * so slow drift falls on every mode alike. Rounds are the outer loop, so a cell's trials are spread
+ * over the whole run: a machine-wide slowdown of a minute (seen on the H100, 8-25x for 20-80 s)
+ * lands on one or two of a cell's trials, which the median of the trial medians rejects, instead of
+ * on all of them. The WSL2 fallback and the native modes form one block in the shuffle: they run
  * back to back in every round (in shuffled order among themselves), which makes their trials pairs.
  */
 #ifndef RINGBENCH_PLAN_H
@@ -31,10 +34,9 @@ typedef struct rb_step {
 typedef struct rb_plan {
     rb_unit *units;
     size_t nunits;
-    rb_step *steps;  /* the order of trials */
+    rb_step *steps;  /* the order of trials: round 0 of every group, then round 1, ... */
     size_t nsteps;
     int ngroups;
-    size_t *group_end; /* steps[group_end[g] - 1] is group g's last trial */
 } rb_plan;
 
 /* Builds the plan for the modes in runnable (rb_mode_at order), sizes, trials rounds and the order

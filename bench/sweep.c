@@ -2,9 +2,10 @@
  *
  * For every trial: take the conditions (polling CPU, GPU clocks, throttle reasons), run it
  * (harness/trial.c), take the conditions again, write the trial and its samples to /trials at once
- * (so an interrupt or a crash keeps it), and keep its samples for its cell. After a group's last
- * round, every cell of the group becomes one /cells row: p50 and its 95% interval from the trials,
- * the other percentiles over all samples, the between-trial spread, verification counts summed.
+ * (so an interrupt or a crash keeps it), and keep its samples for its cell. After the last round
+ * (bench/plan.h: rounds are the outer loop), every cell becomes one /cells row: p50 and its 95%
+ * interval from the trials, the other percentiles over all samples, the between-trial spread,
+ * verification counts summed.
  */
 #include "sweep.h"
 
@@ -553,23 +554,23 @@ int rb_sweep_run(const rb_sweep_opts *o, const rb_caps *caps, h5out *w, volatile
         rb_trial_warmup(&sw.tc, o->clocks, o->warmup_timeout_s, &res->warmup_s, &res->warmup_sm_mhz,
                         &res->warmup_target_mhz);
     }
-    for (int g = 0, s = 0; g < sw.plan.ngroups && rc == 0; g++) {
-        for (; (size_t)s < sw.plan.group_end[g] && rc == 0; s++) {
-            const rb_unit *u = &sw.plan.units[sw.plan.steps[s].unit];
-            char what[128], label[64] = "baselines", name[32];
-            if (u->mode >= 0) {
-                rb_mode m = rb_mode_at((size_t)u->mode);
-                rb_mode_label(&m, label, sizeof label);
-            }
-            snprintf(what, sizeof what, "round %d/%d  %s %s", sw.plan.steps[s].round + 1, o->trials, label,
-                     u->kind == RB_UNIT_CONTROL ? "control block" : u->size ? rb_size_name(u->size, name, sizeof name) : "");
-            progress(&sw, what);
-            rc = run_step(&sw, (size_t)s);
+    for (size_t s = 0; s < sw.plan.nsteps && rc == 0; s++) {
+        const rb_unit *u = &sw.plan.units[sw.plan.steps[s].unit];
+        char what[128], label[64] = "baselines", name[32];
+        if (u->mode >= 0) {
+            rb_mode m = rb_mode_at((size_t)u->mode);
+            rb_mode_label(&m, label, sizeof label);
         }
-        /* Interrupted or not, every cell with a trial gets its row. */
-        if (rc >= 0 && emit_group(&sw, g) < 0)
-            rc = -1;
+        snprintf(what, sizeof what, "round %d/%d  %s %s", sw.plan.steps[s].round + 1, o->trials, label,
+                 u->kind == RB_UNIT_CONTROL ? "control block" : u->size ? rb_size_name(u->size, name, sizeof name) : "");
+        progress(&sw, what);
+        rc = run_step(&sw, s);
     }
+    /* A cell's trials are spread over every round, so its row waits for the last one. Interrupted
+     * or not, every cell with a trial gets its row; the trials themselves are on disk already. */
+    for (int g = 0; g < sw.plan.ngroups && rc >= 0; g++)
+        if (emit_group(&sw, g) < 0)
+            rc = -1;
     if (rc == 0)
         progress(&sw, "done");
     if (sw.tty && !o->quiet)
