@@ -18,7 +18,7 @@ set datafile missing 'NaN'
 set grid xtics ytics mxtics mytics lc rgb '#DDDDDD' lw 1
 set multiplot title 'Overhead of OTHER over BASE (%) per mode and size' . "\n" . 'red = OTHER slower, blue = OTHER faster; ~0 = same within noise (95% CI includes 0 or under --min-effect); - = not paired' font ',14'
 unset key
-set cbrange [-33.2392:33.2392]
+set cbrange [-34.6559:34.6559]
 set palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')
 set cblabel 'overhead (%)'
 set grid noxtics noytics

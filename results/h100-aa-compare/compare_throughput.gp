@@ -27,7 +27,7 @@ unset logscale y
 set object 1 rect from graph 0, first 10 to graph 1, first 30 fc rgb '#CDE8CD' fs solid 0.6 noborder behind
 set label 1 'claimed 10-30%' at graph 0.02, first 20 left font ',9' tc rgb '#2E7D32' front
 set arrow 1 from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#000000' lw 1 back
-set yrange [-29.4977:38.0713]
+set yrange [-38.1387:38.4828]
 set origin 0.0000,0.2000
 set size 0.3333,0.7000
 set title 'control block: managed' font ',13'

@@ -19,7 +19,7 @@ set grid xtics ytics mxtics mytics lc rgb '#DDDDDD' lw 1
 set multiplot title 'Every mode against the best native-path mode at each size - NVIDIA H100 80GB HBM3' . "\n" . 'cell = how many times slower than the best of pinned/async/coop/mapped|managed (1.00 = as fast; blue = faster, red = slower; unsup/failed/- = not measured)' font ',14'
 unset key
 set logscale cb
-set cbrange [0.0877839:11.3916]
+set cbrange [0.0910926:10.9778]
 set format cb '%.2g'
 set palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')
 set cblabel 'ratio (log scale)'

@@ -24,6 +24,8 @@ set key outside right top
 set style fill transparent solid 0.2 noborder
 set title 'Floor: one-word ping-pong through mapped pinned memory'
 set ylabel 'p50 (us)'
+set arrow 1 from '2026-11-22T17:50:41Z', graph 0 to '2026-11-22T17:50:41Z', graph 1 nohead lc rgb '#C04000' dt 2
+set label 1 'commit ccd5a00' at '2026-11-22T17:50:41Z', graph 0.98 rotate by 90 right front font ',8' tc rgb '#C04000'
 plot 'm0_floor.dat' using 1:3:4 with filledcurves lc rgb '#1f77b4' notitle, \
   'm0_floor.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 7 ps 0.6 lw 2 title 'floor'
 unset multiplot

@@ -25,6 +25,8 @@ set style fill transparent solid 0.2 noborder
 set title 'Throughput, 4 MiB messages'
 set ylabel 'GB/s'
 set logscale y
+set arrow 1 from '2026-11-22T17:50:41Z', graph 0 to '2026-11-22T17:50:41Z', graph 1 nohead lc rgb '#C04000' dt 2
+set label 1 'commit ccd5a00' at '2026-11-22T17:50:41Z', graph 0.98 rotate by 90 right front font ',8' tc rgb '#C04000'
 plot 'm0_throughput_4MiB.dat' using 1:3:4 with filledcurves lc rgb '#1f77b4' notitle, \
   'm0_throughput_4MiB.dat' using 1:2 with linespoints lc rgb '#1f77b4' pt 7 ps 0.6 lw 2 title 'native (mapped)', \
   'm0_throughput_4MiB.dat' using 1:6:7 with filledcurves lc rgb '#d62728' notitle, \
