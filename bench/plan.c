@@ -23,7 +23,7 @@ static void shuffle(size_t *v, size_t n, uint64_t *rng)
     }
 }
 
-static int is_paired_mode(int mode)
+int rb_plan_is_paired(int mode)
 {
     if (mode < 0)
         return 0;
@@ -60,7 +60,7 @@ static int add_round(rb_plan *p, size_t first, size_t last, int r, uint64_t *rng
     }
     size_t nb = 0, np = 0;
     for (size_t u = first; u < last; u++) {
-        if (is_paired_mode(p->units[u].mode)) {
+        if (rb_plan_is_paired(p->units[u].mode)) {
             if (np++ == 0)
                 blocks[nb++] = SIZE_MAX; /* the pair block */
             pair[np - 1] = u;

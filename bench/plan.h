@@ -39,6 +39,10 @@ typedef struct rb_plan {
     int ngroups;
 } rb_plan;
 
+/* Whether mode (an rb_mode_at index; -1 for none) is one of the pair block: the WSL2 fallback and
+ * the native path with a mapped or a managed control block. */
+int rb_plan_is_paired(int mode);
+
 /* Builds the plan for the modes in runnable (rb_mode_at order), sizes, trials rounds and the order
  * seed. Returns 0, or -1 (out of memory). */
 int rb_plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t nsizes, int trials, uint64_t seed,

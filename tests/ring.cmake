@@ -13,18 +13,17 @@ if(RINGBENCH_HAVE_CUDA)
     set_tests_properties(gpu_ring_lifetime_${mname} PROPERTIES
                          LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK gpu)
   endforeach()
-  # The protocol's other paths on the modes that would otherwise not take them: without the early
-  # take (every message waits for in_tail), and with stream ops (ring_config.stream_ops).
-  foreach(m pinned/async/coop/mapped pinned/zerocopy/noncoop/managed)
+  # The protocol's other paths on modes that would otherwise not take them (FLAG:MODE): without the
+  # early take (every message waits for in_tail), and with stream ops (ring_config.stream_ops).
+  foreach(t plain:pinned/async/coop/mapped plain:pinned/zerocopy/noncoop/managed
+            stream-ops:pinned/async/coop/mapped stream-ops:pinned/async/noncoop/managed)
+    string(REPLACE ":" ";" parts ${t})
+    list(GET parts 0 flag)
+    list(GET parts 1 m)
     string(REPLACE "/" "_" mname ${m})
-    add_test(NAME gpu_ring_plain_${mname} COMMAND test_ring_gpu --plain ${m})
-    set_tests_properties(gpu_ring_plain_${mname} PROPERTIES
-                         LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu)
-  endforeach()
-  foreach(m pinned/async/coop/mapped pinned/async/noncoop/managed)
-    string(REPLACE "/" "_" mname ${m})
-    add_test(NAME gpu_ring_streamops_${mname} COMMAND test_ring_gpu --stream-ops ${m})
-    set_tests_properties(gpu_ring_streamops_${mname} PROPERTIES
+    string(REPLACE "-" "" fname ${flag})
+    add_test(NAME gpu_ring_${fname}_${mname} COMMAND test_ring_gpu --${flag} ${m})
+    set_tests_properties(gpu_ring_${fname}_${mname} PROPERTIES
                          LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu)
   endforeach()
   foreach(host pinned malloc)

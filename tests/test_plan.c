@@ -8,14 +8,27 @@
 #include "check.h"
 #include "plan.h"
 
-static int is_pair(int mode)
+/* The pair block: the WSL2 fallback and the two native paths, exactly three modes. */
+static int is_pair(int mode) { return rb_plan_is_paired(mode); }
+
+static void check_pair_rule(void)
 {
-    if (mode < 0)
-        return 0;
-    rb_mode m = rb_mode_at((size_t)mode), fb = rb_mode_wsl2_fallback(), nat = rb_mode_native();
-    rb_mode nat_managed = nat;
-    nat_managed.v[RB_AXIS_CTRL] = RB_CTRL_MANAGED;
-    return !memcmp(&m, &fb, sizeof m) || !memcmp(&m, &nat, sizeof m) || !memcmp(&m, &nat_managed, sizeof m);
+    int n = 0;
+    for (size_t i = 0; i < RB_MODE_COUNT; i++)
+        n += rb_plan_is_paired((int)i);
+    CHECK_INT(n, 3);
+    rb_mode fb = rb_mode_wsl2_fallback(), nat = rb_mode_native();
+    int fbi = -1, nati = -1;
+    for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+        rb_mode m = rb_mode_at(i);
+        if (!memcmp(&m, &fb, sizeof m))
+            fbi = (int)i;
+        if (!memcmp(&m, &nat, sizeof m))
+            nati = (int)i;
+    }
+    CHECK(fbi >= 0 && rb_plan_is_paired(fbi));
+    CHECK(nati >= 0 && rb_plan_is_paired(nati));
+    CHECK(!rb_plan_is_paired(-1));
 }
 
 static void check_plan(const unsigned char *runnable, const uint32_t *sizes, size_t nsizes, int trials)
@@ -77,6 +90,7 @@ int main(void)
         rb_mode m = rb_mode_at(i);
         all[i] = rb_mode_invalid_reason(&m) == NULL;
     }
+    check_pair_rule();
     const uint32_t sizes[] = {8, 64, 4096, 1u << 20};
     check_plan(all, sizes, 4, 5);
     check_plan(all, sizes, 1, 1);
