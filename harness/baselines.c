@@ -104,19 +104,6 @@ static int cpu_floor(const rb_policy *p, rb_samples *s, char *err, size_t errlen
 }
 
 #ifdef RINGBENCH_HAVE_CUDA
-/* Waits for a stream without trusting it to finish: a kernel that never ends must not hang us. */
-static cudaError_t stream_wait(cudaStream_t st, double seconds)
-{
-    const uint64_t t0 = rb_now_ns();
-    for (;;) {
-        cudaError_t e = cudaStreamQuery(st);
-        if (e != cudaErrorNotReady)
-            return e;
-        if (rb_seconds_since(t0) > seconds)
-            return cudaErrorNotReady;
-    }
-}
-
 static int cuda_floor(int device, const rb_policy *p, rb_samples *s, char *err, size_t errlen,
                       volatile sig_atomic_t *stop)
 {
@@ -134,7 +121,7 @@ static int cuda_floor(int device, const rb_policy *p, rb_samples *s, char *err, 
     int op_rc;
     int mrc = rb_measure(p, pingpong_op, &pp, s, &op_rc, stop);
     st_rel(pp.ping, RB_PINGPONG_STOP);
-    CUDA_TRY(cerr, stream_wait(st, 5.0), fail);
+    CUDA_TRY(cerr, rb_stream_wait(st, 5.0), fail);
     rc = measure_result(mrc, op_rc, "GPU ping-pong", err, errlen);
     goto out;
 unsupported:

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <cuda_runtime_api.h>
 
+#include "timing.h"
+
 static inline void rb_cuda_describe(char *buf, size_t n, const char *call, cudaError_t e, const char *file,
                                     int line)
 {
@@ -18,6 +20,20 @@ static inline void rb_cuda_describe(char *buf, size_t n, const char *call, cudaE
         if (*p == '/')
             base = p + 1;
     snprintf(buf, n, "%s failed: %s (%s) at %s:%d", call, cudaGetErrorName(e), cudaGetErrorString(e), base, line);
+}
+
+/* Waits for a stream without trusting it to finish: a kernel that never ends must not hang us.
+ * Returns the stream's status, or cudaErrorNotReady when it was still busy after `seconds`. */
+static inline cudaError_t rb_stream_wait(cudaStream_t st, double seconds)
+{
+    const uint64_t t0 = rb_now_ns();
+    for (;;) {
+        cudaError_t e = cudaStreamQuery(st);
+        if (e != cudaErrorNotReady)
+            return e;
+        if (rb_seconds_since(t0) > seconds)
+            return cudaErrorNotReady;
+    }
 }
 
 #define CUDA_TRY(buf, call, label)                                                   \

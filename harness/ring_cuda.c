@@ -382,21 +382,16 @@ static int release_waits(ring *r)
     s->awaiting = 0;
     if (r->cb_direct)
         atomic_store_explicit((_Atomic uint32_t *)&r->cb_direct->k.out_tail, s->await_max, memory_order_release);
-    const uint64_t t0 = rb_now_ns();
-    for (;;) {
-        cudaError_t e = cudaStreamQuery(s->d2h);
-        if (e == cudaSuccess)
-            return RING_OK;
-        if (e != cudaErrorNotReady) {
-            rb_cuda_describe(s->cerr, sizeof s->cerr, "the reply stream", e, __FILE__, __LINE__);
-            return copy_failed(r);
-        }
-        if (rb_seconds_since(t0) > r->cfg.timeout_s) {
-            s->broken = 1;
-            return ring_fail(r, RING_ETIMEOUT, "the reply stream still waits for out_tail %u after %.3g s",
-                             s->await_max, r->cfg.timeout_s);
-        }
+    cudaError_t e = rb_stream_wait(s->d2h, r->cfg.timeout_s);
+    if (e == cudaSuccess)
+        return RING_OK;
+    if (e == cudaErrorNotReady) {
+        s->broken = 1;
+        return ring_fail(r, RING_ETIMEOUT, "the reply stream still waits for out_tail %u after %.3g s", s->await_max,
+                         r->cfg.timeout_s);
     }
+    rb_cuda_describe(s->cerr, sizeof s->cerr, "the reply stream", e, __FILE__, __LINE__);
+    return copy_failed(r);
 }
 
 /* One copy per run of slots; the run's completion event is recorded under its last slot. */
