@@ -41,8 +41,8 @@ typedef struct cpu_state {
     uint32_t await_value;
     cpu_deferred *deferred;
     uint32_t def_head, def_tail;
-    /* The twin's get events (ring_cuda.c): recorded for a run once another get follows it. */
-    unsigned char *ev_set;
+    /* The twin's get events (ring_cuda.c): recorded for a run once another get follows it; the
+     * newest run (get_last, while get_pending) has none. */
     int get_pending;
     uint32_t get_last;
 } cpu_state;
@@ -201,10 +201,9 @@ static int cpu_open(ring *r)
     const size_t ring_bytes = (size_t)r->cfg.capacity * r->stride;
     s->cb = alloc_aligned(sizeof(ring_cb));
     s->deferred = calloc(r->cfg.capacity, sizeof *s->deferred);
-    s->ev_set = calloc(r->cfg.capacity, 1);
     s->in_ring = alloc_aligned(ring_bytes);
     s->out_ring = alloc_aligned(ring_bytes);
-    if (!s->cb || !s->in_ring || !s->out_ring || !s->deferred || !s->ev_set)
+    if (!s->cb || !s->in_ring || !s->out_ring || !s->deferred)
         return ring_fail(r, RING_ENOMEM, "out of memory for %zu-byte rings", ring_bytes);
     if (r->cfg.mode.v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY) {
         r->in_stage = s->in_ring;
@@ -245,7 +244,6 @@ static void cpu_close(ring *r)
     free(s->in_copy);
     free(s->out_copy);
     free(s->deferred);
-    free(s->ev_set);
     free(s);
     r->be = NULL;
 }
@@ -261,7 +259,6 @@ static int cpu_launch(ring *r)
     s->awaiting = 0; /* the twin's release_waits: what a dead kernel never answered is dropped */
     s->def_head = s->def_tail = 0;
     s->get_pending = 0;
-    memset(s->ev_set, 0, r->cfg.capacity);
     if (pthread_create(&s->thread, NULL, cpu_kernel, r) != 0)
         return ring_fail(r, RING_EKERNEL, "pthread_create failed for the CPU kernel thread");
     s->thread_started = 1;
@@ -313,13 +310,10 @@ static int cpu_get(ring *r, uint32_t first, uint32_t n, size_t bytes)
     cpu_state *s = r->be;
     const size_t off = (size_t)first * r->stride;
     if (twin_async(r)) {
-        if (s->get_pending) {
+        if (s->get_pending)
             CC_COUNT(CC_EVENT_RECORD);
-            s->ev_set[s->get_last] = 1;
-        }
         s->get_pending = 1;
         s->get_last = first + n - 1;
-        s->ev_set[s->get_last] = 0;
     }
     twin_copy(r, 0, 1);
     if (s->awaiting) { /* behind a wait of the reply stream: copied once out_tail allows */
@@ -342,16 +336,14 @@ static int cpu_put_done(ring *r, uint32_t slot)
 static int cpu_get_done(ring *r, uint32_t slot)
 {
     cpu_state *s = r->be;
-    const int by_event = twin_async(r) && s->ev_set[slot];
+    const int by_event = twin_async(r) && (!s->get_pending || slot != s->get_last);
     if (twin_async(r))
         CC_COUNT(by_event ? CC_EVENT_QUERY : CC_STREAM_QUERY); /* the newest run: the stream's state */
     run_deferred(r);
     for (uint32_t i = s->def_head; i != s->def_tail; i++)
         if (s->deferred[i % r->cfg.capacity].last == slot)
             return 0;
-    if (by_event)
-        s->ev_set[slot] = 0;
-    else if (twin_async(r))
+    if (twin_async(r) && !by_event)
         s->get_pending = 0;
     return 1;
 }

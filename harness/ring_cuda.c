@@ -54,9 +54,9 @@ typedef struct cuda_state {
     int awaiting;
     uint32_t await_max;
     /* Get runs' completion: a run's event is recorded only once another get follows it (before that
-     * copy); the newest run is known complete when the reply stream is idle (cudaStreamQuery). One
-     * message in flight then costs no cudaEventRecord for its reply. ev_out_set marks recorded ones. */
-    unsigned char *ev_out_set;
+     * copy); the newest run (get_last, while get_pending) has none and is known complete when the
+     * reply stream is idle (cudaStreamQuery). One message in flight then costs no cudaEventRecord
+     * for its reply. Runs are asked about oldest first, so every other run asked about has one. */
     int get_pending;
     uint32_t get_last;
     char cerr[256];
@@ -214,8 +214,7 @@ static int cuda_open(ring *r)
     CUDA_TRY(s->cerr, cudaMalloc(&s->scratch, ring_kernel_scratch_bytes()), failed);
     s->ev_in = calloc(r->cfg.capacity, sizeof *s->ev_in);
     s->ev_out = calloc(r->cfg.capacity, sizeof *s->ev_out);
-    s->ev_out_set = calloc(r->cfg.capacity, 1);
-    if (!s->ev_in || !s->ev_out || !s->ev_out_set)
+    if (!s->ev_in || !s->ev_out)
         return ring_fail(r, RING_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < r->cfg.capacity; i++) {
         CUDA_TRY(s->cerr, cudaEventCreateWithFlags(&s->ev_in[i], cudaEventDisableTiming), failed);
@@ -249,7 +248,6 @@ static void cuda_close(ring *r)
                  rb_mode_label(&r->cfg.mode, label, sizeof label));
         free(s->ev_in);
         free(s->ev_out);
-        free(s->ev_out_set);
         free(s);
         r->be = NULL;
         return;
@@ -263,7 +261,6 @@ static void cuda_close(ring *r)
             cudaEventDestroy(s->ev_out[i]);
     free(s->ev_in);
     free(s->ev_out);
-    free(s->ev_out_set);
     if (s->ctrl == RB_CTRL_MAPPED) {
         if (s->cb_alloc)
             cudaFreeHost(s->cb_alloc);
@@ -310,7 +307,6 @@ static int cuda_launch(ring *r)
     if (rc != RING_OK)
         return rc;
     s->get_pending = 0; /* ring.c forgets the previous launch's runs */
-    memset(s->ev_out_set, 0, r->cfg.capacity);
     /* Zeroed in the kernel's own stream, ahead of it: a device-wide synchronize here would wait
      * forever for a kernel some earlier ring could not stop. */
     if (r->cb_direct)
@@ -429,13 +425,11 @@ static int cuda_get(ring *r, uint32_t first, uint32_t n, size_t bytes)
         if (s->get_pending) { /* the run before this one gets its event now */
             CC_COUNT(CC_EVENT_RECORD);
             CUDA_TRY(s->cerr, cudaEventRecord(s->ev_out[s->get_last], s->d2h), failed);
-            s->ev_out_set[s->get_last] = 1;
         }
         CC_COUNT(CC_MEMCPY_ASYNC);
         CUDA_TRY(s->cerr, cudaMemcpyAsync(r->out_stage + off, s->out_dev + off, bytes, cudaMemcpyDeviceToHost, s->d2h), failed);
         s->get_pending = 1;
         s->get_last = first + n - 1;
-        s->ev_out_set[s->get_last] = 0;
         return RING_OK;
     }
     CC_COUNT(CC_MEMCPY);
@@ -466,12 +460,8 @@ static int cuda_get_done(ring *r, uint32_t slot)
     cuda_state *s = r->be;
     if (!s->async)
         return 1;
-    if (s->ev_out_set[slot]) {
-        int rc = event_done(r, s->ev_out[slot]);
-        if (rc == 1)
-            s->ev_out_set[slot] = 0;
-        return rc;
-    }
+    if (!s->get_pending || slot != s->get_last)
+        return event_done(r, s->ev_out[slot]);
     /* The newest run: complete when everything queued on the reply stream is. */
     CC_COUNT(CC_STREAM_QUERY);
     cudaError_t e = cudaStreamQuery(s->d2h);
