@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "anatomy_cmd.h"
 #include "baselines.h"
+#include "cli.h"
 #include "env.h"
 #include "h5out.h"
 #include "placement.h"
@@ -28,7 +30,7 @@
 #define RINGBENCH_VERSION "0.0.0"
 #endif
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = CLI_EXIT_OK, EXIT_FAIL = CLI_EXIT_FAIL, EXIT_USAGE = CLI_EXIT_USAGE };
 
 static volatile sig_atomic_t g_stop;
 static volatile sig_atomic_t g_signal;
@@ -51,50 +53,6 @@ static void install_signals(void)
 }
 
 /* --- small parsing helpers ---------------------------------------------------------------------- */
-
-/* Matches "--name value" and "--name=value" (and a short alias "-x value"); advances *i. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char *alias, const char **val)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) == 0 && a[n] == '=') {
-        *val = a + n + 1;
-        return 1;
-    }
-    if (strcmp(a, name) == 0 || (alias && strcmp(a, alias) == 0)) {
-        if (*i + 1 >= argc) {
-            fprintf(stderr, "ringbench: %s needs a value\n", name);
-            exit(EXIT_USAGE);
-        }
-        *val = argv[++*i];
-        return 1;
-    }
-    return 0;
-}
-
-static long parse_long(const char *opt, const char *s, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) {
-        fprintf(stderr, "ringbench: %s: '%s' is not an integer from %ld to %ld\n", opt, s, lo, hi);
-        exit(EXIT_USAGE);
-    }
-    return v;
-}
-
-static double parse_seconds(const char *opt, const char *s)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v > 0) || v > 86400) {
-        fprintf(stderr, "ringbench: %s: '%s' is not a positive number of seconds\n", opt, s);
-        exit(EXIT_USAGE);
-    }
-    return v;
-}
 
 static void utc_now(char *buf, size_t n, const char *fmt)
 {
@@ -297,33 +255,33 @@ static int cmd_run(int argc, char **argv)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage_run(stdout);
             return EXIT_OK;
-        } else if (opt_value(argc, argv, &i, "--preset", NULL, &v)) {
+        } else if (cli_opt_value(argc, argv, &i, "--preset", NULL, &v)) {
             preset_name = v;
-        } else if (opt_value(argc, argv, &i, "--modes", NULL, &v)) {
+        } else if (cli_opt_value(argc, argv, &i, "--modes", NULL, &v)) {
             modes = v;
-        } else if (opt_value(argc, argv, &i, "--sizes", NULL, &v)) {
+        } else if (cli_opt_value(argc, argv, &i, "--sizes", NULL, &v)) {
             sizes = v;
-        } else if (opt_value(argc, argv, &i, "--backend", NULL, &v)) {
+        } else if (cli_opt_value(argc, argv, &i, "--backend", NULL, &v)) {
             backend = v;
-        } else if (opt_value(argc, argv, &i, "--device", NULL, &v)) {
-            device = (int)parse_long("--device", v, 0, 1023);
-        } else if (opt_value(argc, argv, &i, "--seed", NULL, &v)) {
-            seed = (uint32_t)parse_long("--seed", v, 0, 0xFFFFFFFFL);
-        } else if (opt_value(argc, argv, &i, "--output", "-o", &v)) {
+        } else if (cli_opt_value(argc, argv, &i, "--device", NULL, &v)) {
+            device = (int)cli_parse_long("--device", v, 0, 1023);
+        } else if (cli_opt_value(argc, argv, &i, "--seed", NULL, &v)) {
+            seed = (uint32_t)cli_parse_long("--seed", v, 0, 0xFFFFFFFFL);
+        } else if (cli_opt_value(argc, argv, &i, "--output", "-o", &v)) {
             output = v;
-        } else if (opt_value(argc, argv, &i, "--timeout", NULL, &v)) {
-            timeout_s = parse_seconds("--timeout", v);
-        } else if (opt_value(argc, argv, &i, "--max-lifetime", NULL, &v)) {
-            lifetime_s = parse_seconds("--max-lifetime", v);
+        } else if (cli_opt_value(argc, argv, &i, "--timeout", NULL, &v)) {
+            timeout_s = cli_parse_seconds("--timeout", v);
+        } else if (cli_opt_value(argc, argv, &i, "--max-lifetime", NULL, &v)) {
+            lifetime_s = cli_parse_seconds("--max-lifetime", v);
             lifetime_source = "--max-lifetime";
-        } else if (opt_value(argc, argv, &i, "--trials", NULL, &v)) {
-            trials = (int)parse_long("--trials", v, 1, 1000);
-        } else if (opt_value(argc, argv, &i, "--window", NULL, &v)) {
+        } else if (cli_opt_value(argc, argv, &i, "--trials", NULL, &v)) {
+            trials = (int)cli_parse_long("--trials", v, 1, 1000);
+        } else if (cli_opt_value(argc, argv, &i, "--window", NULL, &v)) {
             windows = v;
-        } else if (opt_value(argc, argv, &i, "--cpu", NULL, &v)) {
+        } else if (cli_opt_value(argc, argv, &i, "--cpu", NULL, &v)) {
             cpu_list = v;
-        } else if (opt_value(argc, argv, &i, "--warmup", NULL, &v)) {
-            warmup_s = strcmp(v, "0") == 0 ? 0 : parse_seconds("--warmup", v);
+        } else if (cli_opt_value(argc, argv, &i, "--warmup", NULL, &v)) {
+            warmup_s = strcmp(v, "0") == 0 ? 0 : cli_parse_seconds("--warmup", v);
         } else if (strcmp(argv[i], "--no-pin") == 0) {
             pin = 0;
         } else if (strcmp(argv[i], "--no-early-take") == 0) {
@@ -592,9 +550,9 @@ static int cmd_probe(int argc, char **argv)
                    "cooperative launch...), with the CUDA error behind every 'no'. -o also saves it as a\n"
                    "results file holding only provenance and capabilities.\n");
             return EXIT_OK;
-        } else if (opt_value(argc, argv, &i, "--device", NULL, &v)) {
-            device = (int)parse_long("--device", v, 0, 1023);
-        } else if (opt_value(argc, argv, &i, "--output", "-o", &v)) {
+        } else if (cli_opt_value(argc, argv, &i, "--device", NULL, &v)) {
+            device = (int)cli_parse_long("--device", v, 0, 1023);
+        } else if (cli_opt_value(argc, argv, &i, "--output", "-o", &v)) {
             output = v;
         } else if (strcmp(argv[i], "--force") == 0) {
             force = 1;
@@ -733,13 +691,14 @@ static void usage(FILE *f)
         "  compare   compare two results files (e.g. native Linux vs WSL2), with confidence intervals\n"
         "  track     add a run to a history, flag regressions against the same machine's earlier runs\n"
         "  export    write a results file as Bencher Metric Format JSON, CSV or JSON\n"
+        "  anatomy   where one round trip's time goes: host and kernel stamps of one mode at one size\n"
         "options: --help, --version\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "ringbench: a command is needed: run, probe, list, report, compare, track or export (see ringbench --help)\n");
+        fprintf(stderr, "ringbench: a command is needed: run, probe, list, report, compare, track, export or anatomy (see ringbench --help)\n");
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
@@ -773,6 +732,8 @@ int main(int argc, char **argv)
         return track_cmd_track(argc - 1, argv + 1);
     if (strcmp(cmd, "export") == 0)
         return track_cmd_export(argc - 1, argv + 1);
+    if (strcmp(cmd, "anatomy") == 0)
+        return anatomy_cmd(argc - 1, argv + 1);
     fprintf(stderr, "ringbench: unknown command '%s' (see ringbench --help)\n", cmd);
     return EXIT_USAGE;
 }

@@ -67,6 +67,26 @@ int rb_axis_parse(rb_axis a, const char *name)
     return -1;
 }
 
+int rb_mode_parse_label(const char *label, rb_mode *m)
+{
+    rb_mode tmp;
+    const char *p = label;
+    for (int a = 0; a < RB_AXIS_COUNT; a++) {
+        const char *end = strchr(p, '/');
+        const size_t n = end ? (size_t)(end - p) : strlen(p);
+        char name[32];
+        if ((end == NULL) != (a == RB_AXIS_COUNT - 1) || n >= sizeof name)
+            return -1;
+        memcpy(name, p, n);
+        name[n] = 0;
+        if ((tmp.v[a] = rb_axis_parse((rb_axis)a, name)) < 0)
+            return -1;
+        p = end ? end + 1 : p + n;
+    }
+    *m = tmp;
+    return 0;
+}
+
 rb_mode rb_mode_at(size_t i)
 {
     rb_mode m;

@@ -43,6 +43,10 @@ const char *rb_mode_invalid_reason(const rb_mode *m);
 /* "pinned/async/coop/mapped". Returns buf. */
 char *rb_mode_label(const rb_mode *m, char *buf, size_t n);
 
+/* The inverse of rb_mode_label: 0 with *m set, or -1 (m untouched) unless label names one value of
+ * every axis, in axis order, separated by '/'. */
+int rb_mode_parse_label(const char *label, rb_mode *m);
+
 /* The WSL2 fallback path of the document under test, and the native path it is compared with. */
 rb_mode rb_mode_wsl2_fallback(void);  /* malloc/sync/noncoop/device */
 rb_mode rb_mode_native(void);         /* pinned/async/coop/mapped */

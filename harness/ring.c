@@ -70,6 +70,15 @@ int ring_fail(ring *r, int code, const char *fmt, ...)
 }
 
 const char *ring_error(const ring *r) { return r->err; }
+int ring_trace_read(ring *r, ring_trace_rec *out)
+{
+    if (!r->cfg.trace)
+        return ring_fail(r, RING_ESTATE, "ring_trace_read: the ring was opened without a trace (ring_config.trace)");
+    if (r->launched && !r->terminated)
+        return ring_fail(r, RING_ESTATE, "ring_trace_read: the kernel still runs (ring_terminate first)");
+    return r->ops->trace_read(r, out);
+}
+
 const ring_stats *ring_get_stats(const ring *r) { return &r->st; }
 const ring_config *ring_get_config(const ring *r) { return &r->cfg; }
 uint32_t ring_blocks(const ring *r) { return r->blocks; }

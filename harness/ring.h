@@ -72,6 +72,11 @@ typedef struct ring_config {
      * replies. 1 = on where the platform allows it, 0 = off (the default: on the H100 it made the
      * 8-byte round trip about 7 us slower, see README "The pipelined ring"). */
     int stream_ops;
+    /* The kernel keeps a trace of its batches (ring_trace_rec, read with ring_trace_read): when each
+     * was found, decided, written and published, by the kernel's own clock. 0 = off (the default;
+     * the stamps are stores to device memory off the path the host waits on, but a measured ring
+     * should do nothing it need not). */
+    int trace;
 } ring_config;
 
 enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP };
@@ -148,6 +153,11 @@ int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile s
 int ring_cb_read(ring *r, ring_cb_kern *out);   /* one read of the kernel-written half */
 int ring_cb_write_flag(ring *r, uint32_t value); /* one write of the handshake flag */
 int ring_cb_handshake(ring *r);                  /* flag+1, wait until the kernel acknowledges it */
+
+/* The kernel's trace (cfg.trace): copies its RING_TRACE_RECS records, in buffer order (record i
+ * holds batch i, i + RING_TRACE_RECS, ...: whichever came last), into out. Only once the kernel has
+ * exited (ring_terminate): RING_ESTATE before, or when the ring was opened without cfg.trace. */
+int ring_trace_read(ring *r, ring_trace_rec *out);
 
 const ring_stats *ring_get_stats(const ring *r);
 const ring_config *ring_get_config(const ring *r);

@@ -45,6 +45,7 @@ typedef struct cpu_state {
      * newest run (get_last, while get_pending) has none. */
     int get_pending;
     uint32_t get_last;
+    ring_trace_rec *trace; /* RING_TRACE_RECS records (cfg.trace), written by the kernel thread */
 } cpu_state;
 
 static inline uint32_t ld(const uint32_t *p)
@@ -106,6 +107,7 @@ static void *cpu_kernel(void *arg)
     uint64_t last_beat = start;
     uint32_t beats = 1, state = RING_STATE_IDLE, flag_ack = ld(&cb->k.flag_ack), done = 0, errors = 0;
     unsigned idle_polls = 0;
+    uint32_t polls = 0, batches = 0; /* for the trace, as rk_lead counts them */
     st(&cb->k.blocks, 1);
     st(&cb->k.heartbeat, beats);
     st(&cb->k.state, state);
@@ -113,6 +115,7 @@ static void *cpu_kernel(void *arg)
         const uint32_t in_tail = ld(&cb->h.in_tail), out_ack = ld(&cb->h.out_ack);
         const uint32_t flag = ld(&cb->h.flag), cmd = ld(&cb->h.cmd);
         const uint64_t now = rb_now_ns();
+        polls++;
         if (now - last_beat >= RING_HEARTBEAT_NS) {
             last_beat = now;
             st(&cb->k.heartbeat, ++beats);
@@ -140,6 +143,10 @@ static void *cpu_kernel(void *arg)
         if (n > ring_batch_max(r->cfg.capacity, r->cfg.max_payload))
             n = ring_batch_max(r->cfg.capacity, r->cfg.max_payload);
         if (state == RING_STATE_ACTIVE && n != 0) {
+            ring_trace_rec *t = s->trace ? &s->trace[batches++ & (RING_TRACE_RECS - 1)] : NULL;
+            if (t)
+                *t = (ring_trace_rec){.poll_ns = now, .seen_ns = rb_now_ns(), .first = done, .n = n, .polls = polls};
+            polls = 0;
             const uint32_t bad_before = errors;
             for (uint32_t i = 0; i < n; i++, done++) {
                 const size_t off = (size_t)(done & r->mask) * r->stride;
@@ -148,10 +155,14 @@ static void *cpu_kernel(void *arg)
                 if (r->cfg.fault_every && (done + 1) % r->cfg.fault_every == 0)
                     inject_fault(r->cfg.fault_kind, s->out_ring + off);
             }
+            if (t)
+                t->written_ns = rb_now_ns();
             if (errors != bad_before)
                 st(&cb->k.errors, errors);
             st(&cb->k.in_head, done);
             st(&cb->k.out_tail, done);
+            if (t)
+                t->published_ns = rb_now_ns();
             idle_polls = 0;
         } else if (++idle_polls > 64) {
             sched_yield(); /* CI machines have two cores: leave one to the host thread */
@@ -217,6 +228,8 @@ static int cpu_open(ring *r)
         r->out_stage = s->out_copy;
     }
     r->cb_direct = r->cfg.mode.v[RB_AXIS_CTRL] == RB_CTRL_DEVICE ? NULL : s->cb;
+    if (r->cfg.trace && !(s->trace = calloc(RING_TRACE_RECS, sizeof *s->trace)))
+        return ring_fail(r, RING_ENOMEM, "out of memory for the trace");
     r->blocks = 1;
     return RING_OK;
 }
@@ -244,6 +257,7 @@ static void cpu_close(ring *r)
     free(s->in_copy);
     free(s->out_copy);
     free(s->deferred);
+    free(s->trace);
     free(s);
     r->be = NULL;
 }
@@ -259,12 +273,16 @@ static int cpu_launch(ring *r)
     s->awaiting = 0; /* the twin's release_waits: what a dead kernel never answered is dropped */
     s->def_head = s->def_tail = 0;
     s->get_pending = 0;
+    if (s->trace)
+        memset(s->trace, 0, RING_TRACE_RECS * sizeof *s->trace);
     if (pthread_create(&s->thread, NULL, cpu_kernel, r) != 0)
         return ring_fail(r, RING_EKERNEL, "pthread_create failed for the CPU kernel thread");
     s->thread_started = 1;
     if (!r->cb_direct)
         CC_COUNT(CC_OTHER); /* cudaMemsetAsync of the device control block */
     CC_COUNT(CC_OTHER);     /* cudaMemsetAsync of the scratch */
+    if (s->trace)
+        CC_COUNT(CC_OTHER); /* cudaMemsetAsync of the trace */
     CC_COUNT(CC_LAUNCH);
     return RING_OK;
 }
@@ -400,6 +418,14 @@ static int cpu_cb_read(ring *r)
     return RING_OK;
 }
 
+static int cpu_trace_read(ring *r, ring_trace_rec *out)
+{
+    cpu_state *s = r->be;
+    memcpy(out, s->trace, RING_TRACE_RECS * sizeof *out); /* the thread has exited and been joined */
+    CC_COUNT(CC_MEMCPY);
+    return RING_OK;
+}
+
 const ring_ops ring_cpu_ops = {
     .open = cpu_open,
     .close = cpu_close,
@@ -413,4 +439,5 @@ const ring_ops ring_cpu_ops = {
     .cb_read = cpu_cb_read,
     .announce = cpu_announce,
     .await_reply = cpu_await_reply,
+    .trace_read = cpu_trace_read,
 };

@@ -46,6 +46,7 @@ typedef struct cuda_state {
     ring_cb_host *snap;                  /* capacity + 1 snapshots of the host half */
     ring_cb_kern *kstage;                /* landing place of staged kernel-half reads */
     void *scratch;
+    ring_trace_rec *trace;               /* device memory, RING_TRACE_RECS records (cfg.trace) */
     cudaStream_t kstream, h2d, d2h, ctl;
     cudaEvent_t *ev_in, *ev_out;
     int pinned, async, zerocopy, ctrl, launched, broken;
@@ -212,6 +213,8 @@ static int cuda_open(ring *r)
         (rc = host_alloc(r, (void **)&s->kstage, sizeof(ring_cb_kern))) != RING_OK)
         return rc;
     CUDA_TRY(s->cerr, cudaMalloc(&s->scratch, ring_kernel_scratch_bytes()), failed);
+    if (r->cfg.trace)
+        CUDA_TRY(s->cerr, cudaMalloc((void **)&s->trace, RING_TRACE_RECS * sizeof *s->trace), failed);
     s->ev_in = calloc(r->cfg.capacity, sizeof *s->ev_in);
     s->ev_out = calloc(r->cfg.capacity, sizeof *s->ev_out);
     if (!s->ev_in || !s->ev_out)
@@ -284,6 +287,8 @@ static void cuda_close(ring *r)
     host_free(s, s->kstage);
     if (s->scratch)
         cudaFree(s->scratch);
+    if (s->trace)
+        cudaFree(s->trace);
     cudaStream_t streams[] = {s->kstream, s->h2d, s->d2h, s->ctl};
     for (size_t i = 0; i < 4; i++)
         if (streams[i])
@@ -317,6 +322,10 @@ static int cuda_launch(ring *r)
     }
     CC_COUNT(CC_OTHER);
     CUDA_TRY(s->cerr, cudaMemsetAsync(s->scratch, 0, ring_kernel_scratch_bytes(), s->kstream), failed);
+    if (s->trace) {
+        CC_COUNT(CC_OTHER);
+        CUDA_TRY(s->cerr, cudaMemsetAsync(s->trace, 0, RING_TRACE_RECS * sizeof *s->trace, s->kstream), failed);
+    }
     ring_kernel_args a = {
         .cb = s->cb_dev,
         .in_ring = s->in_dev,
@@ -327,6 +336,7 @@ static int cuda_launch(ring *r)
         .capacity = r->cfg.capacity,
         .max_payload = r->cfg.max_payload,
         .flags = r->cfg.early_take ? RING_KFLAG_EARLY_TAKE : 0u,
+        .trace = s->trace,
     };
     CC_COUNT(CC_LAUNCH);
     CUDA_TRY(s->cerr, ring_kernel_launch(&a, coop, r->blocks, s->kstream), failed);
@@ -535,6 +545,16 @@ failed:
     return copy_failed(r);
 }
 
+static int cuda_trace_read(ring *r, ring_trace_rec *out)
+{
+    cuda_state *s = r->be;
+    /* The kernel has exited (ring_trace_read's rule), so its stream is idle and the copy is final. */
+    CUDA_TRY(s->cerr, cudaMemcpy(out, s->trace, RING_TRACE_RECS * sizeof *out, cudaMemcpyDeviceToHost), failed);
+    return RING_OK;
+failed:
+    return copy_failed(r);
+}
+
 const ring_ops ring_cuda_ops = {
     .open = cuda_open,
     .close = cuda_close,
@@ -548,4 +568,5 @@ const ring_ops ring_cuda_ops = {
     .cb_read = cuda_cb_read,
     .announce = cuda_announce,
     .await_reply = cuda_await_reply,
+    .trace_read = cuda_trace_read,
 };

@@ -43,6 +43,9 @@ typedef struct ring_ops {
      * wrap lies between the current out_tail and value). */
     int (*announce)(ring *r, uint32_t value);
     int (*await_reply)(ring *r, uint32_t value);
+    /* Copies the kernel's trace (RING_TRACE_RECS records) into out; called only with cfg.trace set
+     * and the kernel exited. */
+    int (*trace_read)(ring *r, ring_trace_rec *out);
 } ring_ops;
 
 extern const ring_ops ring_cpu_ops;

@@ -220,12 +220,14 @@ __device__ __forceinline__ unsigned int rk_reply_flags(const ring_kernel_args &a
 struct rk_leader {
     unsigned long long start_ns, last_beat_ns;
     unsigned int beats, state, flag_ack, dispatched;
+    unsigned int polls, batches; // for the trace: polls since the last batch, batches taken
 };
 
 // The batch every working thread reads from shared memory. For a batch of one message of up to 16
 // bytes whose read-ahead checked out, hdr and q0 hold the whole message (have_q0).
 struct rk_job {
     unsigned int kind, first, n, have_q0, grid;
+    unsigned int trace_i; // the batch's trace record (block 0's copy of the job only)
     uint4 hdr, q0;
 };
 
@@ -259,7 +261,8 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
         const uint4 h = ld_volatile4(&a.cb->h); // in_tail, out_ack, flag, cmd
         const uint4 hdr = ld_volatile4(slot_p);
         const uint4 q0 = ld_volatile4(slot_p + sizeof(ring_hdr));
-        const unsigned long long now = globaltimer_ns();
+        const unsigned long long now = globaltimer_ns(); // issued before the reads above are back
+        L->polls++;
         if (now - L->last_beat_ns >= RING_HEARTBEAT_NS) {
             L->last_beat_ns = now;
             st_volatile(&a.cb->k.heartbeat, ++L->beats);
@@ -314,6 +317,19 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
         // A lone small message read ahead whole is complete as read. Anything else is read behind
         // an acquire fence: the slots were written before in_tail.
         const bool small = n == 1 && whole;
+        if (a.trace) {
+            // Taken after branches on what the poll read, so after its reads were back.
+            ring_trace_rec *t = &a.trace[L->batches & (RING_TRACE_RECS - 1)];
+            t->poll_ns = now;
+            t->seen_ns = globaltimer_ns();
+            t->written_ns = t->published_ns = 0;
+            t->first = L->dispatched;
+            t->n = n;
+            t->polls = L->polls;
+            t->early = ahead <= 0;
+        }
+        job->trace_i = L->batches++;
+        L->polls = 0;
         if (!small)
             __threadfence_system();
         job->kind = JOB_BATCH;
@@ -469,6 +485,9 @@ __device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_jo
         __syncthreads();
     }
     if (threadIdx.x == 0) {
+        ring_trace_rec *t = a.trace && blockIdx.x == 0 ? &a.trace[job.trace_i & (RING_TRACE_RECS - 1)] : NULL;
+        if (t)
+            t->written_ns = globaltimer_ns();
         if (job.grid)
             __threadfence_system();
         else
@@ -477,6 +496,8 @@ __device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_jo
             st_volatile(&a.cb->k.errors, atomicAdd(&s->errors, 0u));
         st_volatile(&a.cb->k.in_head, job.first + job.n);
         st_volatile(&a.cb->k.out_tail, job.first + job.n);
+        if (t)
+            t->published_ns = globaltimer_ns();
     }
 }
 
@@ -531,6 +552,7 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
         L.beats = 1;
         L.flag_ack = ld_volatile(&a.cb->k.flag_ack);
         L.dispatched = 0;
+        L.polls = L.batches = 0;
         L.state = RING_STATE_NONE;
         st_volatile(&a.cb->k.blocks, gridDim.x);
         st_volatile(&a.cb->k.heartbeat, L.beats);

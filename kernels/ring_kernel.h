@@ -26,6 +26,7 @@ typedef struct ring_kernel_args {
     uint32_t capacity;        /* power of two */
     uint32_t max_payload;
     uint32_t flags;           /* RING_KFLAG_* */
+    ring_trace_rec *trace;    /* RING_TRACE_RECS records of device memory, zeroed; NULL = no trace */
 } ring_kernel_args;
 
 /* Bits of ring_kernel_args.flags. */

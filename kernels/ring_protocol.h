@@ -203,6 +203,26 @@ RING_HD uint32_t ring_sum_term(uint32_t w, uint32_t i)
     return (w ^ (i * 0x9E3779B9u)) * ((i << 1) | 1u);
 }
 
+/* The kernel's trace (ring_config.trace): one record per batch, in a buffer of RING_TRACE_RECS
+ * records indexed by batch number modulo RING_TRACE_RECS, written only when the host asked for it.
+ * Times are the kernel's clock (CUDA: %globaltimer, ns; CPU backend: rb_now_ns), so only
+ * differences between stamps of one record, or of records, mean anything; the host clock is
+ * another clock. A zero poll_ns marks a record never written. published_ns is 0 for a batch that a
+ * block other than block 0 published (an ordinary launch's grid batch: the last block to finish
+ * publishes, and only block 0 keeps the record's index). */
+typedef struct ring_trace_rec {
+    uint64_t poll_ns;      /* the poll that found the batch was issued */
+    uint64_t seen_ns;      /* its reads were back and the batch decided */
+    uint64_t written_ns;   /* every reply of the batch written, not yet published */
+    uint64_t published_ns; /* after the publishing fence and the stores of in_head and out_tail */
+    uint32_t first, n;     /* the batch: messages first .. first + n - 1 */
+    uint32_t polls;        /* polls since the previous batch was taken, the finding one included */
+    uint32_t early;        /* 1 when the batch was taken early (before in_tail announced it) */
+} ring_trace_rec;
+RING_STATIC_ASSERT(sizeof(ring_trace_rec) == 48, "ring_trace_rec layout is shared with the kernel");
+
+#define RING_TRACE_RECS 4096u
+
 /* The check word of an input header. The kernel reads a header while the host may be writing it
  * (it reads ahead, see ring_kernel.cu rk_lead), and a 16-byte read across the bus can see part of
  * the old header and part of the new; only a header whose check word matches is taken as whole. */

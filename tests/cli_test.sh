@@ -7,6 +7,7 @@
 # interrupt  SIGINT during a run leaves a valid, readable file holding the completed trials and the
 #            rows of their cells, marked incomplete, and exit status 1
 # placement  a one-core CPU list: a loud warning, and the provenance records it
+# anatomy    `ringbench anatomy` on the CPU backend: every part measured, every round trip traced
 # badinput   every documented error path: one line on stderr and the documented exit status
 set -u
 rb=$1 work=$2 what=$3 py=${4:-} schema=${5:-}
@@ -123,12 +124,32 @@ placement)
         grep -q "WARNING: only 1 usable CPU (0 from mask)" "$work/err" && ok || bad "taskset mask not seen: $(cat "$work/err")"
     fi
     ;;
+anatomy)
+    # The anatomy on the CPU backend: a table with every part, each round trip matched with its
+    # kernel record, and the floor measured beside it.
+    "$rb" anatomy --backend cpu --samples 300 --warmup-msgs 20 --no-pin >"$work/out" 2>"$work/err"
+    st=$?
+    [ $st -eq 0 ] && ok || bad "anatomy exit $st: $(tail -3 "$work/err")"
+    grep -q "300 round trips timed (all 320 replies verified), 300 matched with the kernel's trace" "$work/out" &&
+        ok || bad "anatomy: not every round trip matched: $(head -3 "$work/out")"
+    for part in "round trip" send poll work publish outside idle polls; do
+        grep -Eq "^\| $part +\| +[0-9]" "$work/out" && ok || bad "anatomy: no numbers for '$part'"
+    done
+    grep -q "^floor (ping-pong, same process): p10 [0-9]" "$work/out" && ok || bad "anatomy: no floor"
+    ;;
 badinput)
     expect 2
     expect 2 frob
     expect 0 --help
     expect 0 --version
     expect 0 run --help
+    expect 0 anatomy --help
+    expect 2 anatomy --mode pinned/async
+    expect 2 anatomy --mode malloc/zerocopy/coop/mapped
+    expect 2 anatomy --size 8,64
+    expect 2 anatomy --samples 4000 --warmup-msgs 200
+    expect 2 anatomy --backend gpu
+    expect 2 anatomy --frob
     expect 0 list
     expect 2 list bogus
     expect 2 run --modes host=gold

@@ -7,6 +7,8 @@
 # Steps (in the order given):
 #   build     configure (sm_90 only, to build fast) and build into build-gpu/
 #   gputests  ctest -L gpu, then compute-sanitizer memcheck/racecheck/synccheck on the ring kernel
+#   anatomy   ringbench anatomy of the best mode and its variants, the copy modes and the fallback
+#             (anatomy.md)
 #   early     latency of the pinned modes at 8 B, 64 B and 4 KiB: defaults, early take off, stream
 #             ops on, defaults again (early.md); compare each variant against the first
 #   quick     one quick run (timed)
@@ -57,6 +59,23 @@ for step in "$@"; do
             timed "synccheck_${m//\//_}" compute-sanitizer --tool synccheck "$t" "$m" 200 8
             grep "ERROR SUMMARY" "$out/synccheck_${m//\//_}.log" | sed "s|^|$m synccheck: |"
         done
+        ;;
+    anatomy)
+        # Where the time of one round trip goes (ringbench anatomy): the best mode at 8 B, with one
+        # block instead of the full grid, the other launch kind, the copy modes, the fallback, 4 KiB.
+        {
+            for a in "pinned/zerocopy/coop/mapped" "pinned/zerocopy/coop/mapped --blocks 1" \
+                "pinned/zerocopy/noncoop/mapped" "pinned/zerocopy/coop/mapped --no-early-take" \
+                "pinned/async/coop/mapped" "pinned/async/coop/mapped --no-early-take" "pinned/sync/coop/mapped" \
+                "malloc/sync/noncoop/device" "pinned/zerocopy/coop/mapped --size 4K"; do
+                echo "### ringbench anatomy --mode $a"
+                echo
+                # shellcheck disable=SC2086
+                "$rb" anatomy --warmup 1 --mode $a 2>&1
+                echo
+            done
+        } >"$out/anatomy.md"
+        say "anatomy: $(grep -c '^| round trip' "$out/anatomy.md") of 9 runs"
         ;;
     early)
         # What the early take and the stream ops do: latency of every pinned mode at 8 B, 64 B and

@@ -14,9 +14,11 @@ if(RINGBENCH_HAVE_CUDA)
                          LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK gpu)
   endforeach()
   # The protocol's other paths on modes that would otherwise not take them (FLAG:MODE): without the
-  # early take (every message waits for in_tail), and with stream ops (ring_config.stream_ops).
+  # early take (every message waits for in_tail), with stream ops (ring_config.stream_ops), and with
+  # the kernel's trace on (ring_config.trace, checked against what was sent).
   foreach(t plain:pinned/async/coop/mapped plain:pinned/zerocopy/noncoop/managed
-            stream-ops:pinned/async/coop/mapped stream-ops:pinned/async/noncoop/managed)
+            stream-ops:pinned/async/coop/mapped stream-ops:pinned/async/noncoop/managed
+            trace:pinned/zerocopy/noncoop/mapped trace:pinned/async/coop/device)
     string(REPLACE ":" ";" parts ${t})
     list(GET parts 0 flag)
     list(GET parts 1 m)

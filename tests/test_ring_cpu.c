@@ -8,8 +8,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "anatomy.h"
 #include "check.h"
 #include "ring.h"
+#include "timing.h"
 
 static ring *open_ring(uint32_t capacity, uint32_t max_payload, rb_mode mode)
 {
@@ -533,8 +535,126 @@ static void test_pump_arguments(void)
     ring_close(r);
 }
 
+/* rb_mode_parse_label is rb_mode_label's inverse for every mode, and refuses anything else. */
+static void test_mode_labels(void)
+{
+    for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+        rb_mode m = rb_mode_at(i), back;
+        char label[64];
+        CHECK(rb_mode_parse_label(rb_mode_label(&m, label, sizeof label), &back) == 0);
+        CHECK(memcmp(&m, &back, sizeof m) == 0);
+    }
+    const char *bad[] = {"", "pinned", "pinned/async/coop", "pinned/async/coop/mapped/", "pinned/async/coop/mapped/x",
+                         "pinned//coop/mapped", "Pinned/async/coop/mapped", "pinned/async/coop/mappedx",
+                         "pinned/async/coop/mapped0123456789012345678901234567890123456789"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        rb_mode m = rb_mode_native();
+        CHECK_MSG(rb_mode_parse_label(bad[i], &m) == -1, "'%s' parsed", bad[i]);
+    }
+}
+
+/* The kernel's trace (ring_config.trace): one record per batch, every message in exactly one batch,
+ * stamps in order. The CPU backend's kernel stamps with the host's clock, so here the records can
+ * also be checked against the host's own times: a message is found after it was sent, and its reply
+ * is written before the host has it. */
+static void test_trace(void)
+{
+    ring_config c;
+    ring_config_default(&c);
+    c.backend = RING_BACKEND_CPU;
+    c.capacity = 64;
+    c.max_payload = 64;
+    c.mode = rb_mode_native();
+    c.timeout_s = 10;
+    c.trace = 1;
+    char err[256] = "";
+    ring *r = NULL;
+    CHECK_MSG(ring_open(&c, &r, err, sizeof err) == RING_OK, "ring_open: %s", err);
+    if (!r)
+        return;
+    static ring_trace_rec t[RING_TRACE_RECS];
+    enum { ONE = 300, MANY = 2000 };
+    uint64_t sent_ns[ONE], done_ns[ONE];
+    if (start(r) == RING_OK) {
+        CHECK(ring_trace_read(r, t) == RING_ESTATE); /* the kernel still runs */
+        for (uint32_t i = 0; i < ONE; i++) {
+            sent_ns[i] = rb_now_ns();
+            CHECK(ring_send(r, 8) == RING_OK);
+            CHECK(ring_recv(r) == RING_OK);
+            done_ns[i] = rb_now_ns();
+        }
+        CHECK(exchange(r, MANY, 64, 48) == RING_OK); /* batches of many */
+        CHECK(ring_terminate(r) == RING_OK);
+    }
+    expect_clean(r, ONE + MANY);
+    CHECK_MSG(ring_trace_read(r, t) == RING_OK, "%s", ring_error(r));
+    /* Records in batch order from the start (fewer batches than records): contiguous, no gaps. */
+    uint32_t next = 0, b = 0;
+    for (; b < RING_TRACE_RECS && t[b].poll_ns; b++) {
+        const ring_trace_rec *x = &t[b];
+        CHECK_MSG(x->first == next && x->n >= 1, "batch %u: first %u n %u, expected first %u", b, x->first, x->n, next);
+        CHECK(x->poll_ns <= x->seen_ns && x->seen_ns <= x->written_ns && x->written_ns <= x->published_ns);
+        CHECK(x->polls >= 1);
+        CHECK(x->early == 0); /* the CPU kernel always waits for in_tail */
+        if (b)
+            CHECK(t[b - 1].published_ns <= x->poll_ns);
+        if (x->first < ONE) {
+            CHECK_INT(x->n, 1);
+            CHECK_MSG(sent_ns[x->first] <= x->poll_ns && x->written_ns <= done_ns[x->first],
+                      "message %u: host %llu..%llu, kernel %llu..%llu", x->first,
+                      (unsigned long long)sent_ns[x->first], (unsigned long long)done_ns[x->first],
+                      (unsigned long long)x->poll_ns, (unsigned long long)x->written_ns);
+        }
+        next += x->n;
+    }
+    CHECK_INT(next, ONE + MANY);
+    CHECK_MSG(b < ONE + MANY, "%u batches for %u messages: some batch should hold several", b, ONE + MANY);
+    ring_close(r);
+
+    /* A ring without a trace refuses to read one. */
+    r = open_ring(16, 64, rb_mode_native());
+    if (r) {
+        if (start(r) == RING_OK)
+            CHECK(ring_terminate(r) == RING_OK);
+        CHECK(ring_trace_read(r, t) == RING_ESTATE);
+        ring_close(r);
+    }
+}
+
+/* rb_anatomy_run on the CPU backend: every timed round trip matched with its record, the parts'
+ * percentiles in order, and the parts no larger than the round trip they are part of. */
+static void test_anatomy(void)
+{
+    ring_config c;
+    ring_config_default(&c);
+    c.backend = RING_BACKEND_CPU;
+    c.capacity = 64;
+    c.max_payload = 8;
+    c.timeout_s = 10;
+    rb_anatomy a;
+    char err[256] = "";
+    CHECK_MSG(rb_anatomy_run(&c, 8, 50, 500, NULL, &a, err, sizeof err) == 0, "%s", err);
+    CHECK_INT(a.messages, 500);
+    CHECK_INT(a.traced, 500);
+    CHECK_INT(a.st.verified, 550);
+    CHECK_INT(a.blocks, 1);
+    const rb_quantiles *q[] = {&a.rtt, &a.send, &a.poll, &a.work, &a.publish, &a.outside, &a.idle, &a.polls};
+    for (size_t i = 0; i < sizeof q / sizeof *q; i++)
+        CHECK_MSG(q[i]->p10 <= q[i]->p50 && q[i]->p50 <= q[i]->p90, "part %zu: %g %g %g", i, q[i]->p10, q[i]->p50,
+                  q[i]->p90);
+    CHECK(a.poll.p50 + a.work.p50 <= a.rtt.p90);
+    CHECK(a.outside.p10 >= 0); /* one clock on the CPU backend: the kernel's part lies inside the round trip */
+    CHECK(a.polls.p10 >= 1);
+    CHECK(rb_anatomy_run(&c, 8, 100, RB_ANATOMY_MAX, NULL, &a, err, sizeof err) == -1);
+    CHECK(strstr(err, "round trips") != NULL);
+    CHECK(rb_anatomy_run(&c, 8, 0, 0, NULL, &a, err, sizeof err) == -1);
+}
+
 int main(void)
 {
+    test_mode_labels();
+    test_trace();
+    test_anatomy();
     test_pump_arguments();
     test_early_replies();
     test_partial_batches_and_wrap();

@@ -36,23 +36,12 @@
  * itself on a machine without a GPU (not registered with CTest). */
 static ring_backend g_backend = RING_BACKEND_CUDA;
 
-/* --plain: ring_config early_take off. --stream-ops: ring_config stream_ops on. */
-static int g_plain, g_stream_ops;
+/* --plain: ring_config early_take off. --stream-ops: ring_config stream_ops on. --trace: the
+ * kernel's trace on, and checked (check_trace). */
+static int g_plain, g_stream_ops, g_trace;
 
 /* Whether this platform's rings use stream ops where the mode allows them (the probe's answer). */
 static int g_stream_ops_ok;
-
-static int parse_mode(const char *s, rb_mode *m)
-{
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", s);
-    char *save = NULL, *tok = strtok_r(buf, "/", &save);
-    for (int a = 0; a < RB_AXIS_COUNT; a++, tok = strtok_r(NULL, "/", &save)) {
-        if (!tok || (m->v[a] = rb_axis_parse((rb_axis)a, tok)) < 0)
-            return -1;
-    }
-    return tok ? -1 : 0;
-}
 
 /* Exchanges n messages of len bytes with up to window in flight, posting in batches: whenever the
  * replies have drained half the window (or the window is 1) the free slots are refilled with one
@@ -168,6 +157,38 @@ static long partial_batches(ring *r, uint32_t size, uint32_t capacity, uint32_t 
     return n;
 }
 
+static int by_first(const void *a, const void *b)
+{
+    const uint32_t x = ((const ring_trace_rec *)a)->first, y = ((const ring_trace_rec *)b)->first;
+    return x < y ? -1 : x > y;
+}
+
+/* The kernel's trace after `sent` messages: the records it kept are the last batches, contiguous in
+ * message order and ending at the last message, each with its stamps in order (a grid batch
+ * another block published has no written/published stamps). */
+static void check_trace(ring *r, uint64_t sent)
+{
+    static ring_trace_rec t[RING_TRACE_RECS];
+    CHECK_MSG(ring_trace_read(r, t) == RING_OK, "trace: %s", ring_error(r));
+    size_t n = 0;
+    for (size_t i = 0; i < RING_TRACE_RECS; i++)
+        if (t[i].poll_ns)
+            t[n++] = t[i];
+    qsort(t, n, sizeof *t, by_first);
+    uint64_t early = 0, bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ring_trace_rec *x = &t[i];
+        early += x->early;
+        bad += x->n == 0 || x->polls == 0 || x->seen_ns < x->poll_ns ||
+               (x->written_ns && (x->written_ns < x->seen_ns || x->published_ns < x->written_ns)) ||
+               (i + 1 < n && t[i + 1].first != x->first + x->n);
+    }
+    CHECK_MSG(n > 0 && bad == 0, "trace: %zu records, %llu out of order or not contiguous", n, (unsigned long long)bad);
+    CHECK_MSG(n > 0 && (uint64_t)t[n - 1].first + t[n - 1].n == sent, "trace ends at %llu, %llu sent",
+              n ? (unsigned long long)t[n - 1].first + t[n - 1].n : 0ull, (unsigned long long)sent);
+    printf("trace: %zu batches kept, %llu taken early\n", n, (unsigned long long)early);
+}
+
 /* Deactivates with a batch in flight, posts another batch while idle, checks nothing is consumed
  * while idle, reactivates and receives everything. */
 static long deactivate_in_flight(ring *r, uint32_t size, uint32_t capacity, uint32_t per_size)
@@ -210,6 +231,7 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
     c.max_lifetime_s = 600;
     c.early_take = !g_plain;
     c.stream_ops = g_stream_ops;
+    c.trace = g_trace;
     char err[320];
     ring *r = NULL;
     if (ring_open(&c, &r, err, sizeof err) != RING_OK) {
@@ -270,6 +292,8 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
     if (want_ops)
         CHECK_MSG(s->ordered - before.ordered > 0, "no message went the stream-ordered way");
     CHECK_MSG(ring_terminate(r) == RING_OK, "terminate: %s", ring_error(r));
+    if (g_trace)
+        check_trace(r, s->sent);
     CHECK_INT(s->lost, 0);
     CHECK_INT(s->duplicated, 0);
     CHECK_INT(s->corrupted, 0);
@@ -282,7 +306,7 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
 int main(int argc, char **argv)
 {
     rb_mode m;
-    if (argc == 3 && strcmp(argv[1], "--lifetime") == 0 && parse_mode(argv[2], &m) == 0) {
+    if (argc == 3 && strcmp(argv[1], "--lifetime") == 0 && rb_mode_parse_label(argv[2], &m) == 0) {
         rb_caps caps;
         rb_probe(0, &caps);
         if (!caps.cuda_usable)
@@ -299,13 +323,15 @@ int main(int argc, char **argv)
             g_plain = 1;
         else if (argc > 2 && strcmp(argv[1], "--stream-ops") == 0)
             g_stream_ops = 1;
+        else if (argc > 2 && strcmp(argv[1], "--trace") == 0)
+            g_trace = 1;
         else
             break;
         argv++;
         argc--;
     }
-    if (argc < 2 || parse_mode(argv[1], &m) < 0) {
-        fprintf(stderr, "usage: test_ring_gpu [--cpu] [--plain] [--stream-ops] HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
+    if (argc < 2 || rb_mode_parse_label(argv[1], &m) < 0) {
+        fprintf(stderr, "usage: test_ring_gpu [--cpu] [--plain] [--stream-ops] [--trace] HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
         return 2;
     }
     const uint32_t per_size = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 10000;

@@ -1,0 +1,144 @@
+/* anatomy.c - where the time of one round trip goes (anatomy.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "anatomy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "timing.h"
+
+/* Sorts v[0..n) and sets q (NaN with no values). */
+static void quantiles(double *v, size_t n, rb_quantiles *q)
+{
+    if (n == 0) {
+        q->p10 = q->p50 = q->p90 = NAN;
+        return;
+    }
+    (void)stats_sort(v, n); /* sorts even when its scratch cannot be had */
+    q->p10 = stats_percentile_sorted(v, n, 10);
+    q->p50 = stats_percentile_sorted(v, n, 50);
+    q->p90 = stats_percentile_sorted(v, n, 90);
+}
+
+/* The host stamps of one round trip, ns of rb_now_ns. */
+typedef struct host_stamps {
+    uint64_t start, sent, done;
+} host_stamps;
+
+/* Matches every timed round trip with its kernel record and fills out's quantiles. */
+static int summarize(const host_stamps *h, uint32_t warmup, uint32_t samples, const ring_trace_rec *trace,
+                     rb_anatomy *out)
+{
+    enum { RTT, SEND, POLL, WORK, PUBLISH, OUTSIDE, IDLE, POLLS, NPARTS };
+    double *v[NPARTS];
+    size_t n[NPARTS] = {0};
+    int rc = 0;
+    for (int p = 0; p < NPARTS; p++)
+        if (!(v[p] = malloc((size_t)samples * sizeof(double))))
+            rc = -1;
+    /* The record of message m, where a batch carried exactly that message (window 1: every one). */
+    const ring_trace_rec *by_msg[RB_ANATOMY_MAX] = {0};
+    for (uint32_t b = 0; rc == 0 && b < RING_TRACE_RECS; b++) {
+        const ring_trace_rec *t = &trace[b];
+        if (t->poll_ns && t->n == 1 && t->first < warmup + samples)
+            by_msg[t->first] = t;
+    }
+    for (uint32_t i = 0; rc == 0 && i < samples; i++) {
+        const uint32_t m = warmup + i;
+        const host_stamps *s = &h[i];
+        v[RTT][n[RTT]++] = (double)(s->done - s->start) * 1e-3;
+        v[SEND][n[SEND]++] = (double)(s->sent - s->start) * 1e-3;
+        const ring_trace_rec *t = by_msg[m];
+        if (!t || !t->seen_ns || !t->written_ns || t->seen_ns < t->poll_ns || t->written_ns < t->seen_ns)
+            continue;
+        out->traced++;
+        out->early += t->early != 0;
+        const double kernel = (double)(t->written_ns - t->poll_ns) * 1e-3;
+        v[POLL][n[POLL]++] = (double)(t->seen_ns - t->poll_ns) * 1e-3;
+        v[WORK][n[WORK]++] = (double)(t->written_ns - t->seen_ns) * 1e-3;
+        if (t->published_ns >= t->written_ns)
+            v[PUBLISH][n[PUBLISH]++] = (double)(t->published_ns - t->written_ns) * 1e-3;
+        v[OUTSIDE][n[OUTSIDE]++] = (double)(s->done - s->start) * 1e-3 - kernel;
+        v[POLLS][n[POLLS]++] = t->polls;
+        const ring_trace_rec *prev = m ? by_msg[m - 1] : NULL;
+        if (prev && prev->published_ns && t->poll_ns >= prev->published_ns)
+            v[IDLE][n[IDLE]++] = (double)(t->poll_ns - prev->published_ns) * 1e-3;
+    }
+    if (rc == 0) {
+        rb_quantiles *q[NPARTS] = {&out->rtt, &out->send, &out->poll, &out->work,
+                                   &out->publish, &out->outside, &out->idle, &out->polls};
+        for (int p = 0; p < NPARTS; p++)
+            quantiles(v[p], n[p], q[p]);
+    }
+    for (int p = 0; p < NPARTS; p++)
+        free(v[p]);
+    return rc;
+}
+
+int rb_anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples,
+                   volatile sig_atomic_t *stop, rb_anatomy *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (samples == 0 || (uint64_t)warmup + samples > RB_ANATOMY_MAX) {
+        snprintf(err, errlen, "anatomy: %u + %u round trips: from 1 to %u in all", warmup, samples, RB_ANATOMY_MAX);
+        return -1;
+    }
+    ring_config rc = *cfg;
+    rc.trace = 1;
+    if (rc.max_payload < size)
+        rc.max_payload = size;
+    ring *r = NULL;
+    host_stamps *h = calloc(samples, sizeof *h);
+    ring_trace_rec *trace = calloc(RING_TRACE_RECS, sizeof *trace);
+    int result = -1;
+    if (!h || !trace) {
+        snprintf(err, errlen, "anatomy: out of memory");
+        goto done;
+    }
+    if (ring_open(&rc, &r, err, errlen) != RING_OK)
+        goto done;
+    out->blocks = ring_blocks(r);
+    if (ring_launch(r) != RING_OK || ring_activate(r) != RING_OK)
+        goto ring_failed;
+    uint32_t i = 0;
+    for (uint32_t w = 0; w < warmup && !(stop && *stop); w++)
+        if (ring_send(r, size) != RING_OK || ring_recv(r) != RING_OK)
+            goto ring_failed;
+    for (; i < samples && !(stop && *stop); i++) {
+        h[i].start = rb_now_ns();
+        if (ring_send(r, size) != RING_OK)
+            goto ring_failed;
+        h[i].sent = rb_now_ns();
+        if (ring_recv(r) != RING_OK)
+            goto ring_failed;
+        h[i].done = rb_now_ns();
+    }
+    if (ring_terminate(r) != RING_OK || ring_trace_read(r, trace) != RING_OK)
+        goto ring_failed;
+    out->st = *ring_get_stats(r);
+    out->messages = i;
+    if (out->st.lost || out->st.duplicated || out->st.corrupted || out->st.verified != out->st.sent) {
+        snprintf(err, errlen, "anatomy: %llu of %llu replies verified (lost %llu, duplicated %llu, corrupted %llu)",
+                 (unsigned long long)out->st.verified, (unsigned long long)out->st.sent,
+                 (unsigned long long)out->st.lost, (unsigned long long)out->st.duplicated,
+                 (unsigned long long)out->st.corrupted);
+        goto done;
+    }
+    if (i == 0 || summarize(h, warmup, i, trace, out) != 0) {
+        snprintf(err, errlen, i ? "anatomy: out of memory" : "anatomy: interrupted before the first round trip");
+        result = i ? -1 : 1;
+        goto done;
+    }
+    result = i < samples ? 1 : 0;
+    goto done;
+ring_failed:
+    snprintf(err, errlen, "%s", ring_error(r));
+done:
+    ring_close(r);
+    free(h);
+    free(trace);
+    return result;
+}

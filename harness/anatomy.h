@@ -1,0 +1,54 @@
+/* anatomy.h - where the time of one round trip goes.
+ *
+ * A ring of the given configuration runs with the kernel's trace on (ring_config.trace): every
+ * round trip of one message is timed on the host - before ring_send, after it returns, after
+ * ring_recv returns - and matched, by sequence number, with the kernel's record of the batch that
+ * carried exactly that message (ring_trace_rec). The two clocks are different clocks, so only
+ * differences within one clock are used:
+ *   round trip  host: ring_send + ring_recv, as the latency family measures it
+ *   send        host: until ring_send returns (message staged, announced or its copy started)
+ *   poll        kernel: the poll that found the message, from its issue until its reads were back
+ *   work        kernel: from then until every reply word and header was written
+ *   publish     kernel: the fence and the stores of in_head and out_tail after that (the host's
+ *               early reply take, ring.c try_reply, does not wait for these)
+ *   outside     round trip - (poll + work): everything no kernel stamp covers - the message's trip
+ *               to memory the kernel reads, the wait for a poll issued after it landed, the reply's
+ *               trip back, and the host's own work on both ends
+ *   idle        kernel: from publishing the previous message to issuing the poll that found this one
+ *   polls       kernel: polls from the previous message to this one, the finding one included
+ * Each is given as its 10th, 50th and 90th percentile over the matched round trips.
+ */
+#ifndef RINGBENCH_ANATOMY_H
+#define RINGBENCH_ANATOMY_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ring.h"
+
+typedef struct rb_quantiles {
+    double p10, p50, p90; /* NaN when there were no values */
+} rb_quantiles;
+
+typedef struct rb_anatomy {
+    uint64_t messages;     /* round trips timed, warm-up excluded */
+    uint64_t traced;       /* of those, matched with a kernel record of a batch of exactly that message */
+    uint64_t early;        /* of traced, taken by the kernel before in_tail announced them */
+    uint32_t blocks;       /* the grid the kernel ran with */
+    rb_quantiles rtt, send, poll, work, publish, outside, idle, polls; /* us, except polls */
+    ring_stats st;         /* the ring's counts: lost, duplicated and corrupted must be 0 */
+} rb_anatomy;
+
+/* Most round trips one anatomy can take, warm-up included: every one keeps its kernel record. */
+#define RB_ANATOMY_MAX RING_TRACE_RECS
+
+/* Opens a ring of cfg (trace forced on, max_payload at least size), launches and activates it,
+ * runs `warmup` round trips untimed and `samples` timed ones of size bytes, terminates it and
+ * reads its trace. Returns 0 (out filled), 1 when *stop was raised (out holds what was taken), or
+ * -1 with one line in err (warmup + samples above RB_ANATOMY_MAX or zero samples, a ring error, or
+ * a reply that failed verification). */
+int rb_anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples,
+                   volatile sig_atomic_t *stop, rb_anatomy *out, char *err, size_t errlen);
+
+#endif
