@@ -42,6 +42,7 @@ static void usage(FILE *f)
         "  --warmup S          seconds of GPU warm-up before the ring opens (default 2; CUDA only)\n"
         "  --blocks N          grid of the ring kernel (default 0: every co-resident block)\n"
         "  --no-early-take     every message waits for in_tail (ring_config.early_take = 0)\n"
+        "  --no-leader-reply   a lone small message goes to a warp behind block barriers (ring_config.leader_reply = 0)\n"
         "  --stream-ops        queue idle round trips in stream order where allowed (ring_config.stream_ops)\n"
         "  --backend B         auto | cuda | cpu (default auto: CUDA if a device is usable)\n"
         "  --device N          CUDA device (default 0)\n"
@@ -63,7 +64,7 @@ int anatomy_cmd(int argc, char **argv)
     const char *mode = "pinned/zerocopy/coop/mapped", *size_spec = "8", *backend = "auto", *cpu_list = NULL;
     long samples = 2000, warm_msgs = 200, blocks = 0, device = 0;
     double warm_s = 2.0;
-    int early_take = 1, stream_ops = 0, pin = 1;
+    int early_take = 1, leader_reply = 1, stream_ops = 0, pin = 1;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -91,6 +92,8 @@ int anatomy_cmd(int argc, char **argv)
             pin = 0;
         } else if (strcmp(argv[i], "--no-early-take") == 0) {
             early_take = 0;
+        } else if (strcmp(argv[i], "--no-leader-reply") == 0) {
+            leader_reply = 0;
         } else if (strcmp(argv[i], "--stream-ops") == 0) {
             stream_ops = 1;
         } else {
@@ -152,7 +155,7 @@ int anatomy_cmd(int argc, char **argv)
     const uint32_t size = sizes.v[0];
     if (be == RING_BACKEND_CUDA && warm_s > 0) {
         rb_trial_cfg tc = {.backend = be, .device = (int)device, .seed = 1, .timeout_s = 5, .max_lifetime_s = 60,
-                           .early_take = 1, .stop = &g_stop};
+                           .early_take = 1, .leader_reply = 1, .stop = &g_stop};
         double secs, sm, target;
         rb_trial_warmup(&tc, NULL, warm_s, &secs, &sm, &target);
     }
@@ -165,6 +168,7 @@ int anatomy_cmd(int argc, char **argv)
     cfg.max_payload = size;
     cfg.blocks = (uint32_t)blocks;
     cfg.early_take = early_take;
+    cfg.leader_reply = leader_reply;
     cfg.stream_ops = stream_ops;
     rb_anatomy a;
     int rc = rb_anatomy_run(&cfg, size, (uint32_t)warm_msgs, (uint32_t)samples, &g_stop, &a, err, sizeof err);
@@ -187,9 +191,9 @@ int anatomy_cmd(int argc, char **argv)
     rb_samples_free(&fs);
 
     char label[64], sname[32];
-    printf("ringbench anatomy: %s, %s, %s backend, %u blocks, early take %s%s\n", rb_mode_label(&m, label, sizeof label),
-           rb_size_name(size, sname, sizeof sname), ring_backend_name(be), a.blocks, early_take ? "on" : "off",
-           stream_ops ? ", stream ops asked for" : "");
+    printf("ringbench anatomy: %s, %s, %s backend, %u blocks, early take %s, leader reply %s%s\n",
+           rb_mode_label(&m, label, sizeof label), rb_size_name(size, sname, sizeof sname), ring_backend_name(be),
+           a.blocks, early_take ? "on" : "off", leader_reply ? "on" : "off", stream_ops ? ", stream ops asked for" : "");
     printf("%llu round trips timed (all %llu replies verified), %llu matched with the kernel's trace, "
            "%llu of those taken early%s\n\n",
            (unsigned long long)a.messages, (unsigned long long)a.st.verified, (unsigned long long)a.traced,

@@ -215,6 +215,9 @@ static void usage_run(FILE *f)
         "  --no-early-take     the kernel waits for in_tail before it takes any message (default: a\n"
         "                      lone message of up to 16 B is taken as soon as its sealed header and\n"
         "                      payload are in the input ring); for measuring what the early take saves\n"
+        "  --no-leader-reply   such a lone message goes to a warp of the kernel's first block, behind two\n"
+        "                      block barriers, instead of being answered by the polling thread itself\n"
+        "                      (default: answered by the poller); for measuring what that saves\n"
         "  --stream-ops        async modes with pinned memory and a mapped or managed control block:\n"
         "                      an idle ring queues its whole round trip in stream order (stream memory\n"
         "                      operations, where `ringbench probe` says they work) instead of fetching\n"
@@ -249,7 +252,7 @@ static int cmd_run(int argc, char **argv)
     uint32_t seed = 1;
     double timeout_s = 5, lifetime_s = 60, warmup_s = 3;
     const char *lifetime_source = "default", *cpu_list = NULL, *windows = NULL;
-    int trials = 0, pin = 1, lock_clocks = 0, early_take = 1, stream_ops = 0;
+    int trials = 0, pin = 1, lock_clocks = 0, early_take = 1, leader_reply = 1, stream_ops = 0;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -286,6 +289,8 @@ static int cmd_run(int argc, char **argv)
             pin = 0;
         } else if (strcmp(argv[i], "--no-early-take") == 0) {
             early_take = 0;
+        } else if (strcmp(argv[i], "--no-leader-reply") == 0) {
+            leader_reply = 0;
         } else if (strcmp(argv[i], "--stream-ops") == 0) {
             stream_ops = 1;
         } else if (strcmp(argv[i], "--lock-clocks") == 0) {
@@ -348,6 +353,7 @@ static int cmd_run(int argc, char **argv)
     o.max_lifetime_s = lifetime_s;
     o.quiet = quiet;
     o.early_take = early_take;
+    o.leader_reply = leader_reply;
     o.stream_ops = stream_ops;
 
     rb_caps caps;
@@ -429,6 +435,7 @@ static int cmd_run(int argc, char **argv)
     if (h5out_attr_f64(w, RB_H5_PROVENANCE, "max_lifetime_s", lifetime_s) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "max_lifetime_source", lifetime_source) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_take", early_take ? "on" : "off") != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "leader_reply", leader_reply ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", stream_ops ? "on" : "off") != 0) {
         fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
         h5out_close(w, 0, "write error", err, sizeof err);

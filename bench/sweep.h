@@ -79,6 +79,7 @@ typedef struct rb_sweep_opts {
     double warmup_timeout_s; /* GPU warm-up before the first trial; 0 = none */
     int quiet;               /* no progress on stderr */
     int early_take;          /* ring_config.early_take (--no-early-take sets 0) */
+    int leader_reply;        /* ring_config.leader_reply (--no-leader-reply sets 0) */
     int stream_ops;          /* ring_config.stream_ops (--no-stream-ops sets 0) */
 } rb_sweep_opts;
 

@@ -57,6 +57,7 @@ void ring_config_default(ring_config *c)
     c->host_workers = -1;
     c->early_replies = -1;
     c->early_take = 1;
+    c->leader_reply = 1;
     c->stream_ops = 0;
 }
 

@@ -63,6 +63,11 @@ typedef struct ring_config {
      * rk_lead). 1 = on (the default), 0 = off: every message waits for in_tail, for measuring what
      * the early take saves. The CPU backend always waits for in_tail. */
     int early_take;
+    /* CUDA backend: the kernel's leader thread answers such a lone message of up to 16 bytes by
+     * itself - reply, fence, out_tail - without handing it to a warp behind two block barriers
+     * (kernels/ring_kernel.cu, rk_leader_reply). 1 = on (the default), 0 = off, for measuring what
+     * it saves. */
+    int leader_reply;
     /* Async copies from pinned staging with a directly accessible control block (mapped or
      * managed): when the ring is idle, a post queues its whole round trip in stream order - the
      * slots' copy, then in_tail written by the copy stream (cuStreamWriteValue32), and in the reply

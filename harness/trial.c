@@ -163,6 +163,7 @@ static int open_ring(const rb_trial_cfg *c, const rb_mode *m, uint32_t size, rin
     rc.max_lifetime_s = c->max_lifetime_s;
     rc.seed = c->seed;
     rc.early_take = c->early_take;
+    rc.leader_reply = c->leader_reply;
     rc.stream_ops = c->stream_ops;
     return ring_open(&rc, r, why, n);
 }

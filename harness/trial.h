@@ -44,6 +44,7 @@ typedef struct rb_trial_cfg {
     double memcpy_rep_seconds;
     int lifecycle_cycles;
     int early_take;            /* ring_config.early_take */
+    int leader_reply;          /* ring_config.leader_reply */
     int stream_ops;            /* ring_config.stream_ops */
     uint32_t windows[8];       /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
     size_t nwindows;

@@ -22,7 +22,7 @@ static const char *const compare_scripts[] = {"compare_latency.gp", "compare_thr
 
 /* Provenance that must match for a comparison to be of like with like. */
 static const char *const must_match[] = {"gpu_name", "driver_version", "suite_version", "early_take",
-                                         "stream_ops"};
+                                         "leader_reply", "stream_ops"};
 
 typedef struct pair {
     long ia, ib;   /* rows in BASE and OTHER */
@@ -94,9 +94,11 @@ static void check_like(compare_ctx *c)
 {
     for (size_t i = 0; i < sizeof must_match / sizeof must_match[0]; i++) {
         const char *a = report_prov(&c->base, must_match[i]), *b = report_prov(&c->other, must_match[i]);
-        /* Files from before the early take and stream ops do not record them: they ran without. */
+        /* Files from before the early take, the leader's reply and stream ops do not record them:
+         * they ran without. */
         const char *off = "off";
-        if (!strcmp(must_match[i], "early_take") || !strcmp(must_match[i], "stream_ops")) {
+        if (!strcmp(must_match[i], "early_take") || !strcmp(must_match[i], "leader_reply") ||
+            !strcmp(must_match[i], "stream_ops")) {
             a = *a ? a : off;
             b = *b ? b : off;
         }

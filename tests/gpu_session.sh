@@ -64,7 +64,8 @@ for step in "$@"; do
         # Where the time of one round trip goes (ringbench anatomy): the best mode at 8 B, with one
         # block instead of the full grid, the other launch kind, the copy modes, the fallback, 4 KiB.
         {
-            for a in "pinned/zerocopy/coop/mapped" "pinned/zerocopy/coop/mapped --blocks 1" \
+            for a in "pinned/zerocopy/coop/mapped" "pinned/zerocopy/coop/mapped --no-leader-reply" \
+                "pinned/zerocopy/coop/mapped --blocks 1" \
                 "pinned/zerocopy/noncoop/mapped" "pinned/zerocopy/coop/mapped --no-early-take" \
                 "pinned/async/coop/mapped" "pinned/async/coop/mapped --no-early-take" "pinned/sync/coop/mapped" \
                 "malloc/sync/noncoop/device" "pinned/zerocopy/coop/mapped --size 4K"; do
@@ -75,7 +76,7 @@ for step in "$@"; do
                 echo
             done
         } >"$out/anatomy.md"
-        say "anatomy: $(grep -c '^| round trip' "$out/anatomy.md") of 9 runs"
+        say "anatomy: $(grep -c '^| round trip' "$out/anatomy.md") of 10 runs"
         ;;
     early)
         # What the early take and the stream ops do: latency of every pinned mode at 8 B, 64 B and

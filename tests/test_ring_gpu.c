@@ -36,7 +36,7 @@
  * itself on a machine without a GPU (not registered with CTest). */
 static ring_backend g_backend = RING_BACKEND_CUDA;
 
-/* --plain: ring_config early_take off. --stream-ops: ring_config stream_ops on. --trace: the
+/* --plain: ring_config early_take and leader_reply off. --stream-ops: ring_config stream_ops on. --trace: the
  * kernel's trace on, and checked (check_trace). */
 static int g_plain, g_stream_ops, g_trace;
 
@@ -230,6 +230,7 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
     c.timeout_s = 10;
     c.max_lifetime_s = 600;
     c.early_take = !g_plain;
+    c.leader_reply = !g_plain;
     c.stream_ops = g_stream_ops;
     c.trace = g_trace;
     char err[320];
