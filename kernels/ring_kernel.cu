@@ -179,6 +179,20 @@ __device__ __forceinline__ uint2 rk_transform_quad(uint4 w, unsigned int seq, un
     return make_uint2(si, so);
 }
 
+// Stores the first n (1..4) words of a transformed quad at ow: one 16-byte store for a whole quad.
+__device__ __forceinline__ void rk_store_quad(unsigned int *ow, uint4 o, unsigned int n)
+{
+    if (n >= 4) {
+        __stcg((uint4 *)ow, o);
+        return;
+    }
+    __stcg(ow, o.x);
+    if (n > 1)
+        __stcg(ow + 1, o.y);
+    if (n > 2)
+        __stcg(ow + 2, o.z);
+}
+
 // Sums a pair of values over the warp; the result is valid in every lane.
 __device__ __forceinline__ uint2 rk_warp_sum(uint2 v)
 {
@@ -265,6 +279,27 @@ __device__ __forceinline__ unsigned int rk_quad_sum(uint4 q, unsigned int nwords
 // tell, and anything not vouched for is read again after the acquire fence.
 __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job);
 
+// The leader takes a batch: its trace record (when the trace is on) gets the poll's issue time and,
+// now, the time it was decided - taken after branches on what the poll read, so after its reads
+// were back. Counts the batch and restarts the poll count. Returns the record, or NULL.
+__device__ ring_trace_rec *rk_trace_take(const ring_kernel_args &a, rk_leader *L, unsigned long long poll_ns,
+                                         unsigned int first, unsigned int n, bool early)
+{
+    ring_trace_rec *t = a.trace ? &a.trace[L->batches & (RING_TRACE_RECS - 1)] : NULL;
+    if (t) {
+        t->poll_ns = poll_ns;
+        t->seen_ns = globaltimer_ns();
+        t->written_ns = t->published_ns = 0;
+        t->first = first;
+        t->n = n;
+        t->polls = L->polls;
+        t->early = early;
+    }
+    L->batches++;
+    L->polls = 0;
+    return t;
+}
+
 // The leader answers a lone message of up to 16 bytes that it holds whole (hdr, q0) by itself:
 // transform, reply words and header, one release fence, in_head and out_tail - no barrier, no
 // shuffle, no other thread. The message was vouched for by its sealed checksum, so it cannot be a
@@ -272,34 +307,15 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job);
 __device__ void rk_leader_reply(const ring_kernel_args &a, rk_leader *L, uint4 hdr, uint4 q0,
                                 unsigned long long poll_ns, bool early)
 {
-    const unsigned long long seen_ns = a.trace ? globaltimer_ns() : 0;
     const unsigned int seq = hdr.x, len = hdr.y, nwords = len / 4, mask = a.capacity - 1;
+    ring_trace_rec *t = rk_trace_take(a, L, poll_ns, seq, 1, early);
     unsigned char *out = a.out_ring + (size_t)(seq & mask) * a.slot_stride;
     uint4 o;
     const uint2 sums = rk_transform_quad(q0, seq, 0, nwords, &o);
-    unsigned int *ow = (unsigned int *)(out + sizeof(ring_hdr));
-    if (nwords == 4) {
-        __stcg((uint4 *)ow, o);
-    } else {
-        __stcg(ow, o.x);
-        if (nwords > 1)
-            __stcg(ow + 1, o.y);
-        if (nwords > 2)
-            __stcg(ow + 2, o.z);
-    }
+    rk_store_quad((unsigned int *)(out + sizeof(ring_hdr)), o, nwords);
     __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(sums.y, seq, len), 0u));
-    ring_trace_rec *t = a.trace ? &a.trace[L->batches & (RING_TRACE_RECS - 1)] : NULL;
-    if (t) {
-        t->poll_ns = poll_ns;
-        t->seen_ns = seen_ns;
+    if (t)
         t->written_ns = globaltimer_ns();
-        t->first = seq;
-        t->n = 1;
-        t->polls = L->polls;
-        t->early = early;
-    }
-    L->batches++;
-    L->polls = 0;
     L->dispatched = seq + 1;
     fence_release_sys();
     st_volatile(&a.cb->k.in_head, seq + 1);
@@ -376,19 +392,8 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
             rk_leader_reply(a, L, hdr, q0, now, ahead <= 0);
             continue;
         }
-        if (a.trace) {
-            // Taken after branches on what the poll read, so after its reads were back.
-            ring_trace_rec *t = &a.trace[L->batches & (RING_TRACE_RECS - 1)];
-            t->poll_ns = now;
-            t->seen_ns = globaltimer_ns();
-            t->written_ns = t->published_ns = 0;
-            t->first = L->dispatched;
-            t->n = n;
-            t->polls = L->polls;
-            t->early = ahead <= 0;
-        }
-        job->trace_i = L->batches++;
-        L->polls = 0;
+        job->trace_i = L->batches;
+        rk_trace_take(a, L, now, L->dispatched, n, ahead <= 0);
         if (!small)
             __threadfence_system();
         job->kind = JOB_BATCH;
@@ -461,16 +466,7 @@ __device__ void rk_warp_message(const ring_kernel_args &a, rk_scratch *s, const 
         const unsigned int i = (lane - 1) * 4, left = nwords - i;
         uint4 o;
         sums = rk_transform_quad(v, seq, i, left < 4 ? left : 4, &o);
-        unsigned int *ow = (unsigned int *)(out + sizeof(ring_hdr)) + i;
-        if (left >= 4) {
-            __stcg((uint4 *)ow, o);
-        } else {
-            __stcg(ow, o.x);
-            if (left > 1)
-                __stcg(ow + 1, o.y);
-            if (left > 2)
-                __stcg(ow + 2, o.z);
-        }
+        rk_store_quad((unsigned int *)(out + sizeof(ring_hdr)) + i, o, left);
     }
     if (nwords > 31 * 4) {
         // Words 124.. : shift the slot by 31 quads and transform the rest with the common loop. The
