@@ -549,6 +549,7 @@ static int cuda_trace_read(ring *r, ring_trace_rec *out)
 {
     cuda_state *s = r->be;
     /* The kernel has exited (ring_trace_read's rule), so its stream is idle and the copy is final. */
+    CC_COUNT(CC_MEMCPY);
     CUDA_TRY(s->cerr, cudaMemcpy(out, s->trace, RING_TRACE_RECS * sizeof *out, cudaMemcpyDeviceToHost), failed);
     return RING_OK;
 failed:
