@@ -18,14 +18,6 @@
 #include "sweep.h"
 #include "trial.h"
 
-static volatile sig_atomic_t g_stop;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    g_stop = 1;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -120,42 +112,28 @@ int anatomy_cmd(int argc, char **argv)
         fprintf(stderr, "ringbench anatomy: --size '%s': %s\n", size_spec, err[0] ? err : "one size only");
         return CLI_EXIT_USAGE;
     }
-    if (strcmp(backend, "auto") && strcmp(backend, "cuda") && strcmp(backend, "cpu")) {
-        fprintf(stderr, "ringbench anatomy: --backend must be auto, cuda or cpu, not '%s'\n", backend);
+    if (cli_backend_check("anatomy", backend) != 0)
         return CLI_EXIT_USAGE;
-    }
     if (rb_place_init(cpu_list, pin, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench anatomy: --cpu: %s\n", err);
         return CLI_EXIT_USAGE;
     }
     if (rb_place_get()->warning[0])
         fprintf(stderr, "ringbench anatomy: WARNING: %s\n", rb_place_get()->warning);
-    ring_backend be = RING_BACKEND_CPU;
-    if (strcmp(backend, "cpu") != 0) {
-        rb_caps caps;
-        rb_probe((int)device, &caps);
-        if (caps.cuda_usable) {
-            be = RING_BACKEND_CUDA;
-        } else if (strcmp(backend, "cuda") == 0) {
-            fprintf(stderr, "ringbench anatomy: no usable CUDA device: %s\n", caps.cuda_error);
-            return CLI_EXIT_FAIL;
-        } else {
-            fprintf(stderr, "ringbench anatomy: no usable CUDA device (%s): the CPU reference backend runs "
-                            "instead - these are not GPU times\n", caps.cuda_error);
-        }
-    }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    ring_backend be;
+    rb_caps caps;
+    const char *notice;
+    int brc = cli_backend_choose("anatomy", backend, (int)device, &caps, &be, &notice);
+    if (brc != 0)
+        return brc;
+    if (be == RING_BACKEND_CPU && strcmp(backend, "cpu") != 0)
+        fprintf(stderr, "ringbench anatomy: %s (%s)\n", notice, caps.cuda_error);
+    cli_install_signals();
 
     const uint32_t size = sizes.v[0];
     if (be == RING_BACKEND_CUDA && warm_s > 0) {
         rb_trial_cfg tc = {.backend = be, .device = (int)device, .seed = 1, .timeout_s = 5, .max_lifetime_s = 60,
-                           .early_take = 1, .leader_reply = 1, .stop = &g_stop};
+                           .early_take = 1, .leader_reply = 1, .stop = &cli_stop};
         double secs, sm, target;
         rb_trial_warmup(&tc, NULL, warm_s, &secs, &sm, &target);
     }
@@ -171,7 +149,7 @@ int anatomy_cmd(int argc, char **argv)
     cfg.leader_reply = leader_reply;
     cfg.stream_ops = stream_ops;
     rb_anatomy a;
-    int rc = rb_anatomy_run(&cfg, size, (uint32_t)warm_msgs, (uint32_t)samples, &g_stop, &a, err, sizeof err);
+    int rc = rb_anatomy_run(&cfg, size, (uint32_t)warm_msgs, (uint32_t)samples, &cli_stop, &a, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "ringbench anatomy: %s\n", err);
         return CLI_EXIT_FAIL;
@@ -182,12 +160,8 @@ int anatomy_cmd(int argc, char **argv)
     rb_samples fs = {0};
     char ferr[256] = "";
     rb_quantiles floor_q = {NAN, NAN, NAN};
-    if (rc == 0 && rb_base_floor(be, (int)device, &pol, &fs, ferr, sizeof ferr, &g_stop) == RB_BASE_OK && fs.n) {
-        stats_sort(fs.us, fs.n);
-        floor_q.p10 = stats_percentile_sorted(fs.us, fs.n, 10);
-        floor_q.p50 = stats_percentile_sorted(fs.us, fs.n, 50);
-        floor_q.p90 = stats_percentile_sorted(fs.us, fs.n, 90);
-    }
+    if (rc == 0 && rb_base_floor(be, (int)device, &pol, &fs, ferr, sizeof ferr, &cli_stop) == RB_BASE_OK)
+        rb_quantiles_of(fs.us, fs.n, &floor_q);
     rb_samples_free(&fs);
 
     char label[64], sname[32];

@@ -6,6 +6,62 @@
 #include <stdlib.h>
 #include <string.h>
 
+volatile sig_atomic_t cli_stop, cli_signal;
+
+static void on_signal(int sig)
+{
+    cli_signal = sig;
+    cli_stop = 1;
+}
+
+void cli_install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends the process at once */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_backend_check(const char *cmd, const char *name)
+{
+    if (strcmp(name, "auto") && strcmp(name, "cuda") && strcmp(name, "cpu")) {
+        fprintf(stderr, "ringbench %s: --backend must be auto, cuda or cpu, not '%s'\n", cmd, name);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int cli_backend_choose(const char *cmd, const char *name, int device, rb_caps *caps, ring_backend *out,
+                       const char **notice)
+{
+    int rc = cli_backend_check(cmd, name);
+    if (rc)
+        return rc;
+    *notice = "";
+    if (strcmp(name, "cpu") == 0) {
+        *notice = "CPU reference backend chosen with --backend cpu: these are not GPU measurements";
+        memset(caps, 0, sizeof *caps);
+        rb_probe(-1, caps); /* records why no device is used, without touching one */
+        snprintf(caps->cuda_error, sizeof caps->cuda_error, "not used: --backend cpu");
+        *out = RING_BACKEND_CPU;
+        return 0;
+    }
+    rb_probe(device, caps);
+    if (caps->cuda_usable) {
+        *out = RING_BACKEND_CUDA;
+    } else if (strcmp(name, "cuda") == 0) {
+        fprintf(stderr, "ringbench %s: --backend cuda: no usable CUDA device: %s\n", cmd, caps->cuda_error);
+        return CLI_EXIT_FAIL;
+    } else {
+        *out = RING_BACKEND_CPU;
+        *notice = "no usable CUDA device: these are CPU reference backend numbers, not GPU measurements";
+    }
+    return 0;
+}
+
 int cli_opt_value(int argc, char **argv, int *i, const char *name, const char *alias, const char **val)
 {
     const char *a = argv[*i];

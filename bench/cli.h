@@ -1,9 +1,16 @@
-/* cli.h - option parsing shared by the ringbench commands in bench/ (main.c, anatomy.c).
+/* cli.h - what the ringbench commands in bench/ (main.c, anatomy_cmd.c) share: option parsing, the
+ * interrupt flag, the choice of backend.
  *
- * A bad value is a usage error: these print one line naming the option and exit with CLI_EXIT_USAGE.
+ * A bad value is a usage error: the parsers print one line naming the option and exit with
+ * CLI_EXIT_USAGE.
  */
 #ifndef RINGBENCH_CLI_H
 #define RINGBENCH_CLI_H
+
+#include <signal.h>
+
+#include "probe.h"
+#include "ring.h"
 
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
 
@@ -16,5 +23,21 @@ long cli_parse_long(const char *opt, const char *s, long lo, long hi);
 
 /* A positive number of seconds, at most a day. */
 double cli_parse_seconds(const char *opt, const char *s);
+
+/* Raised by SIGINT or SIGTERM once cli_install_signals ran (cli_signal says which); a second
+ * signal ends the process at once. Measurements poll cli_stop and finish what they are doing. */
+extern volatile sig_atomic_t cli_stop, cli_signal;
+void cli_install_signals(void);
+
+/* --backend NAME of command cmd: 0 for auto, cuda or cpu, else one line on stderr and
+ * CLI_EXIT_USAGE. */
+int cli_backend_check(const char *cmd, const char *name);
+
+/* The backend NAME (checked) selects: cpu; cuda, which fails (one line on stderr, CLI_EXIT_FAIL)
+ * without a usable device; auto, CUDA when device is usable, else the CPU reference backend. Fills
+ * *caps (probing the device unless cpu), *out, and *notice: "" on CUDA, else why these numbers are
+ * the CPU backend's, not a GPU's. Returns 0 or the exit status. */
+int cli_backend_choose(const char *cmd, const char *name, int device, rb_caps *caps, ring_backend *out,
+                       const char **notice);
 
 #endif

@@ -32,25 +32,6 @@
 
 enum { EXIT_OK = CLI_EXIT_OK, EXIT_FAIL = CLI_EXIT_FAIL, EXIT_USAGE = CLI_EXIT_USAGE };
 
-static volatile sig_atomic_t g_stop;
-static volatile sig_atomic_t g_signal;
-
-static void on_signal(int sig)
-{
-    g_signal = sig;
-    g_stop = 1;
-}
-
-static void install_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends the process at once */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 /* --- small parsing helpers ---------------------------------------------------------------------- */
 
@@ -319,10 +300,8 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "ringbench run: %s\n", err);
         return EXIT_USAGE;
     }
-    if (strcmp(backend, "auto") && strcmp(backend, "cuda") && strcmp(backend, "cpu")) {
-        fprintf(stderr, "ringbench run: --backend must be auto, cuda or cpu, not '%s'\n", backend);
+    if (cli_backend_check("run", backend) != 0)
         return EXIT_USAGE;
-    }
     if (!windows)
         windows = o.preset->windows;
     if (rb_windows_parse(windows, o.windows, sizeof o.windows / sizeof *o.windows, &o.nwindows, err, sizeof err) != 0) {
@@ -357,25 +336,10 @@ static int cmd_run(int argc, char **argv)
     o.stream_ops = stream_ops;
 
     rb_caps caps;
-    const char *notice = "";
-    if (strcmp(backend, "cpu") == 0) {
-        notice = "CPU reference backend chosen with --backend cpu: these are not GPU measurements";
-        memset(&caps, 0, sizeof caps);
-        rb_probe(-1, &caps); /* records why no device is used, without touching one */
-        snprintf(caps.cuda_error, sizeof caps.cuda_error, "not used: --backend cpu");
-        o.backend = RING_BACKEND_CPU;
-    } else {
-        rb_probe(device, &caps);
-        if (caps.cuda_usable) {
-            o.backend = RING_BACKEND_CUDA;
-        } else if (strcmp(backend, "cuda") == 0) {
-            fprintf(stderr, "ringbench run: --backend cuda: no usable CUDA device: %s\n", caps.cuda_error);
-            return EXIT_FAIL;
-        } else {
-            o.backend = RING_BACKEND_CPU;
-            notice = "no usable CUDA device: these are CPU reference backend numbers, not GPU measurements";
-        }
-    }
+    const char *notice;
+    int brc = cli_backend_choose("run", backend, device, &caps, &o.backend, &notice);
+    if (brc != 0)
+        return brc;
     if (o.backend == RING_BACKEND_CUDA) {
         for (size_t i = 0; i < o.sizes.n; i++) {
             /* Two rings of up to 16 slots plus the baselines' buffers must fit comfortably. */
@@ -454,9 +418,9 @@ static int cmd_run(int argc, char **argv)
         return EXIT_FAIL;
     }
 
-    install_signals();
+    cli_install_signals();
     rb_sweep_result res;
-    int rc = rb_sweep_run(&o, &caps, w, &g_stop, &res, err, sizeof err);
+    int rc = rb_sweep_run(&o, &caps, w, &cli_stop, &res, err, sizeof err);
     env_clocks_close(o.clocks); /* restores locked clocks */
     if (h5out_attr_i64(w, RB_H5_PROVENANCE, "trials", o.trials) != 0 ||
         h5out_attr_f64(w, RB_H5_PROVENANCE, "warmup_s", res.warmup_s) != 0 ||
@@ -468,7 +432,7 @@ static int cmd_run(int argc, char **argv)
     h5out_attr_str(w, RB_H5_PROVENANCE, "end_utc", end);
     if (caps.cuda_usable)
         put_nvml(w, &caps, "end");
-    const char *why = rc == 1 ? (g_signal == SIGTERM ? "SIGTERM" : "SIGINT") : rc < 0 ? "error" : "";
+    const char *why = rc == 1 ? (cli_signal == SIGTERM ? "SIGTERM" : "SIGINT") : rc < 0 ? "error" : "";
     char cerr[512];
     if (h5out_close(w, rc == 0, why, cerr, sizeof cerr) != 0) {
         fprintf(stderr, "ringbench run: %s\n", cerr);
@@ -533,7 +497,7 @@ static void print_call_costs(const rb_caps *caps, int device)
         rb_samples smp;
         char err[256] = "";
         stats_summary sum;
-        int rc = rb_base_call(RING_BACKEND_CUDA, device, (rb_call_base)c, &pol, &smp, err, sizeof err, &g_stop);
+        int rc = rb_base_call(RING_BACKEND_CUDA, device, (rb_call_base)c, &pol, &smp, err, sizeof err, &cli_stop);
         if (rc == RB_BASE_OK && stats_summarize(smp.us, smp.n, &sum) == 0)
             printf("  %-32s %8.3f us [%.3f, %.3f]  n=%zu\n", rb_call_base_family((rb_call_base)c), sum.p50, sum.ci_lo,
                    sum.ci_hi, sum.n);

@@ -10,8 +10,7 @@
 #include "stats.h"
 #include "timing.h"
 
-/* Sorts v[0..n) and sets q (NaN with no values). */
-static void quantiles(double *v, size_t n, rb_quantiles *q)
+void rb_quantiles_of(double *v, size_t n, rb_quantiles *q)
 {
     if (n == 0) {
         q->p10 = q->p50 = q->p90 = NAN;
@@ -71,7 +70,7 @@ static int summarize(const host_stamps *h, uint32_t warmup, uint32_t samples, co
         rb_quantiles *q[NPARTS] = {&out->rtt, &out->send, &out->poll, &out->work,
                                    &out->publish, &out->outside, &out->idle, &out->polls};
         for (int p = 0; p < NPARTS; p++)
-            quantiles(v[p], n[p], q[p]);
+            rb_quantiles_of(v[p], n[p], q[p]);
     }
     for (int p = 0; p < NPARTS; p++)
         free(v[p]);

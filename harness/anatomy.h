@@ -40,6 +40,9 @@ typedef struct rb_anatomy {
     ring_stats st;         /* the ring's counts: lost, duplicated and corrupted must be 0 */
 } rb_anatomy;
 
+/* The 10th, 50th and 90th percentiles of v[0..n), which it sorts; NaN with no values. */
+void rb_quantiles_of(double *v, size_t n, rb_quantiles *q);
+
 /* Most round trips one anatomy can take, warm-up included: every one keeps its kernel record. */
 #define RB_ANATOMY_MAX RING_TRACE_RECS
 
