@@ -13,7 +13,9 @@
 #include "ring.h"
 #include "timing.h"
 
-static ring *open_ring(uint32_t capacity, uint32_t max_payload, rb_mode mode)
+/* The configuration of the tests' CPU-backend rings: the defaults with these three, and a bound
+ * on every wait generous enough for a busy two-core machine. */
+static ring_config cpu_config(uint32_t capacity, uint32_t max_payload, rb_mode mode)
 {
     ring_config c;
     ring_config_default(&c);
@@ -22,11 +24,22 @@ static ring *open_ring(uint32_t capacity, uint32_t max_payload, rb_mode mode)
     c.max_payload = max_payload;
     c.mode = mode;
     c.timeout_s = 10;
+    return c;
+}
+
+static ring *open_config(const ring_config *c)
+{
     char err[256] = "";
     ring *r = NULL;
-    int rc = ring_open(&c, &r, err, sizeof err);
+    int rc = ring_open(c, &r, err, sizeof err);
     CHECK_MSG(rc == RING_OK, "ring_open: %s", err);
     return r;
+}
+
+static ring *open_ring(uint32_t capacity, uint32_t max_payload, rb_mode mode)
+{
+    ring_config c = cpu_config(capacity, max_payload, mode);
+    return open_config(&c);
 }
 
 static int start(ring *r)
@@ -559,17 +572,9 @@ static void test_mode_labels(void)
  * is written before the host has it. */
 static void test_trace(void)
 {
-    ring_config c;
-    ring_config_default(&c);
-    c.backend = RING_BACKEND_CPU;
-    c.capacity = 64;
-    c.max_payload = 64;
-    c.mode = rb_mode_native();
-    c.timeout_s = 10;
+    ring_config c = cpu_config(64, 64, rb_mode_native());
     c.trace = 1;
-    char err[256] = "";
-    ring *r = NULL;
-    CHECK_MSG(ring_open(&c, &r, err, sizeof err) == RING_OK, "ring_open: %s", err);
+    ring *r = open_config(&c);
     if (!r)
         return;
     static ring_trace_rec t[RING_TRACE_RECS];
@@ -625,12 +630,7 @@ static void test_trace(void)
  * percentiles in order, and the parts no larger than the round trip they are part of. */
 static void test_anatomy(void)
 {
-    ring_config c;
-    ring_config_default(&c);
-    c.backend = RING_BACKEND_CPU;
-    c.capacity = 64;
-    c.max_payload = 8;
-    c.timeout_s = 10;
+    const ring_config c = cpu_config(64, 8, rb_mode_native());
     rb_anatomy a;
     char err[256] = "";
     CHECK_MSG(rb_anatomy_run(&c, 8, 50, 500, NULL, &a, err, sizeof err) == 0, "%s", err);
