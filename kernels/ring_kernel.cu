@@ -255,11 +255,16 @@ struct rk_job {
     uint4 hdr, q0;
 };
 
+// Every lane of the leader warp keeps the same rk_leader; lane 0 alone writes to memory.
+__device__ __forceinline__ bool rk_lane0(void) { return (threadIdx.x & 31u) == 0; }
+
 __device__ void rk_set_state(const ring_kernel_args &a, rk_leader *L, unsigned int state)
 {
     L->state = state;
-    st_volatile(&a.cb->k.state, state);
-    __threadfence_system();
+    if (rk_lane0()) {
+        st_volatile(&a.cb->k.state, state);
+        __threadfence_system();
+    }
 }
 
 __device__ __forceinline__ unsigned int rk_quad_sum(uint4 q, unsigned int nwords)
@@ -281,11 +286,11 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job);
 
 // The leader takes a batch: its trace record (when the trace is on) gets the poll's issue time and,
 // now, the time it was decided - taken after branches on what the poll read, so after its reads
-// were back. Counts the batch and restarts the poll count. Returns the record, or NULL.
+// were back. Counts the batch and restarts the poll count. Returns the record (lane 0 only), or NULL.
 __device__ ring_trace_rec *rk_trace_take(const ring_kernel_args &a, rk_leader *L, unsigned long long poll_ns,
                                          unsigned int first, unsigned int n, bool early)
 {
-    ring_trace_rec *t = a.trace ? &a.trace[L->batches & (RING_TRACE_RECS - 1)] : NULL;
+    ring_trace_rec *t = a.trace && rk_lane0() ? &a.trace[L->batches & (RING_TRACE_RECS - 1)] : NULL;
     if (t) {
         t->poll_ns = poll_ns;
         t->seen_ns = globaltimer_ns();
@@ -301,14 +306,17 @@ __device__ ring_trace_rec *rk_trace_take(const ring_kernel_args &a, rk_leader *L
 }
 
 // The leader answers a lone message of up to 16 bytes that it holds whole (hdr, q0) by itself:
-// transform, reply words and header, one release fence, in_head and out_tail - no barrier, no
-// shuffle, no other thread. The message was vouched for by its sealed checksum, so it cannot be a
+// transform, reply words and header, one release fence, in_head and out_tail, all by lane 0 - no
+// barrier, no other warp. The message was vouched for by its sealed checksum, so it cannot be a
 // bad input.
 __device__ void rk_leader_reply(const ring_kernel_args &a, rk_leader *L, uint4 hdr, uint4 q0,
                                 unsigned long long poll_ns, bool early)
 {
     const unsigned int seq = hdr.x, len = hdr.y, nwords = len / 4, mask = a.capacity - 1;
     ring_trace_rec *t = rk_trace_take(a, L, poll_ns, seq, 1, early);
+    L->dispatched = seq + 1;
+    if (!rk_lane0())
+        return;
     unsigned char *out = a.out_ring + (size_t)(seq & mask) * a.slot_stride;
     uint4 o;
     const uint2 sums = rk_transform_quad(q0, seq, 0, nwords, &o);
@@ -316,7 +324,6 @@ __device__ void rk_leader_reply(const ring_kernel_args &a, rk_leader *L, uint4 h
     __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(sums.y, seq, len), 0u));
     if (t)
         t->written_ns = globaltimer_ns();
-    L->dispatched = seq + 1;
     fence_release_sys();
     st_volatile(&a.cb->k.in_head, seq + 1);
     st_volatile(&a.cb->k.out_tail, seq + 1);
@@ -324,24 +331,48 @@ __device__ void rk_leader_reply(const ring_kernel_args &a, rk_leader *L, uint4 h
         t->published_ns = globaltimer_ns();
 }
 
+// One 16-byte word of lane `src`, in every lane.
+__device__ __forceinline__ uint4 rk_shfl4(uint4 v, int src)
+{
+    return make_uint4(__shfl_sync(0xFFFFFFFFu, v.x, src), __shfl_sync(0xFFFFFFFFu, v.y, src),
+                      __shfl_sync(0xFFFFFFFFu, v.z, src), __shfl_sync(0xFFFFFFFFu, v.w, src));
+}
+
+// Run by the whole leader warp (warp 0 of block 0). Its lanes read one poll's three words with ONE
+// load instruction - lane 0 the control block's host half, lane 1 the next slot's header, lane 2
+// its first payload quad - and every lane then takes the same decisions on the same values, so the
+// warp never diverges on them; lane 0 alone writes. Loads of one thread to one 32-byte sector of
+// host memory are served one after the other: read by one thread, the header and the payload quad
+// (one sector) made a poll of a zero-copy slot 2.24 us against 1.28 us for one load (H100, README
+// "Where a round trip goes").
 __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
 {
-    const unsigned int mask = a.capacity - 1;
+    const unsigned int mask = a.capacity - 1, lane = threadIdx.x & 31u;
     for (;;) {
         const unsigned char *slot_p = a.in_ring + (size_t)(L->dispatched & mask) * a.slot_stride;
-        const uint4 h = ld_volatile4(&a.cb->h); // in_tail, out_ack, flag, cmd
-        const uint4 hdr = ld_volatile4(slot_p);
-        const uint4 q0 = ld_volatile4(slot_p + sizeof(ring_hdr));
-        const unsigned long long now = globaltimer_ns(); // issued before the reads above are back
+        const void *mine = lane == 0 ? (const void *)&a.cb->h : lane == 1 ? (const void *)slot_p
+                                                                         : (const void *)(slot_p + sizeof(ring_hdr));
+        uint4 v = make_uint4(0u, 0u, 0u, 0u);
+        if (lane < 3)
+            v = ld_volatile4(mine);
+        // Lane 0's clock, issued before the reads above are back.
+        const unsigned long long now = __shfl_sync(0xFFFFFFFFu, globaltimer_ns(), 0);
+        const uint4 h = rk_shfl4(v, 0);   // in_tail, out_ack, flag, cmd
+        const uint4 hdr = rk_shfl4(v, 1);
+        const uint4 q0 = rk_shfl4(v, 2);
         L->polls++;
         if (now - L->last_beat_ns >= RING_HEARTBEAT_NS) {
             L->last_beat_ns = now;
-            st_volatile(&a.cb->k.heartbeat, ++L->beats);
+            ++L->beats;
+            if (lane == 0)
+                st_volatile(&a.cb->k.heartbeat, L->beats);
         }
         if (h.z != L->flag_ack) {
             L->flag_ack = h.z;
-            st_volatile(&a.cb->k.flag_ack, h.z);
-            __threadfence_system();
+            if (lane == 0) {
+                st_volatile(&a.cb->k.flag_ack, h.z);
+                __threadfence_system();
+            }
         }
         unsigned int exit_reason = RING_EXIT_NONE;
         if (h.w & RING_CMD_TERMINATE)
@@ -349,9 +380,11 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
         else if (a.max_lifetime_ns && now - L->start_ns >= a.max_lifetime_ns)
             exit_reason = RING_EXIT_LIFETIME;
         if (exit_reason != RING_EXIT_NONE) {
-            st_volatile(&a.cb->k.exit_reason, exit_reason);
-            job->kind = JOB_EXIT;
-            job->grid = 1;
+            if (lane == 0) {
+                st_volatile(&a.cb->k.exit_reason, exit_reason);
+                job->kind = JOB_EXIT;
+                job->grid = 1;
+            }
             return;
         }
         const unsigned int want = (h.w & RING_CMD_ACTIVE) ? RING_STATE_ACTIVE : RING_STATE_IDLE;
@@ -392,16 +425,19 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
             rk_leader_reply(a, L, hdr, q0, now, ahead <= 0);
             continue;
         }
-        job->trace_i = L->batches;
+        const unsigned int trace_i = L->batches;
         rk_trace_take(a, L, now, L->dispatched, n, ahead <= 0);
-        if (!small)
-            __threadfence_system();
-        job->kind = JOB_BATCH;
-        job->first = L->dispatched;
-        job->n = n;
-        job->have_q0 = small;
-        job->hdr = hdr;
-        job->q0 = q0;
+        if (lane == 0) {
+            if (!small)
+                __threadfence_system(); // lane 0 read in_tail: the acquire is its
+            job->trace_i = trace_i;
+            job->kind = JOB_BATCH;
+            job->first = L->dispatched;
+            job->n = n;
+            job->have_q0 = small;
+            job->hdr = hdr;
+            job->q0 = q0;
+        }
         L->dispatched += n;
         return;
     }
@@ -600,25 +636,29 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
     __shared__ rk_job job;
     __shared__ bool last;
     const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+    const bool lead_warp = blockIdx.x == 0 && threadIdx.x < 32; // runs rk_lead, lane 0 is the leader
     const bool block_tier = a.max_payload > RK_WARP_MSG_MAX;
     rk_leader L;
-    if (leader) {
-        L.start_ns = L.last_beat_ns = globaltimer_ns();
+    if (lead_warp) {
+        L.start_ns = L.last_beat_ns = __shfl_sync(0xFFFFFFFFu, globaltimer_ns(), 0);
         L.beats = 1;
-        L.flag_ack = ld_volatile(&a.cb->k.flag_ack);
+        L.flag_ack = __shfl_sync(0xFFFFFFFFu, ld_volatile(&a.cb->k.flag_ack), 0);
         L.dispatched = 0;
         L.polls = L.batches = 0;
         L.state = RING_STATE_NONE;
-        st_volatile(&a.cb->k.blocks, gridDim.x);
-        st_volatile(&a.cb->k.heartbeat, L.beats);
+        if (leader) {
+            st_volatile(&a.cb->k.blocks, gridDim.x);
+            st_volatile(&a.cb->k.heartbeat, L.beats);
+        }
         rk_set_state(a, &L, RING_STATE_IDLE);
     }
     unsigned int epoch = 0;   // other blocks: fan-outs seen so far
     unsigned int fanouts = 0; // leader only: jobs handed to the other blocks so far
     for (;;) {
+        if (lead_warp)
+            rk_lead(a, &L, &job);
         if (threadIdx.x == 0) {
             if (blockIdx.x == 0) {
-                rk_lead(a, &L, &job);
                 job.grid = job.kind == JOB_EXIT || !rk_local(a, job.n);
                 if (job.grid)
                     rk_fan_out(s, &job, &fanouts);
