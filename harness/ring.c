@@ -216,7 +216,7 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
         free(r);
         return rc;
     }
-    r->early = xfer_is(r, RB_XFER_ZEROCOPY) &&
+    r->early = (xfer_is(r, RB_XFER_ZEROCOPY) || xfer_is(r, RB_XFER_ASYNC)) &&
                (cfg->early_replies > 0 || (cfg->early_replies < 0 && cfg->backend == RING_BACKEND_CUDA));
     fill_slots(r);
     *out = r;
@@ -562,10 +562,12 @@ static int copy_runs(ring *r, int put, uint32_t from, uint32_t to, int track)
     return RING_OK;
 }
 
-/* The latency path of zero-copy rings. The output ring is host memory the kernel writes across
- * PCIe, so the host can see a reply land without waiting for out_tail: the kernel writes reply words
- * and header, then one system fence, then out_tail, and the fence is most of what separates the
- * reply's arrival from out_tail's. A reply is taken early only when all of it already verifies -
+/* The latency path of zero-copy and async rings. The output ring (zero-copy) or the staging buffer a
+ * reply's copy lands in (async) is host memory, so the host can see a reply land without waiting
+ * for what announces it: out_tail (zero-copy: the kernel writes reply words and header, then one
+ * system fence, then out_tail, and the fence is most of what separates the reply's arrival from
+ * out_tail's), or the copy's completion (async: the runtime reports a finished copy microseconds
+ * after its bytes are in place). A reply is taken early only when all of it already verifies -
  * sequence number, length, flags, every word against the generator and key, the sealed checksum -
  * which a stale reply (seq - capacity) or one still landing cannot do. Anything else is left alone
  * and judged, and counted, the ordinary way once out_tail covers it, so a damaged reply is still
@@ -596,11 +598,15 @@ int ring_progress(ring *r)
 {
     int rc = RING_OK;
     const int zc = xfer_is(r, RB_XFER_ZEROCOPY);
-    /* 0. Zero-copy: replies that already verify, before out_tail announces them. */
-    if (r->early && r->fetched == r->consumed && r->consumed != r->issued) {
-        const uint32_t c0 = r->consumed;
-        while (r->consumed != r->issued && try_reply(r, r->consumed))
-            r->fetched = ++r->consumed;
+    /* 0. Replies that already verify: zero-copy before out_tail announces them, async before their
+     *    copy reports done (only replies whose copy was started: fetched). */
+    if (r->early && (zc ? r->fetched == r->consumed : r->fetched != r->consumed) && r->consumed != r->issued) {
+        const uint32_t c0 = r->consumed, last = zc ? r->issued : r->fetched;
+        while (r->consumed != last && try_reply(r, r->consumed)) {
+            r->consumed++;
+            if (zc)
+                r->fetched = r->consumed;
+        }
         if (r->consumed != c0) {
             r->shadow.out_ack = r->consumed;
             if (r->cb_direct)
@@ -657,7 +663,7 @@ int ring_progress(ring *r)
             return rc;
         if (rc == 0)
             break;
-        while (c != end)
+        while (ring_diff(end, c) > 0) /* a run's replies may already be taken early */
             verify_reply(r, c++);
         r->get_head++;
     }
