@@ -1,6 +1,6 @@
 // ring_kernel.cu - the persistent ring kernel and the baseline kernels of ringbench.
 //
-// Design (batches). Thread 0 of block 0 (the leader) polls the control block. When in_tail moves it
+// Design (batches). Warp 0 of block 0 (the leader warp, lane 0 writes) polls the control block. When in_tail moves it
 // takes EVERY pending message at once - a batch [first, first + n), n = in_tail - in_head, bounded
 // by the free output slots and by RING_BATCH_BYTES of slots - and the batch is processed in one of two tiers, chosen by the ring's
 // slot size (max_payload, fixed at launch, so a batch never mixes tiers):
@@ -27,7 +27,8 @@
 // thread 0 (cumulative), the publisher writes the block tier's headers, one more system fence, then
 // in_head and out_tail advance by n with two stores.
 //
-// Memory ordering. The leader reads the host half with uncached loads; before any thread reads a
+// Memory ordering. The leader warp reads the host half with uncached loads (lane 0, the lane that
+// also issues the acquire fence); before any thread reads a
 // batch's slots it issues __threadfence_system() (acquire), and every other block only reads slots
 // after it saw the fan-out epoch (release by the leader's fence + atomic). Slot loads are __ldcg (L2,
 // never L1: a slot is reused every `capacity` messages). With one message in flight the leader's
