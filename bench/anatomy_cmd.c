@@ -56,7 +56,7 @@ int anatomy_cmd(int argc, char **argv)
     const char *mode = "pinned/zerocopy/coop/mapped", *size_spec = "8", *backend = "auto", *cpu_list = NULL;
     long samples = 2000, warm_msgs = 200, blocks = 0, device = 0;
     double warm_s = 2.0;
-    int early_take = 1, leader_reply = 1, stream_ops = 0, pin = 1;
+    cli_ring_switches sw = CLI_RING_SWITCHES_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -80,15 +80,7 @@ int anatomy_cmd(int argc, char **argv)
             backend = v;
         } else if (cli_opt_value(argc, argv, &i, "--cpu", NULL, &v)) {
             cpu_list = v;
-        } else if (strcmp(argv[i], "--no-pin") == 0) {
-            pin = 0;
-        } else if (strcmp(argv[i], "--no-early-take") == 0) {
-            early_take = 0;
-        } else if (strcmp(argv[i], "--no-leader-reply") == 0) {
-            leader_reply = 0;
-        } else if (strcmp(argv[i], "--stream-ops") == 0) {
-            stream_ops = 1;
-        } else {
+        } else if (!cli_ring_switch(argv[i], &sw)) {
             fprintf(stderr, "ringbench anatomy: unknown option '%s' (see ringbench anatomy --help)\n", argv[i]);
             return CLI_EXIT_USAGE;
         }
@@ -114,7 +106,7 @@ int anatomy_cmd(int argc, char **argv)
     }
     if (cli_backend_check("anatomy", backend) != 0)
         return CLI_EXIT_USAGE;
-    if (rb_place_init(cpu_list, pin, err, sizeof err) != 0) {
+    if (rb_place_init(cpu_list, sw.pin, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench anatomy: --cpu: %s\n", err);
         return CLI_EXIT_USAGE;
     }
@@ -145,9 +137,9 @@ int anatomy_cmd(int argc, char **argv)
     cfg.capacity = ring_capacity_for(size);
     cfg.max_payload = size;
     cfg.blocks = (uint32_t)blocks;
-    cfg.early_take = early_take;
-    cfg.leader_reply = leader_reply;
-    cfg.stream_ops = stream_ops;
+    cfg.early_take = sw.early_take;
+    cfg.leader_reply = sw.leader_reply;
+    cfg.stream_ops = sw.stream_ops;
     rb_anatomy a;
     int rc = rb_anatomy_run(&cfg, size, (uint32_t)warm_msgs, (uint32_t)samples, &cli_stop, &a, err, sizeof err);
     if (rc < 0) {
@@ -167,7 +159,7 @@ int anatomy_cmd(int argc, char **argv)
     char label[64], sname[32];
     printf("ringbench anatomy: %s, %s, %s backend, %u blocks, early take %s, leader reply %s%s\n",
            rb_mode_label(&m, label, sizeof label), rb_size_name(size, sname, sizeof sname), ring_backend_name(be),
-           a.blocks, early_take ? "on" : "off", leader_reply ? "on" : "off", stream_ops ? ", stream ops asked for" : "");
+           a.blocks, sw.early_take ? "on" : "off", sw.leader_reply ? "on" : "off", sw.stream_ops ? ", stream ops asked for" : "");
     printf("%llu round trips timed (all %llu replies verified), %llu matched with the kernel's trace, "
            "%llu of those taken early%s\n\n",
            (unsigned long long)a.messages, (unsigned long long)a.st.verified, (unsigned long long)a.traced,

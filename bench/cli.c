@@ -25,6 +25,21 @@ void cli_install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+int cli_ring_switch(const char *arg, cli_ring_switches *s)
+{
+    if (strcmp(arg, "--no-pin") == 0)
+        s->pin = 0;
+    else if (strcmp(arg, "--no-early-take") == 0)
+        s->early_take = 0;
+    else if (strcmp(arg, "--no-leader-reply") == 0)
+        s->leader_reply = 0;
+    else if (strcmp(arg, "--stream-ops") == 0)
+        s->stream_ops = 1;
+    else
+        return 0;
+    return 1;
+}
+
 int cli_backend_check(const char *cmd, const char *name)
 {
     if (strcmp(name, "auto") && strcmp(name, "cuda") && strcmp(name, "cpu")) {

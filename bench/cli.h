@@ -18,6 +18,16 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
  * advances *i past the value. Returns 1 when matched (*val set), 0 when not. */
 int cli_opt_value(int argc, char **argv, int *i, const char *name, const char *alias, const char **val);
 
+/* The ring's switches that run and anatomy both take: --no-pin, --no-early-take, --no-leader-reply,
+ * --stream-ops. CLI_RING_SWITCHES_DEFAULT is what they mean when not given. */
+typedef struct cli_ring_switches {
+    int pin, early_take, leader_reply, stream_ops;
+} cli_ring_switches;
+#define CLI_RING_SWITCHES_DEFAULT {.pin = 1, .early_take = 1, .leader_reply = 1, .stream_ops = 0}
+
+/* Returns 1 when arg is one of those switches (and sets it in *s), 0 when not. */
+int cli_ring_switch(const char *arg, cli_ring_switches *s);
+
 /* An integer from lo to hi. */
 long cli_parse_long(const char *opt, const char *s, long lo, long hi);
 

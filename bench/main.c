@@ -233,7 +233,8 @@ static int cmd_run(int argc, char **argv)
     uint32_t seed = 1;
     double timeout_s = 5, lifetime_s = 60, warmup_s = 3;
     const char *lifetime_source = "default", *cpu_list = NULL, *windows = NULL;
-    int trials = 0, pin = 1, lock_clocks = 0, early_take = 1, leader_reply = 1, stream_ops = 0;
+    int trials = 0, lock_clocks = 0;
+    cli_ring_switches sw = CLI_RING_SWITCHES_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -266,14 +267,8 @@ static int cmd_run(int argc, char **argv)
             cpu_list = v;
         } else if (cli_opt_value(argc, argv, &i, "--warmup", NULL, &v)) {
             warmup_s = strcmp(v, "0") == 0 ? 0 : cli_parse_seconds("--warmup", v);
-        } else if (strcmp(argv[i], "--no-pin") == 0) {
-            pin = 0;
-        } else if (strcmp(argv[i], "--no-early-take") == 0) {
-            early_take = 0;
-        } else if (strcmp(argv[i], "--no-leader-reply") == 0) {
-            leader_reply = 0;
-        } else if (strcmp(argv[i], "--stream-ops") == 0) {
-            stream_ops = 1;
+        } else if (cli_ring_switch(argv[i], &sw)) {
+            /* --no-pin, --no-early-take, --no-leader-reply, --stream-ops: set in sw */
         } else if (strcmp(argv[i], "--lock-clocks") == 0) {
             lock_clocks = 1;
         } else if (strcmp(argv[i], "--force") == 0) {
@@ -312,7 +307,7 @@ static int cmd_run(int argc, char **argv)
      * mask, which the affinity check would otherwise take for a taskset. */
     env_limits lim;
     env_limits_detect(NULL, &lim);
-    if (rb_place_init(cpu_list, pin, err, sizeof err) != 0) {
+    if (rb_place_init(cpu_list, sw.pin, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench run: %s\n", err);
         return EXIT_USAGE;
     }
@@ -331,9 +326,9 @@ static int cmd_run(int argc, char **argv)
     }
     o.max_lifetime_s = lifetime_s;
     o.quiet = quiet;
-    o.early_take = early_take;
-    o.leader_reply = leader_reply;
-    o.stream_ops = stream_ops;
+    o.early_take = sw.early_take;
+    o.leader_reply = sw.leader_reply;
+    o.stream_ops = sw.stream_ops;
 
     rb_caps caps;
     const char *notice;
@@ -398,9 +393,9 @@ static int cmd_run(int argc, char **argv)
     }
     if (h5out_attr_f64(w, RB_H5_PROVENANCE, "max_lifetime_s", lifetime_s) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "max_lifetime_source", lifetime_source) != 0 ||
-        h5out_attr_str(w, RB_H5_PROVENANCE, "early_take", early_take ? "on" : "off") != 0 ||
-        h5out_attr_str(w, RB_H5_PROVENANCE, "leader_reply", leader_reply ? "on" : "off") != 0 ||
-        h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", stream_ops ? "on" : "off") != 0) {
+        h5out_attr_str(w, RB_H5_PROVENANCE, "early_take", sw.early_take ? "on" : "off") != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "leader_reply", sw.leader_reply ? "on" : "off") != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", sw.stream_ops ? "on" : "off") != 0) {
         fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
         h5out_close(w, 0, "write error", err, sizeof err);
         return EXIT_FAIL;
