@@ -600,8 +600,9 @@ int ring_progress(ring *r)
     const int zc = xfer_is(r, RB_XFER_ZEROCOPY);
     /* 0. Replies that already verify: zero-copy before out_tail announces them, async before their
      *    copy reports done (only replies whose copy was started: fetched). */
-    if (r->early && (zc ? r->fetched == r->consumed : r->fetched != r->consumed) && r->consumed != r->issued) {
-        const uint32_t c0 = r->consumed, last = zc ? r->issued : r->fetched;
+    const uint32_t last = zc ? r->issued : r->fetched; /* the replies that may have landed */
+    if (r->early && (!zc || r->fetched == r->consumed) && r->consumed != last) {
+        const uint32_t c0 = r->consumed;
         while (r->consumed != last && try_reply(r, r->consumed)) {
             r->consumed++;
             if (zc)
