@@ -1,24 +1,148 @@
 #!/bin/sh
-# deps.sh - installs what ringbench needs, from the one package list in .ci/packages.
+# deps.sh - checks that what ringbench needs *works*, and installs only what does not.
 #
-#   sh .ci/deps.sh          called by `make bench`, `make test` and .ci/run before they build
+#   sh .ci/deps.sh          called by `make bench`, `make test` (as `make deps`) and .ci/run
 #
-# Asks dpkg-query which packages of the list are missing, says which and why, and installs them with
-# apt-get: directly when running as root, with `sudo -n` when that works without a password. When
-# neither works, or RINGBENCH_NO_INSTALL=1, it prints the one command to run and exits 2 if a
-# required package is missing (a missing optional or test package is only a warning). Says loudly
-# when there is no nvcc: only the CPU reference backend will be built. On a system without dpkg it
-# checks nothing and lets CMake say what it cannot find.
-# Exit status: 0 everything required is there, 2 something required is missing and was not installed.
-# Tested by tests/deps_test.sh with fake dpkg-query, apt-get, sudo and id first in PATH.
+# Each need of .ci/packages is a capability, checked as it would be used: a cmake of 3.25 or newer
+# on PATH from any source (a Python environment's counts), a C compiler that compiles C11, an HDF5
+# that the project's own CMake configure finds (the configure runs in probe mode: the same
+# find_package calls as the build, with $RINGBENCH_CMAKE_ARGS), a gnuplot that runs, and so on.
+# Package names matter only when something does not work: then, on Debian/Ubuntu, as root or with
+# `sudo -n`, apt-get is asked for the packages of what is missing, quietly (its output goes to
+# $RINGBENCH_DEPS_LOG, default ${TMPDIR:-/tmp}/ringbench-deps.log; the path is printed when it
+# fails), and everything is checked again. What is still missing afterwards is named with why: a
+# required need stops (exit 2) with how to install it; a missing test or optional need is one
+# warning line each and the build goes on. RINGBENCH_NO_INSTALL=1 checks and never installs.
+# Says loudly when there is no nvcc: only the CPU reference backend will be built.
+# Exit status: 0 everything required works, 2 something required does not.
+# Tested by tests/deps_test.sh (fake commands first in PATH, a failing apt-get, a required piece absent).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
 list=$here/packages
+log=${RINGBENCH_DEPS_LOG:-${TMPDIR:-/tmp}/ringbench-deps.log}
 say() { printf 'ringbench: %s\n' "$*" >&2; }
 
-# --- nvcc -------------------------------------------------------------------------------------------
+if [ ! -r "$list" ]; then
+    say "cannot read the list of needs $list"
+    exit 2
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/ringbench-deps.XXXXXX") || {
+    say "cannot make a temporary directory"
+    exit 2
+}
+trap 'rm -rf "$work"' EXIT
+
+have_nvcc() { command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; }
+
+# --- the checks: check_CAPABILITY returns 0 when it works; $found says what was found -------------
+found=""
+check_cmake() {
+    v=$(cmake --version 2>/dev/null | sed -n '1s/^cmake version \([0-9][0-9.]*\).*/\1/p')
+    [ -n "$v" ] || return 1
+    found="cmake $v at $(command -v cmake)"
+    major=${v%%.*} rest=${v#*.}
+    minor=${rest%%.*}
+    [ "$major" -gt 3 ] || { [ "$major" -eq 3 ] && [ "$minor" -ge 25 ]; } || {
+        found="$found, older than 3.25"
+        return 1
+    }
+}
+check_make() { make --version >/dev/null 2>&1; }
+check_cc() {
+    printf '#include <stdio.h>\n_Static_assert(__STDC_VERSION__ >= 201112L, "C11");\nint main(void) { return 0; }\n' \
+        >"$work/c11.c"
+    ${CC:-cc} -std=c11 -o "$work/c11" "$work/c11.c" >/dev/null 2>&1
+}
+check_cxx() { ${CXX:-c++} --version >/dev/null 2>&1 || g++ --version >/dev/null 2>&1; }
+check_gnuplot() { gnuplot --version >/dev/null 2>&1; }
+check_h5dump() { h5dump --version >/dev/null 2>&1; }
+check_sqlite3() { sqlite3 --version >/dev/null 2>&1; }
+# The tests use the first python3 that has the module: PATH's, else the distribution's (a pyenv or venv
+# python3 on PATH often lacks what apt installed for /usr/bin/python3).
+py_has() {
+    for py in ${RINGBENCH_PYTHONS:-python3 /usr/bin/python3}; do
+        "$py" -c "import $1" >/dev/null 2>&1 && return 0
+    done
+    return 1
+}
+check_h5py() { py_has h5py; }
+check_pandas() { py_has pandas; }
+
+# The libraries: what the project's own configure finds, asked once per round (probe_libs).
+probe=""
+probe_libs() {
+    probe=unknown
+    check_cmake && check_cc || return 0
+    rm -rf "$work/probe"
+    # RINGBENCH_CMAKE_ARGS is a word list on purpose (the Makefile passes its CMAKE_ARGS).
+    # shellcheck disable=SC2086
+    if cmake -S "$src" -B "$work/probe" -DRINGBENCH_DEPS_PROBE="$work/found" ${RINGBENCH_CMAKE_ARGS:-} \
+        >"$work/probe.log" 2>&1 && [ -r "$work/found" ]; then
+        probe=ok
+    else
+        cp "$work/probe.log" "$log.cmake" 2>/dev/null
+        say "the CMake probe of the libraries failed (its log: $log.cmake)"
+    fi
+}
+check_lib() { # check_lib NAME: the probe found it
+    [ "$probe" = ok ] || return 1
+    line=$(grep "^$1 " "$work/found")
+    case $line in *" yes"* | *" ON") found="$line" && return 0 ;; esac
+    return 1
+}
+
+check() { # check CAPABILITY
+    found=""
+    case $1 in
+    cmake) check_cmake ;;
+    make) check_make ;;
+    cc) check_cc ;;
+    c++) check_cxx ;;
+    hdf5 | sqlite | jansson) check_lib "$1" ;;
+    gnuplot) check_gnuplot ;;
+    h5dump) check_h5dump ;;
+    sqlite3) check_sqlite3 ;;
+    h5py) check_h5py ;;
+    pandas) check_pandas ;;
+    *)
+        say "$list names an unknown capability '$1'"
+        return 1
+        ;;
+    esac
+}
+
+# check_all: fills $missing_pkgs (every package of a need that does not work) and $missing_required.
+check_all() {
+    missing_pkgs="" missing_required=""
+    probe_libs
+    while read -r cap kind pkg why; do
+        case $cap in '' | '#'*) continue ;; esac
+        [ "$kind" = cuda ] && ! have_nvcc && continue
+        check "$cap" && continue
+        missing_pkgs="$missing_pkgs $pkg"
+        case $kind in required | cuda) missing_required="$missing_required $pkg" ;; esac
+    done <"$list"
+}
+
+# report: one line per need that still does not work.
+report() {
+    while read -r cap kind pkg why; do
+        case $cap in '' | '#'*) continue ;; esac
+        case " $missing_pkgs " in *" $pkg "*) ;; *) continue ;; esac
+        case $kind in
+        required | cuda)
+            if [ "$cap" = cmake ] && [ -n "$(cmake --version 2>/dev/null)" ]; then why="$why; found $(cmake --version | head -n 1)"; fi
+            case $cap in hdf5 | sqlite | jansson) [ "$probe" = ok ] || why="$why (not checked: CMake and a C compiler must work first)" ;; esac
+            say "MISSING $cap (required; Debian package $pkg): $why"
+            ;;
+        *) say "warning: no $cap ($kind; Debian package $pkg): $why" ;;
+        esac
+    done <"$list"
+}
+
 nvcc_note() {
-    if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then return 0; fi
+    have_nvcc && return 0
     say "********************************************************************************"
     say "NO CUDA COMPILER (nvcc not in PATH nor in /usr/local/cuda/bin):"
     say "building the CPU REFERENCE BACKEND ONLY -- its numbers are not GPU measurements."
@@ -28,81 +152,78 @@ nvcc_note() {
     say "********************************************************************************"
 }
 
-if ! command -v dpkg-query >/dev/null 2>&1; then
-    say "not a Debian/Ubuntu system (no dpkg-query): not checking packages; see README 'Set-up'"
-    nvcc_note
-    exit 0
-fi
-if [ ! -r "$list" ]; then
-    say "cannot read the package list $list"
-    exit 2
-fi
+is_debian() {
+    command -v apt-get >/dev/null 2>&1 || return 1
+    osr=${RINGBENCH_OS_RELEASE:-/etc/os-release}
+    [ -r "$osr" ] || return 1
+    grep -Eq '^(ID|ID_LIKE)=.*(debian|ubuntu)' "$osr"
+}
 
-# --- what is missing --------------------------------------------------------------------------------
-missing="" missing_required="" missing_optional=""
-while read -r pkg kind why; do
-    case $pkg in '' | '#'*) continue ;; esac
-    if dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then continue; fi
-    missing="$missing $pkg"
-    [ "$kind" = required ] && missing_required="$missing_required $pkg"
-    [ "$kind" = optional ] && missing_optional="$missing_optional $pkg"
-    say "missing $pkg ($kind): $why"
-done <"$list"
-
-if [ -z "$missing" ]; then
+# --- check; install what does not work; check again -------------------------------------------------
+check_all
+if [ -z "$missing_pkgs" ]; then
     nvcc_note
     exit 0
 fi
 
-# --- install, or say the one command ----------------------------------------------------------------
-as=""
-if [ "${RINGBENCH_NO_INSTALL:-0}" = 1 ]; then
-    as="no"
-    say "RINGBENCH_NO_INSTALL=1: not installing anything"
+as=no why_not=""
+if ! is_debian; then
+    why_not="not Debian/Ubuntu (no apt-get or no debian/ubuntu in /etc/os-release)"
+elif [ "${RINGBENCH_NO_INSTALL:-0}" = 1 ]; then
+    why_not="RINGBENCH_NO_INSTALL=1"
 elif [ "$(id -u)" = 0 ]; then
     as=""
 elif command -v sudo >/dev/null 2>&1 && sudo -n true >/dev/null 2>&1; then
     as="sudo -n"
 else
-    as="no"
-    say "not root, and sudo needs a password (or there is no sudo): cannot install by myself"
+    why_not="not root, and sudo needs a password (or there is no sudo)"
 fi
 
-if [ "$as" = no ]; then
-    if [ -n "$missing_required" ]; then
-        say "run this, then the same make command again:"
-        echo "sudo apt-get update && sudo apt-get install -y$missing" >&2
-        exit 2
-    fi
-    say "going on without:$missing (to install them: sudo apt-get update && sudo apt-get install -y$missing)"
-    nvcc_note
-    exit 0
-fi
-
-say "installing:$missing (with ${as:-root} apt-get; RINGBENCH_NO_INSTALL=1 to stop this)"
-# Optional packages go in a second apt-get call, so that one a distribution lacks cannot stop the rest.
-core="" extra=""
-for p in $missing; do
-    case " $missing_optional " in *" $p "*) extra="$extra $p" ;; *) core="$core $p" ;; esac
-done
-# $as, $core and $extra are word lists on purpose: unquoted below.
-# shellcheck disable=SC2086
-apt() { $as env DEBIAN_FRONTEND=noninteractive apt-get "$@" >&2; }
-ok=1
-apt update -qq || ok=0
-# shellcheck disable=SC2086
-if [ $ok = 1 ] && [ -n "$core" ]; then apt install -y -qq --no-install-recommends $core || ok=0; fi
-if [ $ok = 0 ]; then
-    if [ -n "$missing_required" ]; then
-        say "apt-get failed; run this, then the same make command again:"
-        echo "sudo apt-get update && sudo apt-get install -y$missing" >&2
-        exit 2
-    fi
-    say "apt-get failed; going on without:$core"
-fi
-if [ $ok = 1 ] && [ -n "$extra" ]; then
+if [ "$as" != no ]; then
+    say "installing$missing_pkgs with ${as:-root} apt-get (log: $log; RINGBENCH_NO_INSTALL=1 to stop this)"
+    # $as and the package lists are word lists on purpose: unquoted below.
     # shellcheck disable=SC2086
-    apt install -y -qq --no-install-recommends $extra || say "could not install the optional$extra; going on without"
+    apt() { ${tmo:-} $as env DEBIAN_FRONTEND=noninteractive apt-get "$@" >>"$log" 2>&1; }
+    tmo=""
+    command -v timeout >/dev/null 2>&1 && tmo="timeout 180"
+    : >"$log" 2>/dev/null || log=/dev/null
+    # A failed update (one source unreachable, no network) still leaves the lists apt has: install is
+    # tried anyway. The required packages go first, together; then each other one alone, so one a
+    # distribution lacks (or a machine without network cannot fetch) does not stop the rest.
+    ok=1
+    apt update -qq || ok=0
+    req=$missing_required
+    if [ -n "$req" ]; then
+        # shellcheck disable=SC2086
+        apt install -y -qq --no-install-recommends $req || ok=0
+    fi
+    for p in $missing_pkgs; do
+        case " $req " in *" $p "*) continue ;; esac
+        apt install -y -qq --no-install-recommends "$p" || ok=0
+    done
+    [ $ok = 1 ] || say "apt-get failed for some packages (its log: $log); checking what works anyway"
+    check_all
+    why_not="apt-get could not install it"
 fi
+
+report
+if [ -n "$missing_required" ]; then
+    if is_debian; then
+        if [ "$(id -u)" = 0 ]; then
+            cmd="apt-get update && apt-get install -y$missing_required"
+        elif command -v sudo >/dev/null 2>&1; then
+            cmd="sudo apt-get update && sudo apt-get install -y$missing_required"
+        else
+            cmd="as root: apt-get update && apt-get install -y$missing_required"
+        fi
+        say "cannot build: a required need does not work ($why_not). Install it, then the same make command again:"
+        echo "$cmd" >&2
+    else
+        say "cannot build: a required need does not work ($why_not). Install the capabilities named MISSING above"
+        say "(CMake >= 3.25 on PATH; HDF5 in a prefix: make CMAKE_ARGS=-DHDF5_ROOT=<prefix>), then the same make command again."
+    fi
+    exit 2
+fi
+[ -n "$why_not" ] && [ "$as" = no ] && is_debian && say "to install the missing pieces: apt-get install -y$missing_pkgs ($why_not)"
 nvcc_note
 exit 0
