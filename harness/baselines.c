@@ -4,11 +4,13 @@
 #include "baselines.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "placement.h"
 #include "timing.h"
 
 #ifdef RINGBENCH_HAVE_CUDA
@@ -51,15 +53,34 @@ static int pingpong_op(void *ctx)
     return 0;
 }
 
-/* The CPU floor's partner thread: answers every new ping until RB_PINGPONG_STOP. */
+/* The CPU floor's partner thread: answers every new ping until RB_PINGPONG_STOP. It runs where the CPU
+ * backend's ring thread runs (rb_place_kernel_thread: its own CPU when the run pins), so the floor
+ * and the ring it bounds are placed alike; it was once left on the poller's CPU, inherited from the
+ * pinned main thread, and a 2-CPU machine then measured a floor of 8-16 ms under a 4 us ring. Like
+ * the ring thread it gives its CPU away only when idle, here after FLOOR_IDLE_YIELD_NS without a
+ * ping: a yield on the path of a ping would make the floor slower than the ring. */
+#define FLOOR_IDLE_YIELD_NS 20000u
 static void *cpu_pong(void *arg)
 {
     pingpong *pp = arg;
     uint32_t last = 0; /* the words start zeroed; the first ping may come before this thread runs */
+    unsigned idle = 0;
+    uint64_t idle_since = 0;
+    rb_place_kernel_thread();
     for (;;) {
         uint32_t v = ld_acq(pp->ping);
-        if (v == last)
+        if (v == last) {
+            if (++idle % 64 == 0) {
+                const uint64_t now = rb_now_ns();
+                if (idle_since == 0)
+                    idle_since = now;
+                else if (now - idle_since > FLOOR_IDLE_YIELD_NS)
+                    sched_yield();
+            }
             continue;
+        }
+        idle = 0;
+        idle_since = 0;
         if (v == 0xFFFFFFFFu)
             break;
         last = v;

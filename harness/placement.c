@@ -93,6 +93,13 @@ int rb_place_pin_self(int cpu)
     return 0;
 }
 
+void rb_place_kernel_thread(void)
+{
+    const rb_placement *p = rb_place_get();
+    if (p->pinned && p->kernel_cpu >= 0)
+        (void)rb_place_pin_self(p->kernel_cpu); /* a refusal leaves the inherited mask: still correct */
+}
+
 /* Fills the roles from the CPU list: poller, then the CPU backend's kernel thread, then workers. */
 static void assign(rb_placement *p)
 {

@@ -43,6 +43,11 @@ const rb_placement *rb_place_get(void);
 /* Pins the calling thread to cpu (-1: leaves it alone). Returns 0 or -1 (errno). */
 int rb_place_pin_self(int cpu);
 
+/* Called first by a thread that plays the kernel on the CPU (the CPU backend's ring thread, the CPU
+ * floor's partner): when the run pins, onto kernel_cpu, so it never inherits the poller's CPU from
+ * the thread that created it. Both CPU-side partners of a measurement thus share one placement rule. */
+void rb_place_kernel_thread(void);
+
 /* The CPU the calling thread runs on now (-1 unknown) and its involuntary context switches so far. */
 int rb_place_current_cpu(void);
 long rb_place_ctx_switches(void);

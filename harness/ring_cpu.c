@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cuda_calls.h"
+#include "placement.h"
 #include "timing.h"
 
 /* A get queued behind a stream-ordered wait (await_reply): done once out_tail reaches `value`. */
@@ -103,6 +104,7 @@ static void *cpu_kernel(void *arg)
     ring *r = arg;
     cpu_state *s = r->be;
     ring_cb *cb = s->cb;
+    rb_place_kernel_thread();
     const uint64_t start = rb_now_ns(), lifetime = (uint64_t)(r->cfg.max_lifetime_s * 1e9);
     uint64_t last_beat = start;
     uint32_t beats = 1, state = RING_STATE_IDLE, flag_ack = ld(&cb->k.flag_ack), done = 0, errors = 0;
