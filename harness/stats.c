@@ -661,10 +661,20 @@ static void gen_seed(normal_gen *g, uint64_t seed) {
     g->have = 0;
 }
 
+/* Widens one side of an interval about est by scale. A ratio's overhead (est = r - 1, r > 0) is
+ * widened on the scale of log r, so its bounds stay above -100% however wide the interval gets:
+ * widened linearly, a skewed small-k interval once reached -150%, which no ratio can be. */
+static double widen(double bound, double est, double scale, int ratio) {
+    if (!ratio || !(bound > -1.0) || !(est > -1.0))
+        return est + scale * (bound - est);
+    return expm1(log1p(est) + scale * (log1p(bound) - log1p(est)));
+}
+
 /* Sorts the replicates and fills the interval: percentile bounds, then the small-k widening about
- * est with df = units - 1 when method is TRIALS. */
+ * est with df = units - 1 when method is TRIALS (on the log scale when ratio: est and the replicates
+ * are r - 1 of a ratio r > 0). */
 static void finish_interval(double *rep, int reps, double est, double conf, size_t units,
-                            stats_ci_method method, stats_interval *out) {
+                            stats_ci_method method, int ratio, stats_interval *out) {
     sort_doubles(rep, (size_t)reps);
     out->est = est;
     out->raw_lo = stats_percentile_sorted(rep, (size_t)reps, 100.0 * (1.0 - conf) / 2.0);
@@ -674,8 +684,8 @@ static void finish_interval(double *rep, int reps, double est, double conf, size
     out->df = method == STATS_CI_TRIALS ? (int)units - 1 : 0;
     /* Each side is widened on its own, so a skewed replicate distribution stays skewed. The raw
      * bounds normally straddle est; if one does not (a very skewed cell), it is kept as is. */
-    out->lo = out->raw_lo < est ? est - out->scale * (est - out->raw_lo) : out->raw_lo;
-    out->hi = out->raw_hi > est ? est + out->scale * (out->raw_hi - est) : out->raw_hi;
+    out->lo = out->raw_lo < est ? widen(out->raw_lo, est, out->scale, ratio) : out->raw_lo;
+    out->hi = out->raw_hi > est ? widen(out->raw_hi, est, out->scale, ratio) : out->raw_hi;
 }
 
 static int hboot_args_ok(int reps, double conf, const void *out) {
@@ -729,7 +739,7 @@ static int hboot_with(const stats_trial *t, size_t k, int reps, uint64_t seed, d
         free(rep);
         return -1;
     }
-    finish_interval(rep, reps, trials_estimate(t, k), conf, k, STATS_CI_TRIALS, out);
+    finish_interval(rep, reps, trials_estimate(t, k), conf, k, STATS_CI_TRIALS, 0, out);
     free(rep);
     return 0;
 }
@@ -775,7 +785,7 @@ int stats_hboot_ratio(const stats_trial *a, size_t ka, const stats_trial *b, siz
         }
         rep[i] = rb / ra - 1.0;
     }
-    finish_interval(rep, reps, eb / ea - 1.0, conf, kmin, by_trials ? STATS_CI_TRIALS : STATS_CI_SAMPLES,
+    finish_interval(rep, reps, eb / ea - 1.0, conf, kmin, by_trials ? STATS_CI_TRIALS : STATS_CI_SAMPLES, 1,
                     out);
     free(rep);
     return 0;
@@ -819,7 +829,7 @@ int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int
         }
         rep[i] = combine(v, k) - 1.0;
     }
-    finish_interval(rep, reps, est, conf, k, by_rounds ? STATS_CI_TRIALS : STATS_CI_SAMPLES, out);
+    finish_interval(rep, reps, est, conf, k, by_rounds ? STATS_CI_TRIALS : STATS_CI_SAMPLES, 1, out);
     free(rep);
     return 0;
 }

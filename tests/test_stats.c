@@ -756,6 +756,22 @@ static void test_hboot_contracts(void) {
 
 /* With the argument "coverage" only the coverage study runs (its own CTest entry, test_stats_coverage,
  * so that each stays well under 20 s); without arguments everything else. */
+/* A ratio's interval is widened on the log scale: however skewed the rounds and however few, its
+ * lower bound stays above -100% (widened linearly, a k = 2 paired pair once reached -329%). */
+static void test_ratio_interval_bounds(void) {
+    double a1[] = {9.9, 10.0, 10.1}, a2[] = {9.9, 10.0, 10.1};
+    double b1[] = {0.4, 0.5, 0.6}, b2[] = {8.9, 9.0, 9.1};
+    stats_trial a[] = {{a1, 3}, {a2, 3}}, b[] = {{b1, 3}, {b2, 3}};
+    stats_interval iv;
+    CHECK(stats_hboot_paired(a, b, 2, 2000, 7, 0.95, &iv) == 0);
+    CHECK(iv.method == STATS_CI_TRIALS && iv.scale > 2.0);
+    CHECK_MSG(iv.lo > -1.0 && iv.lo <= iv.raw_lo && iv.raw_lo < iv.est, "lo %g raw_lo %g est %g", iv.lo, iv.raw_lo,
+              iv.est);
+    CHECK(iv.hi >= iv.raw_hi && iv.raw_hi > iv.est);
+    CHECK(stats_hboot_ratio(a, 2, b, 2, 2000, 7, 0.95, &iv) == 0);
+    CHECK_MSG(iv.lo > -1.0 && iv.lo <= iv.raw_lo, "lo %g raw_lo %g", iv.lo, iv.raw_lo);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "coverage") == 0) {
         test_hboot_coverage();
@@ -772,5 +788,6 @@ int main(int argc, char **argv) {
     test_hboot_contracts();
     test_fast_draw_law();
     test_fast_vs_naive();
+    test_ratio_interval_bounds();
     CHECK_DONE();
 }
