@@ -107,9 +107,23 @@ void report_notes_md(FILE *md, const report_run *run, const char *name)
     }
     if (strcmp(run->backend, "cuda") != 0)
         fprintf(md, "> **WARNING — CPU REFERENCE BACKEND (%s):** these rows come from the `%s` backend%s, not "
-                    "from a GPU. They check the protocol and the report; they are **not GPU numbers** and say "
-                    "nothing about WSL2 or native CUDA costs.\n\n",
+                    "from a GPU. The CPU backend runs the same ring protocol with a host thread in the kernel's "
+                    "place and memcpy for the copies, so that the sweep, the results file, the report and the "
+                    "tests run and can be checked on any machine. Its numbers are **not GPU numbers** and say "
+                    "nothing about WSL2 or native CUDA costs; this report draws no verdict from them.\n\n",
                 name, run->backend, strcmp(run->backend, "mixed") == 0 ? " (partly)" : "");
+    /* Too few CPUs for the run's threads (placement.h): every latency and throughput then includes
+     * time the threads spent waiting for each other's core. Said where a reader starts. */
+    const char *place = report_prov(run, "placement_warning");
+    if (place[0] != '\0' && strcmp(place, "(not recorded)") != 0) {
+        fprintf(md, "> **WARNING — TOO FEW CPUs (%s):** ", name);
+        report_md_text(md, place);
+        fputs(". The polling thread, the thread that plays the kernel (CPU backend) or the CUDA driver's, and "
+              "the verification pool take turns on shared cores: round trips include scheduling delays and "
+              "throughput is bounded by the CPUs, not by the ring. Compare such numbers only with runs on the "
+              "same CPUs.\n\n",
+              md);
+    }
     if (report_nrows(run) == 0)
         fprintf(md, "> **WARNING (%s):** the file holds no rows.\n\n", name);
 }

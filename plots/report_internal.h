@@ -222,6 +222,11 @@ char *report_ov_str(const report_ov *ov, char *buf, size_t n);
 /* The verdict section: the WSL2 fallback path (rows of other) against the native path (rows of base),
  * for control-block operations, latency per size and throughput per size, then one axis at a time
  * (within each file). base == other within one file. */
+/* Whether the WSL2 claim may be judged on these files: only when every row of both was measured on a
+ * GPU (backend "cuda"). CPU reference backend numbers describe this machine's CPUs, not CUDA or WSL2:
+ * the report then shows the same overheads with no verdict against the claim. */
+int report_claim_applies(const report_run *base, const report_run *other);
+
 void report_verdict_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o);
 
 #endif

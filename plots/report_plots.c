@@ -466,7 +466,9 @@ static void ops_panel(FILE *gp, const rb_family *fams, size_t nf, size_t first_i
     int first = 1;
     fprintf(gp, "set title '%s' font ',13'\n", title);
     report_mode_rows_axis(gp, labels);
-    fputs("set key outside below horizontal maxrows 1 samplen 2 font ',11'\nplot ", gp);
+    /* The key above the panel: below it, it ran into the x-axis label. One top margin for both
+     * panels, so their mode rows line up whether a key takes one line or two. */
+    fputs("set key outside top center horizontal samplen 2 font ',11'\nset tmargin 6\nplot ", gp);
     for (size_t j = 0; j < nf; j++) {
         if (!has[j])
             continue;
@@ -503,9 +505,11 @@ int report_plot_cb(const report_run *run, const char *dir, char *err, size_t err
           "magenta = WSL2 fallback' font ',14'\n"
           "set logscale x 10\nset format x '%g'\nset xlabel 'latency (us, log scale)'\nset grid xtics mxtics\n",
           gp);
-    fprintf(gp, "set origin 0,0\nset size 0.6,%.4f\nset lmargin at screen 0.19\nset rmargin 1\n", 1.0 - 80.0 / c.height);
+    /* A gap of some characters between the panels, so the last x tick of the left panel and the first
+     * of the right one (10 and 0.1, say) never touch. */
+    fprintf(gp, "set origin 0,0\nset size 0.6,%.4f\nset lmargin at screen 0.19\nset rmargin 4\n", 1.0 - 80.0 / c.height);
     ops_panel(gp, cb_fams, 3, 0, has, "control-block operations: cb_read, cb_write, cb_handshake", 1);
-    fprintf(gp, "set origin 0.6,0\nset size 0.4,%.4f\nset lmargin 2\nset rmargin 2\n", 1.0 - 80.0 / c.height);
+    fprintf(gp, "set origin 0.6,0\nset size 0.4,%.4f\nset lmargin 6\nset rmargin 3\n", 1.0 - 80.0 / c.height);
     ops_panel(gp, lc_fams, 4, 3, has + 3, "kernel lifecycle", 0);
     report_gp_end(gp);
     return report_file_close(&rf, err, errlen);
