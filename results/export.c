@@ -94,7 +94,9 @@ static const char *prov(const h5in *r, const char *name)
 
 /* --- CSV ------------------------------------------------------------------------------------ */
 
-static const char *const csv_run_columns[] = {"start_utc", "hostname", "gpu_name", "backend"};
+/* The run's provenance columns before each row's own. Only names no row column has: the run's
+ * "backend" once stood here beside the row's, and pandas read the second as "backend.1". */
+static const char *const csv_run_columns[] = {"start_utc", "hostname", "gpu_name"};
 
 static int export_csv(const h5in *r, FILE *out)
 {
