@@ -2,7 +2,8 @@
 #   make bench   build, then run the default sweep and write its report (GPU if one is usable,
 #                otherwise the CPU reference backend, said loudly)
 #   make test    build, then run every CTest test (GPU tests report "skipped" without a GPU)
-# Both first install what is missing (`make deps`, .ci/deps.sh; RINGBENCH_NO_INSTALL=1 to only check).
+# Both first check that what they need works, and install only what does not (`make deps`,
+# .ci/deps.sh; RINGBENCH_NO_INSTALL=1 to only check).
 # Variables: BUILD (build directory), BENCH_ARGS (extra `ringbench run` options, e.g.
 # BENCH_ARGS='--preset quick'), CMAKE_ARGS (extra configure options), JOBS.
 BUILD ?= build
@@ -20,11 +21,13 @@ endif
 
 all: build
 
-# Installs what is missing from the one package list (.ci/packages, shared with .ci/run): apt-get as
-# root or through `sudo -n`; otherwise it prints the one command to run and stops (exit 2). It says
-# loudly when there is no nvcc. RINGBENCH_NO_INSTALL=1 makes it check and never install.
+# Checks each need of .ci/packages by whether it works (cmake >= 3.25 from anywhere, a C11 compiler,
+# an HDF5 that this project's configure finds with CMAKE_ARGS, ...), and installs only what does not:
+# on Debian/Ubuntu, with apt-get as root or through `sudo -n`, its output in BUILD/deps.log. A required
+# need still missing stops (exit 2) with the one command to run; a test or optional one is a warning.
+# It says loudly when there is no nvcc. RINGBENCH_NO_INSTALL=1 makes it check and never install.
 deps:
-	@sh .ci/deps.sh
+	@mkdir -p $(BUILD) && RINGBENCH_CMAKE_ARGS="$(CMAKE_ARGS)" RINGBENCH_DEPS_LOG=$(abspath $(BUILD))/deps.log sh .ci/deps.sh
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CUDA_ARG) $(CMAKE_ARGS)
@@ -38,7 +41,7 @@ bench: build
 	$(BUILD)/bench/ringbench run --report $(BENCH_ARGS)
 
 # The WSL2 half of the comparison in one command: what the platform allows and what each CUDA call
-# costs (probe), then the default sweep into results/<host>-wsl2-<UTC time>.h5 with its report. On
+# costs (probe), then the default sweep into results/runs/<host>-wsl2-<UTC time>.h5 with its report. On
 # WSL2 the kernel lifetime defaults to 1.5 s, below the Windows watchdog; the file records it.
 # The nightly job (bench/nightly/ has cron, systemd and CI examples): the default preset, then
 # `ringbench track` into HISTORY, which refreshes HISTORY/history.md. Exit status: track's (0 no
@@ -58,7 +61,8 @@ nightly: build
 
 wsl2: build
 	$(BUILD)/bench/ringbench probe
-	$(BUILD)/bench/ringbench run --report -o results/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-wsl2-$$(date -u +%Y%m%dT%H%M%SZ).h5 $(BENCH_ARGS)
+	@mkdir -p results/runs
+	$(BUILD)/bench/ringbench run --report -o results/runs/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-wsl2-$$(date -u +%Y%m%dT%H%M%SZ).h5 $(BENCH_ARGS)
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

@@ -181,7 +181,8 @@ static void usage_run(FILE *f)
         "                      reference backend, with a notice)\n"
         "  --device N          CUDA device ordinal (default 0)\n"
         "  --seed N            payload generator seed (default 1)\n"
-        "  -o, --output FILE   results file (default results/<host>-<UTC time>.h5)\n"
+        "  -o, --output FILE   results file (default results/runs/<host>-<UTC time>.h5 in the source tree,\n"
+        "                      which git ignores; <host>-<UTC time>.h5 elsewhere)\n"
         "  --force             replace FILE if it exists\n"
         "  --timeout S         bound of any single wait on the kernel (default 5)\n"
         "  --max-lifetime S    a kernel leaves by itself after S seconds (default 60; on WSL2 1.5, below\n"
@@ -221,9 +222,13 @@ static void default_output(char *buf, size_t n)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-'))
             *p = '_';
     utc_now(ts, sizeof ts, "%Y%m%dT%H%M%SZ");
+    /* Run from the source tree (a results/ folder here): results/runs/, which git ignores, so a
+     * user's runs never land among the sources or the committed reference runs. */
     struct stat st;
-    const int have_dir = stat("results", &st) == 0 && S_ISDIR(st.st_mode);
-    snprintf(buf, n, "%s%s-%s.h5", have_dir ? "results/" : "", host, ts);
+    int have_dir = stat("results", &st) == 0 && S_ISDIR(st.st_mode);
+    if (have_dir && mkdir("results/runs", 0777) != 0 && errno != EEXIST)
+        have_dir = 0;
+    snprintf(buf, n, "%s%s-%s.h5", have_dir ? "results/runs/" : "", host, ts);
 }
 
 static int cmd_run(int argc, char **argv)

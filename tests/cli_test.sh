@@ -3,6 +3,7 @@
 #
 #   cli_test.sh RINGBENCH WORKDIR quick|interrupt|badinput [PYTHON_WITH_H5PY] [SCHEMA_H]
 #
+# output     where a run without -o writes: results/runs/ in the source tree (ignored by git)
 # quick      a quick run, read back by h5dump and h5py where installed, then a report
 # interrupt  SIGINT during a run leaves a valid, readable file holding the completed trials and the
 #            rows of their cells, marked incomplete, and exit status 1
@@ -20,6 +21,25 @@ rm -rf "$work" && mkdir -p "$work" || exit 1
 tiny=(--backend cpu --preset quick --quiet --timeout 60 --sizes 8 --modes host=pinned,xfer=zerocopy,launch=noncoop,ctrl=mapped)
 
 case $what in
+output)
+    # A run without -o from the source tree (a results/ folder here) lands in results/runs/, which the
+    # checkout's git ignores, so a user's default run never shows up in `git status`; elsewhere, in
+    # the current directory.
+    mkdir -p "$work/tree/results" "$work/elsewhere"
+    (cd "$work/tree" && "$rb" run "${tiny[@]}" >/dev/null 2>"$work/err") && ok || bad "run in the tree: $(tail -2 "$work/err")"
+    n=$(find "$work/tree/results/runs" -name '*.h5' 2>/dev/null | wc -l)
+    [ "$n" -eq 1 ] && ok || bad "a default run in the tree did not land in results/runs/: $(find "$work/tree")"
+    (cd "$work/elsewhere" && "$rb" run "${tiny[@]}" >/dev/null 2>"$work/err") && ok || bad "run elsewhere: $(tail -2 "$work/err")"
+    [ "$(find "$work/elsewhere" -maxdepth 1 -name '*.h5' | wc -l)" -eq 1 ] && ok || bad "a default run elsewhere: $(find "$work/elsewhere")"
+    src=$(cd "$(dirname "$0")/.." && pwd)
+    if command -v git >/dev/null && git -C "$src" rev-parse --show-toplevel 2>/dev/null | grep -qx "$src"; then
+        git -C "$src" check-ignore -q "results/runs/host-20261123T000000Z.h5" && \
+            git -C "$src" check-ignore -q "results/runs/host-20261123T000000Z-report/report.md" && ok \
+            || bad "git does not ignore results/runs/"
+    else
+        echo "note: $src is not a git checkout: .gitignore not checked"
+    fi
+    ;;
 quick)
     "$rb" run --backend cpu --preset quick --sizes 8,4K --trials 2 --window 1,cap --quiet --timeout 60 \
         -o "$work/q.h5" >"$work/out" 2>"$work/err"
@@ -74,7 +94,14 @@ PY
     st=$?
     [ $st -eq 0 ] && ok || bad "report exit $st: $(tail -3 "$work/err")"
     grep -q "CPU REFERENCE BACKEND" "$work/rep/report.md" && ok || bad "report.md does not label the CPU backend"
-    grep -q "Verdict" "$work/rep/report.md" && ok || bad "report.md has no verdict"
+    # CPU numbers say nothing about WSL2: the report shows the comparison but judges nothing against the claim.
+    grep -q "No verdict: these are CPU reference backend numbers" "$work/rep/report.md" && ok \
+        || bad "report.md of a CPU run does not say it draws no verdict"
+    grep -q "Verdict on the claim\|against the claimed 10–30%: \*\*\|| inside |\|| below |\|| above |" "$work/rep/report.md" \
+        && bad "report.md of a CPU run judges the claim" || ok
+    grep -q "### (ii) End-to-end latency" "$work/rep/report.md" && grep -q "### (iii) End-to-end throughput" \
+        "$work/rep/report.md" && grep -q "### (iv) Which single axis" "$work/rep/report.md" && ok \
+        || bad "report.md's verdict sections are not numbered (i)-(iv)"
     ;;
 interrupt)
     "$rb" run --backend cpu --preset default --trials 2 --timeout 60 -o "$work/i.h5" --quiet >"$work/out" 2>"$work/err" &
