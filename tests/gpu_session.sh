@@ -14,6 +14,8 @@
 #   quick     one quick run (timed)
 #   default   one default run (timed) into OUTDIR/h100-a.h5
 #   aa        two default runs back to back (h100-a.h5, h100-b.h5), then compare a b
+#   user      the README's commands as a user runs them: `make bench`, then `make test`, in a fresh
+#             copy of the tree, with the machine as it comes (user-bench, user-test: each half)
 #   causes    the reproducibility experiments of README "Reproducibility": GPU warm-up off/on, host
 #             threads pinned/not pinned, one-core placement, and five processes of one mode
 # Logs and results go to OUTDIR; a short table of what ran ends the output.
@@ -22,6 +24,7 @@ out=$1
 shift
 mkdir -p "$out"
 rb=build-gpu/bench/ringbench
+top=$(pwd)
 summary=()
 say() { summary+=("$*"); echo "== $*"; }
 timed() { # timed NAME CMD...: runs CMD, logs to OUTDIR/NAME.log, records wall time and status
@@ -169,6 +172,29 @@ for i in range(1, 6):
               "trial p50s", " ".join(f"{x:.3f}" for x in t[(t["cell_id"] == r["cell_id"]) & (t["family"] == r["family"])]["p50"]))
 PY
         cat "$out/causes.md" | head -60
+        ;;
+    user | user-bench | user-test)
+        # The README's two commands as a user runs them, on the machine as it comes (cmake from
+        # wherever it is, no network, no gnuplot): a fresh copy of the tree without build outputs,
+        # `make bench` (the default sweep and its report), then `make test`. user-bench and
+        # user-test run the halves, for a machine that allows only so long per command; the copy
+        # (and its build) is kept between them.
+        u=${RINGBENCH_USER_COPY:-/tmp/ringbench-user}
+        if [ "$step" != user-test ] || [ ! -d "$u" ]; then
+            rm -rf "$u" && mkdir -p "$u" &&
+                tar --exclude=./build --exclude='./build-*' --exclude=./results/runs -cf - . | tar -xf - -C "$u"
+        fi
+        if [ "$step" != user-test ]; then
+            cd "$u" && timed user_bench make bench
+            cd "$top" || exit 1
+            tail -45 "$out/user_bench.log"
+            tar -C "$u/results" -czf "$out/user-runs.tgz" runs 2>/dev/null
+        fi
+        if [ "$step" != user-bench ]; then
+            cd "$u" && timed user_test make test
+            cd "$top" || exit 1
+            tail -25 "$out/user_test.log"
+        fi
         ;;
     *)
         echo "gpu_session.sh: unknown step '$step'"

@@ -43,4 +43,10 @@ if(RINGBENCH_HAVE_CUDA)
       endforeach()
     endforeach()
   endforeach()
+else()
+  # Built without nvcc: the GPU tests cannot exist, and CTest says so as one skipped test rather
+  # than leaving no trace of them.
+  add_test(NAME gpu_ring_not_built
+           COMMAND sh -c "echo 'built without CUDA (no nvcc when configured): the GPU tests were not built; skipped'; exit 77")
+  set_tests_properties(gpu_ring_not_built PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77)
 endif()
