@@ -187,20 +187,19 @@ if [ "$as" != no ]; then
     tmo=""
     command -v timeout >/dev/null 2>&1 && tmo="timeout 180"
     : >"$log" 2>/dev/null || log=/dev/null
-    # A failed update (one source unreachable, no network) still leaves the lists apt has: install is
-    # tried anyway. The required packages go first, together; then each other one alone, so one a
-    # distribution lacks (or a machine without network cannot fetch) does not stop the rest.
-    ok=1
-    apt update -qq || ok=0
-    req=$missing_required
-    if [ -n "$req" ]; then
-        # shellcheck disable=SC2086
-        apt install -y -qq --no-install-recommends $req || ok=0
+    # Everything in one call first. A failed update (one source unreachable, no network) still leaves
+    # the lists apt has, so that call is made anyway. When it fails after a good update, each package
+    # is tried alone, so one a distribution lacks does not stop the rest; without a good update a
+    # second round would only fail again, slowly on a machine without network.
+    ok=1 updated=1
+    apt update -qq || updated=0
+    # shellcheck disable=SC2086
+    if ! apt install -y -qq --no-install-recommends $missing_pkgs; then
+        ok=0
+        if [ $updated = 1 ]; then
+            for p in $missing_pkgs; do apt install -y -qq --no-install-recommends "$p"; done
+        fi
     fi
-    for p in $missing_pkgs; do
-        case " $req " in *" $p "*) continue ;; esac
-        apt install -y -qq --no-install-recommends "$p" || ok=0
-    done
     [ $ok = 1 ] || say "apt-get failed for some packages (its log: $log); checking what works anyway"
     check_all
     why_not="apt-get could not install it"

@@ -11,6 +11,7 @@
 #   apt_fails    gnuplot and pandas not working, apt-get failing: asked for only their packages, one
 #                warning line each, exit 0, apt's output in the log, not on the terminal
 #   root         gnuplot not working: apt-get asked for gnuplot-nox alone, as root
+#   offline      apt-get failing (no network): install asked once, not once per package
 #   sudo         the same as a user with password-less sudo: through sudo -n
 #   no_cmake     a PATH without cmake (really absent): exit 2, cmake named, the one command
 #   old_cmake    a cmake 3.20 first in PATH: exit 2, named as too old
@@ -117,6 +118,11 @@ status 0
 has log "apt-get install -y -qq --no-install-recommends gnuplot-nox"
 [ "$(grep -c install "$work/log")" -eq 1 ] || bad "apt-get install asked more than once: $(cat "$work/log")"
 hasnt log "sudo"
+
+case=offline
+run 0 no 100 "gnuplot h5dump pandas"
+status 0
+[ "$(grep -c install "$work/log")" -eq 1 ] || bad "apt-get install asked more than once after a failed update: $(cat "$work/log")"
 
 case=sudo
 run 1000 ok 0 "h5dump"
