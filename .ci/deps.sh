@@ -19,7 +19,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
-list=$here/packages
+list=${RINGBENCH_DEPS_LIST:-$here/packages} # another list: tests/deps_test.sh only
 log=${RINGBENCH_DEPS_LOG:-${TMPDIR:-/tmp}/ringbench-deps.log}
 say() { printf 'ringbench: %s\n' "$*" >&2; }
 
