@@ -14,6 +14,7 @@
 #   quick     one quick run (timed)
 #   default   one default run (timed) into OUTDIR/h100-a.h5
 #   aa        two default runs back to back (h100-a.h5, h100-b.h5), then compare a b
+#   series    12 quick runs of one build, then two with a documented slowdown (the nightly calibration)
 #   user      the README's commands as a user runs them: `make bench`, then `make test`, in a fresh
 #             copy of the tree, with the machine as it comes (user-bench, user-test: each half)
 #   causes    the reproducibility experiments of README "Reproducibility": GPU warm-up off/on, host
@@ -172,6 +173,21 @@ for i in range(1, 6):
               "trial p50s", " ".join(f"{x:.3f}" for x in t[(t["cell_id"] == r["cell_id"]) & (t["family"] == r["family"])]["p50"]))
 PY
         cat "$out/causes.md" | head -60
+        ;;
+    series)
+        # The nightly calibration series (README "Nightly tracking"): N quick runs of one build, minutes
+        # apart as a nightly job would see them (N = RINGBENCH_SERIES_N, default 12), then the same
+        # preset with two documented slowdowns: --no-leader-reply (lone small messages go behind two
+        # block barriers) and --no-early-take. Tracked in order afterwards, anywhere (track needs no GPU).
+        mkdir -p "$out/series"
+        for i in $(seq -w 1 "${RINGBENCH_SERIES_N:-12}"); do
+            timed "series_$i" "$rb" run --preset quick --quiet -o "$out/series/q$i.h5" --force
+        done
+        timed series_noleader "$rb" run --preset quick --quiet --no-leader-reply -o "$out/series/slow-noleader.h5" --force
+        timed series_noearly "$rb" run --preset quick --quiet --no-early-take -o "$out/series/slow-noearly.h5" --force
+        (cd "$out/series" && tar -czf "$out/series-a.tgz" q0[1-6].h5 && tar -czf "$out/series-b.tgz" q0[7-9].h5 q1*.h5 &&
+            tar -czf "$out/series-slow.tgz" slow-*.h5 && rm -f ./*.h5)
+        ls -la "$out"
         ;;
     user | user-bench | user-test)
         # The README's two commands as a user runs them, on the machine as it comes (cmake from
