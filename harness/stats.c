@@ -833,3 +833,56 @@ int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int
     free(rep);
     return 0;
 }
+
+int stats_two_modes(const double *sorted, size_t n, stats_modes *out) {
+    if (sorted == NULL || out == NULL || n < 20) {
+        errno = EINVAL;
+        return -1;
+    }
+    double *lg = malloc(n * sizeof *lg);
+    if (lg == NULL) return -1;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(isfinite(sorted[i]) && sorted[i] > 0)) {
+            free(lg);
+            errno = EINVAL;
+            return -1;
+        }
+        lg[i] = log(sorted[i]);
+        sum += lg[i];
+    }
+    /* Otsu: the split k (lower class = [0, k)) maximising w0 w1 (m0 - m1)^2, from prefix sums. */
+    size_t best = 0;
+    double best_v = -1, pre = 0;
+    for (size_t k = 1; k < n; k++) {
+        pre += lg[k - 1];
+        if (lg[k] == lg[k - 1]) continue; /* split between distinct values only */
+        double w0 = (double)k / (double)n, w1 = 1.0 - w0;
+        double m0 = pre / (double)k, m1 = (sum - pre) / (double)(n - k);
+        double v = w0 * w1 * (m0 - m1) * (m0 - m1);
+        if (v > best_v) {
+            best_v = v;
+            best = k;
+        }
+    }
+    const double med = stats_percentile_sorted(sorted, n, 50);
+    *out = (stats_modes){.bimodal = 0, .lo = med, .hi = med, .hi_share = 0};
+    if (best == 0) {
+        free(lg);
+        return 0;
+    }
+    double s0 = 0, q0 = 0, s1 = 0, q1 = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i < best) { s0 += lg[i]; q0 += lg[i] * lg[i]; }
+        else { s1 += lg[i]; q1 += lg[i] * lg[i]; }
+    }
+    free(lg);
+    const double n0 = (double)best, n1 = (double)(n - best);
+    const double m0 = s0 / n0, m1 = s1 / n1;
+    const double v0 = fmax(q0 / n0 - m0 * m0, 0), v1 = fmax(q1 / n1 - m1 * m1, 0);
+    const double lo = stats_percentile_sorted(sorted, best, 50), hi = stats_percentile_sorted(sorted + best, n - best, 50);
+    const double d = sqrt(2.0) * fabs(m1 - m0) / sqrt(fmax(v0 + v1, 1e-300));
+    if (fmin(n0, n1) / (double)n >= STATS_MODES_MIN_SHARE && hi / lo >= STATS_MODES_MIN_RATIO && d >= STATS_MODES_MIN_D)
+        *out = (stats_modes){.bimodal = 1, .lo = lo, .hi = hi, .hi_share = n1 / (double)n};
+    return 0;
+}
