@@ -163,7 +163,10 @@ static void usage_track(FILE *f)
         "  --history DIR      the history (default results/history)\n"
         "  --window N         baseline: at most the last N comparable runs (default 20)\n"
         "  --min-history N    judge a cell only with at least N earlier runs (default 5)\n"
-        "  --z Z              |z| threshold (default 3.5)\n"
+        "  --z Z              |z| from which a cell is listed as 'watch' (default 3.5); a regression needs\n"
+        "                     the |z| that keeps the night's false-alarm budget at 5%% (shown per cell)\n"
+        "  --raw              judge raw figures: do not remove the machine's shift (the same-run memcpy\n"
+        "                     references of each size) from the ring cells\n"
         "  --min-effect PCT   smallest change called, in percent (default 3)\n"
         "  --same-env         compare only with runs of the same environment too (driver, kernel, ...)\n"
         "  --export FILE      write every cell's judgement to FILE (.json: JSON, needs jansson; else CSV)\n"
@@ -176,7 +179,7 @@ int track_cmd_track(int argc, char **argv)
 {
     const char *run = NULL, *dir = "results/history", *export_path = NULL, *v;
     double window = 20, min_history = 5, z = 3.5, min_effect = 3;
-    int same_env = 0, page = 1;
+    int same_env = 0, page = 1, raw = 0;
     for (int i = 1; i < argc; i++) {
         int m = 0;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -185,6 +188,8 @@ int track_cmd_track(int argc, char **argv)
         }
         if (strcmp(argv[i], "--same-env") == 0) {
             same_env = 1;
+        } else if (strcmp(argv[i], "--raw") == 0) {
+            raw = 1;
         } else if (strcmp(argv[i], "--no-page") == 0) {
             page = 0;
         } else if (strcmp(argv[i], "--page") == 0) {
@@ -220,12 +225,12 @@ int track_cmd_track(int argc, char **argv)
         }
     }
 #ifndef RINGBENCH_HAVE_SQLITE
-    (void)run, (void)dir, (void)export_path, (void)same_env, (void)page;
+    (void)run, (void)dir, (void)export_path, (void)same_env, (void)page, (void)raw;
     fprintf(stderr, "ringbench track: this ringbench was built without SQLite, which the history index needs "
                     "(install libsqlite3-dev, then re-run cmake and rebuild)\n");
     return EXIT_USAGE;
 #else
-    track_options o = {{(size_t)window, (size_t)min_history, z, min_effect / 100}, same_env, export_path, 0};
+    track_options o = {{(size_t)window, (size_t)min_history, z, min_effect / 100}, same_env, export_path, 0, raw};
     if (export_path) {
         size_t n = strlen(export_path);
         o.export_json = n >= 5 && strcmp(export_path + n - 5, ".json") == 0;
@@ -237,7 +242,7 @@ int track_cmd_track(int argc, char **argv)
     }
     char err[1024];
     hist *h = NULL;
-    if (hist_open(dir, stderr, &h, err, sizeof err) != 0) {
+    if (hist_open_modes(dir, stderr, track_sample_modes, &h, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench track: %s\n", err);
         return EXIT_USAGE;
     }

@@ -13,6 +13,7 @@
 
 #include "export.h"
 #include "report_internal.h"
+#include "stats.h"
 
 #ifdef RINGBENCH_HAVE_JANSSON
 #include <jansson.h>
@@ -110,10 +111,34 @@ static int same_env(const run_info *a, const run_info *b)
     return env_diff(a, b, tmp, sizeof tmp) == 0;
 }
 
+int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, double *hi_share)
+{
+    stats_modes m;
+    if (stats_two_modes(sorted, n, &m) != 0)
+        return -1;
+    if (!m.bimodal)
+        return 0;
+    *lo = m.lo;
+    *hi = m.hi;
+    *hi_share = m.hi_share;
+    return 1;
+}
+
 /* --- judging ----------------------------------------------------------------------------------- */
 
+/* What a cell is to the night's verdict. Ring cells (latency, throughput, control block, lifecycle,
+ * harness overhead) can be regressions; the headline cells among them get most of the night's
+ * false-alarm budget; machine references (memcpy, launch, graph, call costs, the floor) measure the
+ * machine and CUDA, not ringbench, and are watched, never called regressions. */
+enum { CELL_RING = 0, CELL_HEADLINE, CELL_MACHINE };
+
 typedef struct judged {
-    char cell[256], unit[16];
+    char cell[256], unit[16], family[32], mode[64];
+    uint64_t size, window;
+    int role;           /* CELL_* */
+    int bimodal;        /* a latency cell with two modes in some run of its series: judged on its fast mode */
+    double slow_share;  /* the newest run's share of samples in the slow mode (NAN: unimodal) */
+    double thr;         /* the |z| its family needs tonight */
     track_result r;
     size_t first_run;   /* index in the runs array */
     char coincides[512];
@@ -130,22 +155,226 @@ typedef struct id_pos {
     size_t pos;
 } id_pos;
 
-/* The series of one cell over runs[0..n-1] (NaN where a run lacks it). */
-static void load_series(sqlite3_stmt *st, const char *cell, const id_pos *map, size_t n, track_point *s)
+static size_t pos_of(const id_pos *map, size_t n, long long id)
 {
+    const id_pos *p = bsearch(&id, map, n, sizeof *map, cmp_id);
+    return p ? p->pos : (size_t)-1;
+}
+
+static int is_ring_family(const char *f)
+{
+    return strcmp(f, "latency") == 0 || strcmp(f, "throughput") == 0 || strncmp(f, "cb_", 3) == 0 ||
+           strncmp(f, "lc_", 3) == 0 || strcmp(f, "harness_overhead") == 0;
+}
+
+/* The machine's own movement: per run and size, the log time of the same-run pinned memcpy
+ * references (mean over H2D and D2H of -log GB/s), and the log of the floor; NAN where absent. */
+typedef struct machine_refs {
+    size_t nruns, nsizes;
+    uint64_t sizes[64];
+    double *lt;     /* [run * nsizes + k] */
+    double *floor;  /* [run] */
+} machine_refs;
+
+static double median_of(double *v, size_t n)
+{
+    size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        s[i] = (track_point){NAN, NAN, NAN};
-    sqlite3_reset(st);
-    sqlite3_bind_text(st, 1, cell, -1, SQLITE_TRANSIENT);
+        if (isfinite(v[i]))
+            v[k++] = v[i];
+    if (k == 0)
+        return NAN;
+    stats_sort(v, k);
+    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+static int refs_load(hist *h, const id_pos *map, size_t n, machine_refs *m)
+{
+    memset(m, 0, sizeof *m);
+    m->nruns = n;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(hist_db(h), "SELECT DISTINCT size_bytes FROM cells WHERE family = 'memcpy_h2d_pinned' "
+                           "ORDER BY size_bytes", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    while (sqlite3_step(st) == SQLITE_ROW && m->nsizes < 64)
+        m->sizes[m->nsizes++] = (uint64_t)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    m->lt = malloc((n * (m->nsizes ? m->nsizes : 1)) * sizeof *m->lt);
+    m->floor = malloc(n * sizeof *m->floor);
+    unsigned char *cnt = calloc(n * (m->nsizes ? m->nsizes : 1), 1);
+    if (!m->lt || !m->floor || !cnt) {
+        free(cnt);
+        return -1;
+    }
+    for (size_t i = 0; i < n * m->nsizes; i++)
+        m->lt[i] = 0;
+    for (size_t i = 0; i < n; i++)
+        m->floor[i] = NAN;
+    if (sqlite3_prepare_v2(hist_db(h), "SELECT run_id, family, size_bytes, p50 FROM cells WHERE status = 'ok' AND "
+                           "family IN ('memcpy_h2d_pinned', 'memcpy_d2h_pinned', 'base_floor')", -1, &st,
+                           NULL) != SQLITE_OK) {
+        free(cnt);
+        return -1;
+    }
     while (sqlite3_step(st) == SQLITE_ROW) {
-        long long id = sqlite3_column_int64(st, 0);
-        const id_pos *p = bsearch(&id, map, n, sizeof *map, cmp_id);
-        if (!p)
+        size_t i = pos_of(map, n, sqlite3_column_int64(st, 0));
+        const char *fam = (const char *)sqlite3_column_text(st, 1);
+        double v = sqlite3_column_double(st, 3);
+        if (i == (size_t)-1 || !fam || !(v > 0) || !isfinite(v))
             continue;
-        track_point *t = &s[p->pos];
+        if (strcmp(fam, "base_floor") == 0) {
+            m->floor[i] = log(v);
+            continue;
+        }
+        uint64_t size = (uint64_t)sqlite3_column_int64(st, 2);
+        for (size_t k = 0; k < m->nsizes; k++)
+            if (m->sizes[k] == size) {
+                m->lt[i * m->nsizes + k] -= log(v);
+                cnt[i * m->nsizes + k]++;
+            }
+    }
+    sqlite3_finalize(st);
+    for (size_t i = 0; i < n * m->nsizes; i++)
+        m->lt[i] = cnt[i] ? m->lt[i] / cnt[i] : NAN;
+    free(cnt);
+    return 0;
+}
+
+static void refs_free(machine_refs *m)
+{
+    free(m->lt);
+    free(m->floor);
+}
+
+/* shift[i] for one size (k) or the floor (k = -1): run i's log reference minus the median of the
+ * baseline's (the window's runs before the newest, n - 1). NAN where unknown. */
+static void refs_shift(const machine_refs *m, long k, size_t window, double *shift)
+{
+    size_t n = m->nruns, lo = n - 1 > window ? n - 1 - window : 0;
+    double tmp[1024];
+    size_t w = 0;
+    for (size_t i = lo; i + 1 < n && w < 1024; i++)
+        tmp[w++] = k < 0 ? m->floor[i] : m->lt[i * m->nsizes + (size_t)k];
+    double med = median_of(tmp, w);
+    for (size_t i = 0; i < n; i++) {
+        double v = k < 0 ? m->floor[i] : m->lt[i * m->nsizes + (size_t)k];
+        shift[i] = v - med;
+    }
+}
+
+/* The machine's common shift per run: for every machine reference cell (memcpy of every size, launch,
+ * graph, the CUDA call costs, the floor), the log change of its time against its baseline median; the
+ * run's shift is the median over those cells. ~100 references make it far steadier than one memcpy
+ * of the same size (at 8 B a blocking cudaMemcpy, whose noise has nothing to do with a zero-copy
+ * ring). NAN where a run has too few references. */
+static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, double *shift)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, run_id, unit, p50 FROM cells WHERE status = 'ok' AND p50 > 0 AND "
+                           "family NOT IN ('latency', 'throughput', 'harness_overhead') AND family NOT LIKE 'cb\\_%' "
+                           "ESCAPE '\\' AND family NOT LIKE 'lc\\_%' ESCAPE '\\' ORDER BY cell", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    size_t cap = 256, ncells = 0;
+    double *dv = malloc(cap * n * sizeof *dv), *tmp = malloc(n * sizeof *tmp);
+    char cur[256] = "";
+    int rc = dv && tmp ? 0 : -1;
+    size_t lo = n - 1 > window ? n - 1 - window : 0;
+    while (rc == 0) {
+        int step = sqlite3_step(st);
+        const char *cell = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+        if (step != SQLITE_ROW || !cell || strcmp(cell, cur) != 0) {
+            if (cur[0]) { /* close the previous cell: its changes against its baseline median */
+                double *row = dv + (ncells - 1) * n;
+                size_t w = 0;
+                for (size_t i = lo; i + 1 < n; i++)
+                    tmp[w++] = row[i];
+                double med = median_of(tmp, w);
+                for (size_t i = 0; i < n; i++)
+                    row[i] -= med;
+            }
+            if (step != SQLITE_ROW || !cell)
+                break;
+            snprintf(cur, sizeof cur, "%s", cell);
+            if (ncells == cap) {
+                double *t = realloc(dv, 2 * cap * n * sizeof *dv);
+                if (!t) {
+                    rc = -1;
+                    break;
+                }
+                dv = t;
+                cap *= 2;
+            }
+            for (size_t i = 0; i < n; i++)
+                dv[ncells * n + i] = NAN;
+            ncells++;
+        }
+        size_t i = pos_of(map, n, sqlite3_column_int64(st, 1));
+        const char *unit = (const char *)sqlite3_column_text(st, 2);
+        double v = sqlite3_column_double(st, 3);
+        if (i != (size_t)-1 && isfinite(v) && v > 0)
+            dv[(ncells - 1) * n + i] = unit && strcmp(unit, "GB/s") == 0 ? -log(v) : log(v);
+    }
+    sqlite3_finalize(st);
+    if (rc == 0) {
+        double *col = malloc((ncells ? ncells : 1) * sizeof *col);
+        if (!col)
+            rc = -1;
+        for (size_t i = 0; rc == 0 && i < n; i++) {
+            size_t k = 0;
+            for (size_t c = 0; c < ncells; c++)
+                col[k++] = dv[c * n + i];
+            shift[i] = median_of(col, k);
+        }
+        free(col);
+    }
+    free(dv);
+    free(tmp);
+    return rc;
+}
+
+/* The series of one cell over runs[0..n-1] (NaN where a run lacks it). A latency cell with two modes
+ * in any run (x->bimodal) is judged on its fast mode, run by run (a run with one mode: its p50). */
+static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n, track_point *s, double *slow)
+{
+    for (size_t i = 0; i < n; i++) {
+        s[i] = (track_point){NAN, NAN, NAN};
+        slow[i] = NAN;
+    }
+    sqlite3_reset(st);
+    sqlite3_bind_text(st, 1, x->cell, -1, SQLITE_TRANSIENT);
+    track_point *fast = malloc(n * sizeof *fast);
+    x->bimodal = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        size_t i = pos_of(map, n, sqlite3_column_int64(st, 0));
+        if (i == (size_t)-1)
+            continue;
+        track_point *t = &s[i];
         t->est = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
         t->lo = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
         t->hi = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
+        if (fast)
+            fast[i] = *t;
+        if (sqlite3_column_type(st, 4) != SQLITE_NULL && fast) {
+            x->bimodal = 1;
+            fast[i] = (track_point){sqlite3_column_double(st, 4), NAN, NAN};
+            slow[i] = sqlite3_column_double(st, 5);
+        }
+    }
+    if (x->bimodal && fast)
+        memcpy(s, fast, n * sizeof *s);
+    free(fast);
+}
+
+/* Divides a series by the machine's movement (time-like units) or multiplies it (GB/s). */
+static void remove_shift(track_point *s, size_t n, const double *shift, int rate)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(shift[i]))
+            continue;
+        double f = exp(rate ? shift[i] : -shift[i]);
+        s[i].est *= f;
+        s[i].lo *= f;
+        s[i].hi *= f;
     }
 }
 
@@ -157,11 +386,71 @@ static int cmp_change(const void *a, const void *b)
 
 static void print_judged(FILE *out, const judged *j, const run_info *runs)
 {
-    fprintf(out, "  %-52s %+7.1f%% [%+.1f%%, %+.1f%%]  %.4g vs %.4g %s (baseline %zu runs, noise %.1f%%, z %.1f)\n",
+    fprintf(out, "  %-52s %+7.1f%% [%+.1f%%, %+.1f%%]  %.4g vs %.4g %s (baseline %zu runs, noise %.1f%%, z %.1f",
             j->cell, 100 * j->r.change, 100 * j->r.change_lo, 100 * j->r.change_hi, j->r.newest, j->r.baseline,
             j->unit, j->r.n_baseline, 100 * j->r.sigma, j->r.z);
-    fprintf(out, "  %-52s first seen in %s (%s)%s%s\n", "", runs[j->first_run].file, runs[j->first_run].start,
-            j->coincides[0] ? "; coincides with an environment change: " : "", j->coincides);
+    if (isfinite(j->thr))
+        fprintf(out, ", needs %.1f", j->thr);
+    fputs(")", out);
+    if (j->role == CELL_HEADLINE)
+        fputs(" [headline]", out);
+    if (j->role == CELL_MACHINE)
+        fputs(" [machine reference]", out);
+    if (j->bimodal)
+        fprintf(out, isfinite(j->slow_share) ? " [bimodal: fast mode; slow share %.0f%%]" : " [bimodal: fast mode]",
+                100 * j->slow_share);
+    fputc('\n', out);
+    if (j->r.kind == TRACK_REGRESSION || j->r.kind == TRACK_IMPROVEMENT)
+        fprintf(out, "  %-52s first seen in %s (%s)%s%s\n", "", runs[j->first_run].file, runs[j->first_run].start,
+                j->coincides[0] ? "; coincides with an environment change: " : "", j->coincides);
+}
+
+/* The headline cells of tonight's run, chosen from what it measured (six at most, so each can have
+ * its share of the budget): the best latency at the smallest size, the control-block operations of the
+ * native path, the best throughput at the largest size, and the best throughput at the largest window
+ * of the smallest size. "Best" is by the baseline, so the choice does not move with tonight's noise. */
+static void mark_headline(judged *j, size_t nj)
+{
+    uint64_t smin = UINT64_MAX, smax = 0;
+    for (size_t i = 0; i < nj; i++)
+        if (strcmp(j[i].family, "latency") == 0 || strcmp(j[i].family, "throughput") == 0) {
+            smin = j[i].size < smin ? j[i].size : smin;
+            smax = j[i].size > smax ? j[i].size : smax;
+        }
+    uint64_t wmax = 0;
+    for (size_t i = 0; i < nj; i++)
+        if (strcmp(j[i].family, "throughput") == 0 && j[i].size == smin && j[i].window > wmax)
+            wmax = j[i].window;
+    long best_lat = -1, best_thr = -1, best_win = -1;
+    for (size_t i = 0; i < nj; i++) {
+        const judged *x = &j[i];
+        if (!isfinite(x->r.baseline))
+            continue;
+        if (strcmp(x->family, "latency") == 0 && x->size == smin &&
+            (best_lat < 0 || x->r.baseline < j[best_lat].r.baseline))
+            best_lat = (long)i;
+        if (strcmp(x->family, "throughput") == 0 && x->size == smax &&
+            (best_thr < 0 || x->r.baseline > j[best_thr].r.baseline))
+            best_thr = (long)i;
+        if (strcmp(x->family, "throughput") == 0 && x->size == smin && x->window == wmax &&
+            (best_win < 0 || x->r.baseline > j[best_win].r.baseline))
+            best_win = (long)i;
+        if (strncmp(x->family, "cb_", 3) == 0 && strcmp(x->mode, "pinned/async/coop/mapped") == 0)
+            j[i].role = CELL_HEADLINE;
+    }
+    long picks[] = {best_lat, best_thr, best_win};
+    for (size_t k = 0; k < sizeof picks / sizeof *picks; k++)
+        if (picks[k] >= 0)
+            j[picks[k]].role = CELL_HEADLINE;
+}
+
+/* The |z| a cell of a family of m cells needs for the family to keep its share alpha of the night's
+ * false-alarm budget: Bonferroni over the family, two-sided, on a Student t with df = baseline runs - 1
+ * (the noise is estimated from those runs). */
+static double family_threshold(double alpha, size_t m, size_t n_baseline)
+{
+    int df = n_baseline > 2 ? (int)n_baseline - 1 : 1;
+    return stats_t_quantile(1.0 - alpha / (2.0 * (double)(m ? m : 1)), df);
 }
 
 static int export_judged(const char *path, int json, const run_info *newest, const judged *j, size_t n,
@@ -246,6 +535,9 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     size_t n1 = 0, n = 0, nj = 0;
     judged *j = NULL;
     track_point *series = NULL;
+    double *slow = NULL, *shift = NULL, *common = NULL;
+    machine_refs refs;
+    int have_refs = 0;
     id_pos *map = NULL;
     sqlite3_stmt *cells = NULL, *ser = NULL;
     int rc = -1;
@@ -298,20 +590,61 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
 
     map = malloc(n * sizeof *map);
     series = malloc(n * sizeof *series);
-    if (!map || !series)
+    slow = malloc(n * sizeof *slow);
+    shift = malloc(n * sizeof *shift);
+    common = malloc(n * sizeof *common);
+    if (!map || !series || !slow || !shift || !common)
         goto out;
     for (size_t i = 0; i < n; i++)
         map[i] = (id_pos){runs[i].id, i};
     qsort(map, n, sizeof *map, cmp_id);
-    if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, unit FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
-                           -1, &cells, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(hist_db(h), "SELECT run_id, p50, ci_lo, ci_hi FROM cells WHERE cell = ?1 AND status = 'ok'",
-                           -1, &ser, NULL) != SQLITE_OK) {
+    if (refs_load(h, map, n, &refs) != 0) {
         snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
         goto out;
     }
+    have_refs = 1;
+    if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
+                           "|| launch || '/' || ctrl FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
+                           -1, &cells, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(hist_db(h), "SELECT run_id, p50, ci_lo, ci_hi, mode_lo, slow_share FROM cells WHERE cell = ?1 "
+                           "AND status = 'ok'", -1, &ser, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
+        goto out;
+    }
+
+    /* How far the machine moved tonight: the same-run memcpy references of each size and the floor,
+     * against the baseline's median. Ring cells of a size are judged after removing their size's
+     * shift (o->raw: not); the raw figures stay in the files and the index. */
+    if (n > 1) {
+        fputs("machine shift (same-run pinned memcpy time of each size, against the baseline's median):", out);
+        double med[64];
+        size_t nm = 0;
+        for (size_t k = 0; k < refs.nsizes; k++) {
+            refs_shift(&refs, (long)k, o->params.window, shift);
+            char sz[32];
+            if (isfinite(shift[n - 1])) {
+                fprintf(out, " %s %+.1f%%", report_size_str(refs.sizes[k], sz, sizeof sz), 100 * expm1(shift[n - 1]));
+                med[nm++] = shift[n - 1];
+            }
+        }
+        double m = median_of(med, nm);
+        refs_shift(&refs, -1, o->params.window, shift);
+        fprintf(out, "%s; median %+.1f%%; floor %+.1f%%\n", nm ? "" : " none recorded", 100 * expm1(m),
+                100 * expm1(shift[n - 1]));
+    }
+    if (refs_common(h, map, n, o->params.window, common) != 0) {
+        snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
+        goto out;
+    }
+    if (n > 1)
+        fprintf(out, "machine shift tonight: %+.1f%% (median over every machine reference: memcpy, launch, graph, CUDA "
+                "call costs, floor); ring cells are judged %s\n", 100 * expm1(common[n - 1]),
+                o->raw ? "on their raw figures (--raw)" : "beyond it (each run's ring figures divided by its shift)");
+
     sqlite3_bind_int64(cells, 1, run_id);
     size_t cap = 0;
+    track_params loose = o->params;
+    loose.z_min = 0.5; /* first pass: every z; the families' thresholds decide below */
     while (sqlite3_step(cells) == SQLITE_ROW) {
         if (nj == cap) {
             cap = cap ? 2 * cap : 256;
@@ -324,25 +657,90 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
         memset(x, 0, sizeof *x);
         copy_col(x->cell, sizeof x->cell, cells, 0);
         copy_col(x->unit, sizeof x->unit, cells, 1);
-        load_series(ser, x->cell, map, n, series);
-        track_judge(series, n, strcmp(x->unit, "GB/s") == 0, &o->params, &x->r);
+        copy_col(x->family, sizeof x->family, cells, 2);
+        x->size = (uint64_t)sqlite3_column_int64(cells, 3);
+        x->window = (uint64_t)sqlite3_column_int64(cells, 4);
+        copy_col(x->mode, sizeof x->mode, cells, 5);
+        x->role = is_ring_family(x->family) ? CELL_RING : CELL_MACHINE;
+        x->thr = NAN;
+        load_series(ser, x, map, n, series, slow);
+        x->slow_share = slow[n - 1];
+        const int rate = strcmp(x->unit, "GB/s") == 0;
+        if (x->role == CELL_RING && !o->raw)
+            remove_shift(series, n, common, rate);
+        track_judge(series, n, rate, &loose, &x->r);
         x->first_run = x->r.first;
-        /* An environment change between the first run that shows the change and the run before it. */
-        if ((x->r.kind == TRACK_REGRESSION || x->r.kind == TRACK_IMPROVEMENT) && x->first_run > 0)
-            env_diff(&runs[x->first_run - 1], &runs[x->first_run], x->coincides, sizeof x->coincides);
+    }
+    mark_headline(j, nj);
+
+    /* The night's false-alarm budget, family-wise: 4% over the headline cells, 1% over the other ring
+     * cells; within a family Bonferroni on a t with the baseline's degrees of freedom. */
+    size_t nfam[3] = {0};
+    for (size_t i = 0; i < nj; i++)
+        nfam[j[i].role]++;
+    size_t count[TRACK_KINDS] = {0};
+    for (size_t i = 0; i < nj; i++) {
+        judged *x = &j[i];
+        if (x->r.kind == TRACK_REGRESSION || x->r.kind == TRACK_IMPROVEMENT) {
+            double alpha = x->role == CELL_HEADLINE ? TRACK_ALPHA_HEADLINE : TRACK_ALPHA_RING;
+            x->thr = family_threshold(alpha, nfam[x->role == CELL_HEADLINE ? CELL_HEADLINE : CELL_RING],
+                                      x->r.n_baseline);
+            double az = fabs(x->r.z);
+            if (x->role == CELL_MACHINE)
+                x->r.kind = az >= o->params.z_min ? TRACK_WATCH : TRACK_UNCHANGED;
+            else if (az < x->thr)
+                x->r.kind = az >= o->params.z_min ? TRACK_WATCH : TRACK_UNCHANGED;
+            else if (x->bimodal && !isfinite(x->slow_share)) {
+                /* One mode tonight, far from the fast one: all its samples may be in the known slow
+                 * mode, which the history has seen. A mode flip is watched, not a regression. */
+                x->r.kind = TRACK_WATCH;
+            } else {
+                /* The first run that shows it, with the family's threshold. */
+                track_params strict = o->params;
+                strict.z_min = x->thr;
+                track_result again;
+                load_series(ser, x, map, n, series, slow);
+                if (!o->raw)
+                    remove_shift(series, n, common, strcmp(x->unit, "GB/s") == 0);
+                if (track_judge(series, n, strcmp(x->unit, "GB/s") == 0, &strict, &again) == 0 &&
+                    again.kind == x->r.kind)
+                    x->first_run = again.first;
+                if (x->first_run > 0)
+                    env_diff(&runs[x->first_run - 1], &runs[x->first_run], x->coincides, sizeof x->coincides);
+            }
+        }
+        count[x->r.kind]++;
     }
     qsort(j, nj, sizeof *j, cmp_change);
-    size_t count[5] = {0};
-    for (size_t i = 0; i < nj; i++)
-        count[j[i].r.kind]++;
-    fprintf(out, "method: lookback z-score over log p50, noise = max(history MAD, median trial-level interval); "
-            "a change needs |z| >= %.1f and >= %.0f%%\n\n", o->params.z_min, 100 * o->params.min_effect);
+    fprintf(out, "method: lookback z-score over log p50 (bimodal latency cells: their fast mode), noise = max(history "
+            "MAD, median trial-level interval); a change needs >= %.0f%% and a |z| that keeps the night's "
+            "false-alarm budget at %.0f%%: %.1f%% over %zu headline cells, %.1f%% over %zu other ring cells (Bonferroni "
+            "on a t with the baseline's degrees of freedom); %zu machine references are watched, never regressions\n",
+            100 * o->params.min_effect, 100 * (TRACK_ALPHA_HEADLINE + TRACK_ALPHA_RING), 100 * TRACK_ALPHA_HEADLINE,
+            nfam[CELL_HEADLINE], 100 * TRACK_ALPHA_RING, nfam[CELL_RING], nfam[CELL_MACHINE]);
+    fputs("headline cells:", out);
+    for (size_t i = 0, k = 0; i < nj; i++)
+        if (j[i].role == CELL_HEADLINE) {
+            double thr = family_threshold(TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE], j[i].r.n_baseline);
+            fprintf(out, "%s\n  %-52s z %+5.1f, needs %.1f: catches a change of %.0f%% or more (noise %.1f%%)",
+                    k++ ? "," : "", j[i].cell, j[i].r.z, thr,
+                    100 * fmax(expm1(thr * j[i].r.sd), o->params.min_effect), 100 * j[i].r.sigma);
+        }
+    fputs("\n\n", out);
     for (int k = TRACK_REGRESSION; k <= TRACK_IMPROVEMENT; k++) {
         fprintf(out, "%s: %zu\n", k == TRACK_REGRESSION ? "REGRESSIONS" : "improvements", count[k]);
         for (size_t i = 0; i < nj; i++)
             if (j[i].r.kind == (track_kind)k)
                 print_judged(out, &j[i], runs);
     }
+    fprintf(out, "watch: %zu (|z| >= %.1f and >= %.0f%% but within the budget, machine references, or a bimodal "
+            "cell in one mode)%s\n", count[TRACK_WATCH], o->params.z_min, 100 * o->params.min_effect,
+            count[TRACK_WATCH] > 12 ? "; the 12 largest" : "");
+    for (size_t i = 0, shown = 0; i < nj && shown < 12; i++)
+        if (j[i].r.kind == TRACK_WATCH) {
+            print_judged(out, &j[i], runs);
+            shown++;
+        }
     fprintf(out, "unchanged: %zu cells", count[TRACK_UNCHANGED]);
     if (count[TRACK_NO_HISTORY])
         fprintf(out, "; not judged (fewer than %zu comparable earlier runs): %zu", o->params.min_history,
@@ -361,6 +759,11 @@ out:
     free(runs);
     free(j);
     free(series);
+    free(slow);
+    free(shift);
+    free(common);
+    if (have_refs)
+        refs_free(&refs);
     free(map);
     return rc;
 }

@@ -20,6 +20,7 @@ const char *track_kind_name(track_kind k)
     case TRACK_IMPROVEMENT: return "improvement";
     case TRACK_NO_HISTORY: return "no history";
     case TRACK_NO_DATA: return "no data";
+    case TRACK_WATCH: return "watch";
     }
     return "?";
 }
@@ -102,7 +103,7 @@ int track_judge(const track_point *series, size_t n, int higher_is_better, const
     const track_point *newest = &series[n - 1];
     out->newest = newest->est;
     out->first = n - 1;
-    out->baseline = out->change = out->change_lo = out->change_hi = out->z = out->sigma = NAN;
+    out->baseline = out->change = out->change_lo = out->change_hi = out->z = out->sigma = out->sd = NAN;
     if (!usable(newest)) {
         out->kind = TRACK_NO_DATA;
         return 0;
@@ -135,6 +136,7 @@ int track_judge(const track_point *series, size_t n, int higher_is_better, const
     int dir = beyond(newest, b, sigma, w, p, &d, &sd);
     out->baseline = exp(b);
     out->sigma = sigma;
+    out->sd = sd;
     out->change = expm1(d);
     out->change_lo = expm1(d - Z95 * sd);
     out->change_hi = expm1(d + Z95 * sd);

@@ -51,8 +51,12 @@ typedef enum track_kind {
     TRACK_REGRESSION,
     TRACK_IMPROVEMENT,
     TRACK_NO_HISTORY, /* too few comparable runs before the newest */
-    TRACK_NO_DATA     /* the newest run has no usable estimate for this cell */
+    TRACK_NO_DATA,    /* the newest run has no usable estimate for this cell */
+    TRACK_WATCH       /* beyond the per-cell thresholds but within the night's false-alarm budget, or a
+                         machine reference or a bimodal cell changing modes (set by track.c, never by
+                         track_judge) */
 } track_kind;
+#define TRACK_KINDS 6
 
 const char *track_kind_name(track_kind k); /* "unchanged", "regression", ... */
 
@@ -65,6 +69,7 @@ typedef struct track_result {
     double change_lo, change_hi; /* 95% interval of change */
     double z;             /* d / sigma_d */
     double sigma;         /* s: the run-to-run noise (log space, ~ relative) the decision used */
+    double sd;            /* sigma_d: the standard error of d = log(newest) - baseline (z = d / sd) */
     size_t first;         /* index in the series of the first run that shows the change; the newest
                              run's index when only it does (meaningful for REGRESSION/IMPROVEMENT) */
 } track_result;

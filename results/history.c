@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ struct hist {
     sqlite3 *db;
     FILE *notes;
     size_t indexed; /* run files indexed by the last scan */
+    hist_modes_fn modes; /* NULL: mode columns stay NULL */
 };
 
 static const char HIST_SQL_SCHEMA[] =
@@ -38,7 +40,8 @@ static const char HIST_SQL_SCHEMA[] =
     " run_id INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE, cell TEXT NOT NULL,"
     " family TEXT, host_mem TEXT, xfer TEXT, launch TEXT, ctrl TEXT, size_bytes INTEGER, window INTEGER,"
     " unit TEXT, status TEXT, p50 REAL, ci_lo REAL, ci_hi REAL, ci_method TEXT, trials INTEGER,"
-    " trial_cv REAL, msgs_per_s REAL, ratio_floor REAL, ratio_memcpy REAL, PRIMARY KEY(run_id, cell));"
+    " trial_cv REAL, msgs_per_s REAL, ratio_floor REAL, ratio_memcpy REAL,"
+    " mode_lo REAL, mode_hi REAL, slow_share REAL, PRIMARY KEY(run_id, cell));"
     "CREATE INDEX cells_by_cell ON cells(cell, run_id);"
     "CREATE TABLE skipped(file TEXT PRIMARY KEY, file_size INTEGER, file_mtime INTEGER, reason TEXT);";
 
@@ -256,12 +259,56 @@ static long long insert_run(hist *h, const h5in *r, const char *name, const stru
     return id;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The modes of row k (latency rows of a file with trials, when a modes function was given): binds
+ * mode_lo, mode_hi and slow_share at i, i+1, i+2, NULL when unimodal or unknown. */
+static void bind_modes(hist *h, const h5in *r, size_t k, const rb_row *row, sqlite3_stmt *st, int i)
+{
+    double lo = NAN, hi = NAN, share = NAN;
+    const size_t *idx;
+    size_t nt = strcmp(row->family, "latency") == 0 && strcmp(row->status, RB_STATUS_OK) == 0 && h->modes
+                    ? h5in_row_trials(r, k, &idx)
+                    : 0;
+    double *all = NULL;
+    size_t n = 0;
+    for (size_t t = 0; t < nt; t++) {
+        double *part;
+        size_t m;
+        char err[256];
+        if (h5in_trial_samples(r, idx[t], &part, &m, err, sizeof err) != 0)
+            break;
+        double *grown = m ? realloc(all, (n + m) * sizeof *all) : all;
+        if (grown == NULL) {
+            free(part);
+            break;
+        }
+        all = grown;
+        memcpy(all + n, part, m * sizeof *part);
+        n += m;
+        free(part);
+    }
+    if (n > 0) {
+        qsort(all, n, sizeof *all, cmp_double);
+        if (h->modes(all, n, &lo, &hi, &share) != 1)
+            lo = hi = share = NAN;
+    }
+    free(all);
+    bind_real(st, i, lo);
+    bind_real(st, i + 1, hi);
+    bind_real(st, i + 2, share);
+}
+
 static int insert_cells(hist *h, const h5in *r, long long run_id, char *err, size_t errlen)
 {
     static const char sql[] =
         "INSERT OR REPLACE INTO cells(run_id, cell, family, host_mem, xfer, launch, ctrl, size_bytes, window,"
-        " unit, status, p50, ci_lo, ci_hi, ci_method, trials, trial_cv, msgs_per_s, ratio_floor, ratio_memcpy)"
-        " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        " unit, status, p50, ci_lo, ci_hi, ci_method, trials, trial_cv, msgs_per_s, ratio_floor, ratio_memcpy,"
+        " mode_lo, mode_hi, slow_share) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
@@ -293,6 +340,7 @@ static int insert_cells(hist *h, const h5in *r, long long run_id, char *err, siz
         bind_real(st, i++, row->msgs_per_s);
         bind_real(st, i++, row->ratio_floor);
         bind_real(st, i++, row->ratio_memcpy);
+        bind_modes(h, r, k, row, st, i);
         if (sqlite3_step(st) != SQLITE_DONE) {
             snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
             rc = -1;
@@ -507,6 +555,11 @@ static int mkdir_p(const char *dir)
 
 int hist_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen)
 {
+    return hist_open_modes(dir, notes, NULL, out, err, errlen);
+}
+
+int hist_open_modes(const char *dir, FILE *notes, hist_modes_fn modes, hist **out, char *err, size_t errlen)
+{
     *out = NULL;
     if (strlen(dir) >= 4000) {
         snprintf(err, errlen, "%s: path too long", dir);
@@ -520,6 +573,7 @@ int hist_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen
     snprintf(h->dir, sizeof h->dir, "%s", dir);
     snprintf(h->index, sizeof h->index, "%s/%s", dir, HIST_INDEX_NAME);
     h->notes = notes;
+    h->modes = modes;
     struct stat sb;
     if (mkdir_p(dir) != 0 || stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         snprintf(err, errlen, "%s: cannot create the history directory: %s", dir, strerror(errno ? errno : ENOTDIR));

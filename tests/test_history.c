@@ -7,7 +7,8 @@
  * runs (values twice as large) are never compared with A's; the first run of a new machine is
  * reported as a new fingerprint; damaged and foreign files in the history are reported and skipped
  * while every other run stays; a deleted and a damaged index are rebuilt from the files; the history
- * page is written.
+ * page is written. Machine C: a whole-machine shift is no regression (a regression on raw figures),
+ * and machine references that move alone are watched, never regressions.
  */
 #include <errno.h>
 #include <math.h>
@@ -92,6 +93,36 @@ static void write_run(const char *path, const char *host, int day, const char *d
     CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
 }
 
+/* A synthetic run of machine C: every figure (ring cells and machine references) times `machine`
+ * (GB/s divided by it), and the machine references alone times `refs`. */
+static void write_run_c(const char *path, int day, double machine, double refs)
+{
+    static const char *const native[4] = {"pinned", "async", "coop", "mapped"};
+    static const char *const fallback[4] = {"malloc", "sync", "noncoop", "device"};
+    static const char *const none[4] = {"-", "-", "-", "-"};
+    h5out *w;
+    char err[512], when[64];
+    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
+    snprintf(when, sizeof when, "2026-12-%02dT02:00:00Z", day);
+    const char *kv[][2] = {{"hostname", "C"}, {"backend", "cpu"}, {"gpu_name", ""}, {"pci_bus_id", ""},
+                           {"wsl2", "0"}, {"kernel_release", "6.1.0"}, {"suite_version", "0.1.0"},
+                           {"git_commit", "abc"}, {"nvml_driver_version", "580.95"}, {"start_utc", when},
+                           {"runtime_version", "13000"}, {"preset", "default"}};
+    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
+        CHECK(h5out_attr_str(w, RB_H5_PROVENANCE, kv[i][0], kv[i][1]) == 0);
+    const double m = machine, r = machine * refs;
+    CHECK(add_row(w, "base_floor", none, 4, "us", r * 1.9 * (1 + noise())) == 0);
+    CHECK(add_row(w, "base_launch", none, 8, "us", r * 9.0 * (1 + noise())) == 0);
+    for (uint64_t size = 8; size <= 4194304; size *= 64) {
+        CHECK(add_row(w, "memcpy_h2d_pinned", none, size, "GB/s", (double)size / 1e4 / r * (1 + noise())) == 0);
+        CHECK(add_row(w, "memcpy_d2h_pinned", none, size, "GB/s", (double)size / 1e4 / r * (1 + noise())) == 0);
+        CHECK(add_row(w, "latency", native, size, "us", m * (2.0 + (double)size / 1e4) * (1 + noise())) == 0);
+        CHECK(add_row(w, "latency", fallback, size, "us", m * (9.0 + (double)size / 2e3) * (1 + noise())) == 0);
+    }
+    CHECK(add_row(w, "cb_handshake", native, 0, "us", m * 1.9 * (1 + noise())) == 0);
+    CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+}
+
 /* Reads a whole file into a malloc'd string. */
 static char *slurp(FILE *f)
 {
@@ -104,12 +135,12 @@ static char *slurp(FILE *f)
 }
 
 /* Tracks path into the history at dir; returns the judgement text (caller frees), sets *regr. */
-static char *track(const char *dir, const char *path, int *regr, long long *nruns)
+static char *track_with(const char *dir, const char *path, int raw, int *regr, long long *nruns)
 {
     hist *h = NULL;
     char err[1024];
     FILE *notes = tmpfile(), *out = tmpfile();
-    track_options o = {TRACK_PARAMS_DEFAULT, 0, NULL, 0};
+    track_options o = {TRACK_PARAMS_DEFAULT, 0, NULL, 0, raw};
     *regr = -1;
     CHECK_MSG(hist_open(dir, notes, &h, err, sizeof err) == 0, "%s", err);
     if (!h)
@@ -126,6 +157,48 @@ static char *track(const char *dir, const char *path, int *regr, long long *nrun
     fputs(n, stdout);
     free(n);
     return s;
+}
+
+static char *track(const char *dir, const char *path, int *regr, long long *nruns)
+{
+    return track_with(dir, path, 0, regr, nruns);
+}
+
+/* The machine apart from the code: a night when the whole machine is 12% slower (ring cells and
+ * machine references alike) is no regression, but is one on raw figures (--raw), and the shift is
+ * reported; a night when only the machine references move 40% is no regression either (they are
+ * watched, never regressions). */
+static void test_machine_shift(void)
+{
+    char dir[1100], raw_dir[1100], path[1300], cmd[2600];
+    snprintf(dir, sizeof dir, "%s/history-c", g_work);
+    snprintf(raw_dir, sizeof raw_dir, "%s/history-c-raw", g_work);
+    int regr;
+    long long nruns;
+    for (int day = 1; day <= 12; day++) {
+        snprintf(path, sizeof path, "%s/C-day%02d.h5", g_work, day);
+        write_run_c(path, day, 1.0, 1.0);
+        free(track(dir, path, &regr, &nruns));
+        CHECK_MSG(regr == 0, "day %d: a regression in a quiet series", day);
+    }
+    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s'", dir, raw_dir);
+    CHECK(system(cmd) == 0);
+    snprintf(path, sizeof path, "%s/C-day13.h5", g_work);
+    write_run_c(path, 13, 1.12, 1.0);
+    char *s = track(dir, path, &regr, &nruns);
+    CHECK_MSG(regr == 0, "a whole-machine shift of 12%% was called a regression:\n%s", s);
+    CHECK_MSG(strstr(s, "machine shift tonight: +1") != NULL, "the shift is not reported:\n%s", s);
+    free(s);
+    s = track_with(raw_dir, path, 1, &regr, &nruns);
+    CHECK_MSG(regr > 0, "--raw: the 12%% slower ring was not a regression:\n%s", s);
+    CHECK_MSG(strstr(s, "[headline]") != NULL, "--raw: no headline cell named:\n%s", s);
+    free(s);
+    snprintf(path, sizeof path, "%s/C-day14.h5", g_work);
+    write_run_c(path, 14, 1.0, 1.4);
+    s = track_with(raw_dir, path, 1, &regr, &nruns);
+    CHECK_MSG(regr == 0, "machine references alone were called a regression:\n%s", s);
+    CHECK_MSG(strstr(s, "[machine reference]") != NULL, "the moved references are not watched:\n%s", s);
+    free(s);
 }
 
 static void test_history(void)
@@ -242,5 +315,6 @@ int main(int argc, char **argv)
     if (system(cmd) != 0)
         return 1;
     test_history();
+    test_machine_shift();
     CHECK_DONE();
 }
