@@ -194,6 +194,8 @@ static void usage_run(FILE *f)
         "  --cpu LIST          CPUs for the host threads, e.g. 2-5 (default: the process's CPU mask); the\n"
         "                      first polls the ring, the next plays the kernel (CPU backend), the rest verify\n"
         "  --no-pin            do not pin the host threads to their CPUs\n"
+        "  --workers N         at most N threads verify and prepare messages of 256 KiB and more (0-8;\n"
+        "                      0: the polling thread does it alone; default: one per spare CPU, up to 8)\n"
         "  --no-early-take     the kernel waits for in_tail before it takes any message (default: a\n"
         "                      lone message of up to 16 B is taken as soon as its sealed header and\n"
         "                      payload are in the input ring); for measuring what the early take saves\n"
@@ -238,7 +240,7 @@ static int cmd_run(int argc, char **argv)
     uint32_t seed = 1;
     double timeout_s = 5, lifetime_s = 60, warmup_s = 3;
     const char *lifetime_source = "default", *cpu_list = NULL, *windows = NULL;
-    int trials = 0, lock_clocks = 0;
+    int trials = 0, lock_clocks = 0, workers = -1;
     cli_ring_switches sw = CLI_RING_SWITCHES_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -270,6 +272,8 @@ static int cmd_run(int argc, char **argv)
             windows = v;
         } else if (cli_opt_value(argc, argv, &i, "--cpu", NULL, &v)) {
             cpu_list = v;
+        } else if (cli_opt_value(argc, argv, &i, "--workers", NULL, &v)) {
+            workers = (int)cli_parse_long("--workers", v, 0, RB_PLACE_MAX_WORKERS);
         } else if (cli_opt_value(argc, argv, &i, "--warmup", NULL, &v)) {
             warmup_s = strcmp(v, "0") == 0 ? 0 : cli_parse_seconds("--warmup", v);
         } else if (cli_ring_switch(argv[i], &sw)) {
@@ -316,6 +320,8 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "ringbench run: %s\n", err);
         return EXIT_USAGE;
     }
+    if (workers >= 0)
+        rb_place_limit_workers(workers); /* recorded as cpu_workers with the placement */
     o.trials = trials ? trials : o.preset->trials;
     o.warmup_timeout_s = warmup_s;
     o.device = device;

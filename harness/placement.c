@@ -93,6 +93,13 @@ int rb_place_pin_self(int cpu)
     return 0;
 }
 
+void rb_place_limit_workers(int max)
+{
+    pthread_once(&g_place_once, place_default);
+    if (max >= 0 && max < g_place.nworkers)
+        g_place.nworkers = max;
+}
+
 void rb_place_kernel_thread(void)
 {
     const rb_placement *p = rb_place_get();

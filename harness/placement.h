@@ -37,6 +37,10 @@ int rb_place_parse_list(const char *list, int *cpus, int max, char *err, size_t 
  * 0 (see ->warning), or -1 with one line in err. */
 int rb_place_init(const char *cpu_list, int pin, char *err, size_t errlen);
 
+/* Caps the worker pool at max threads (0: none; the polling thread verifies alone). Called by main
+ * after rb_place_init, before anything starts threads (run --workers). */
+void rb_place_limit_workers(int max);
+
 /* The placement in force; a default (the mask, nothing pinned) when rb_place_init was not called. */
 const rb_placement *rb_place_get(void);
 

@@ -182,6 +182,8 @@ badinput)
     expect 2 run --modes host=gold
     expect 2 run --modes color=red
     expect 2 run --modes host=pinned,host=malloc
+    expect 2 run --workers 9
+    expect 2 run --workers -1
     expect 2 run --sizes 0
     expect 2 run --sizes 6
     expect 2 run --sizes 8..4
