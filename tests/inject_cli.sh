@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# inject_cli.sh - issue 21 end to end on the CPU reference backend: injected per-call costs, WSL2's
+# limits applied, and the sensitivity sweep.
+#
+#   inject_cli.sh RINGBENCH WORKDIR inject|limits|sensitivity [HAVE_JANSSON] [HAVE_SQLITE]
+#
+# inject       a 200 us cost on memcpy moves the round trip of pinned/sync/noncoop/mapped, which makes
+#              exactly 2 cudaMemcpy per 8 B message, by about 2 x 200 us; the provenance records it;
+#              every heading of report.md and compare.md, every plot title, every exported row (CSV,
+#              JSON, BMF, the pairs table) says INJECTED; track refuses the file (exit 2, one line);
+#              bad --inject-call-us values are usage errors
+# limits       --platform-limits wsl2: every managed mode unsupported with "limit applied", a pinned
+#              ceiling below the rings' needs makes the pinned modes unsupported at that size, labels
+#              and track as above
+# sensitivity  `ringbench sensitivity run` on a tiny plan, then `ringbench sensitivity report`
+set -u
+rb=$1 work=$2 what=$3 have_jansson=${4:-OFF} have_sqlite=${5:-OFF}
+rm -rf "$work" && mkdir -p "$work" || exit 1
+# shellcheck source=cli_lib.sh
+. "$(dirname "$0")/cli_lib.sh"
+
+sync_mapped=host=pinned,xfer=sync,launch=noncoop,ctrl=mapped
+tiny=(--backend cpu --preset quick --quiet --timeout 60 --sizes 8 --trials 2 --window 1)
+
+# col FILE.h5 FAMILY MODE SIZE COLUMN: one column of one /cells row, through h5dump-free export CSV.
+col() {
+    "$rb" export "$1" --format csv 2>/dev/null | python3 -c '
+import csv, sys
+fam, mode, size, colname = sys.argv[1:5]
+for r in csv.DictReader(sys.stdin):
+    if r["family"] == fam and "/".join((r["host_mem"], r["xfer"], r["launch"], r["ctrl"])) == mode \
+            and r["size_bytes"] == size:
+        print(r[colname]); break' "$2" "$3" "$4" "$5"
+}
+
+# every_heading FILE LABEL: every Markdown heading outside code fences carries LABEL.
+every_heading() {
+    awk -v l="$2" '/^```/ {f = !f} !f && /^#/ {n++; if (index($0, l) == 0) {print "unlabelled: " $0; bad = 1}}
+                   END {exit (bad || n == 0)}' "$1"
+}
+
+# every_title DIR LABEL: every title line of every gnuplot script in DIR carries LABEL.
+every_title() {
+    local f n=0
+    for f in "$1"/*.gp; do
+        [ -e "$f" ] || continue
+        n=$((n + 1))
+        grep -E "^set (multiplot )?title" "$f" | grep -v "font ',13'" | grep -qv "$2" && { echo "unlabelled title in $f"; return 1; }
+        grep -qE "^set (multiplot )?title.*$2" "$f" || { echo "no labelled title in $f"; return 1; }
+    done
+    [ "$n" -gt 0 ]
+}
+
+# labelled_outputs RUN.h5 PLAIN.h5 LABEL: report, compare, export and track of a labelled run.
+labelled_outputs() {
+    local run=$1 plain=$2 label=$3
+    "$rb" report "$run" -o "$work/rep" >/dev/null 2>"$work/rep.err" && ok || bad "report: $(tail -2 "$work/rep.err")"
+    grep -q "WARNING: .*$label" "$work/rep.err" && ok || bad "report: no $label warning on stderr"
+    every_heading "$work/rep/report.md" "$label" && ok || bad "report.md: a heading without $label"
+    grep -q "WARNING — $label" "$work/rep/report.md" && ok || bad "report.md: no $label note"
+    every_title "$work/rep" "$label" && ok || bad "report plots: a title without $label"
+    "$rb" compare "$plain" "$run" -o "$work/cmp" >/dev/null 2>"$work/cmp.err" && ok || bad "compare: $(tail -2 "$work/cmp.err")"
+    every_heading "$work/cmp/compare.md" "OTHER: $label" && ok || bad "compare.md: a heading without OTHER: $label"
+    every_title "$work/cmp" "OTHER: $label" && ok || bad "compare plots: a title without the label"
+    grep -q "^# run_label: OTHER: $label" "$work/cmp/compare_pairs.dat" && ok || bad "compare_pairs.dat: no run_label"
+    "$rb" export "$work/cmp/compare_pairs.dat" --format csv -o "$work/pairs.csv" 2>"$work/err" && ok || bad "export pairs: $(cat "$work/err")"
+    python3 - "$work/pairs.csv" "$label" <<'PY' && ok || bad "pairs CSV: a row without the label"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(sys.argv[2] in r["run_label"] and sys.argv[2] in r["cell"] for r in rows), rows[:2]
+PY
+    "$rb" export "$run" --format csv -o "$work/run.csv" 2>"$work/err" && ok || bad "export csv: $(cat "$work/err")"
+    python3 - "$work/run.csv" "$label" <<'PY' && ok || bad "CSV: a row without the label"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(sys.argv[2] in r["run_label"] for r in rows), rows[:2]
+PY
+    "$rb" export "$plain" --format csv -o "$work/plain.csv" 2>/dev/null
+    python3 -c 'import csv,sys; assert all(r["run_label"] == "" for r in csv.DictReader(open(sys.argv[1])))' \
+        "$work/plain.csv" && ok || bad "CSV of a plain run carries a label"
+    if [ "$have_jansson" = ON ]; then
+        "$rb" export "$run" --format bmf -o "$work/run.bmf" 2>"$work/err" && ok || bad "export bmf: $(cat "$work/err")"
+        "$rb" export "$run" --format json -o "$work/run.json" 2>"$work/err" && ok || bad "export json: $(cat "$work/err")"
+        python3 - "$work/run.bmf" "$work/run.json" "$label" <<'PY' && ok || bad "BMF/JSON: an unlabelled benchmark or row"
+import json, sys
+bmf, doc, label = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+assert bmf and all(k.startswith(label) for k in bmf), list(bmf)[:3]
+assert label in doc["run_label"] and all(label in r["run_label"] for r in doc["rows"])
+PY
+    fi
+    mkdir -p "$work/hist"
+    expect 2 track "$run" --history "$work/hist"
+    grep -q "$label" "$work/err" && ok || bad "track's refusal does not name the label: $(cat "$work/err")"
+    [ -z "$(ls "$work/hist")" ] && ok || bad "track put something into the history: $(ls "$work/hist")"
+    if [ "$have_sqlite" = ON ]; then
+        expect 0 track "$plain" --history "$work/hist" --no-page
+    fi
+}
+
+case $what in
+inject)
+    "$rb" run "${tiny[@]}" --modes $sync_mapped -o "$work/plain.h5" >/dev/null 2>"$work/err" \
+        && ok || bad "plain run: $(tail -2 "$work/err")"
+    "$rb" run "${tiny[@]}" --modes $sync_mapped --inject-call-us memcpy=200 -o "$work/inj.h5" >/dev/null 2>"$work/err" \
+        && ok || bad "injected run: $(tail -2 "$work/err")"
+    grep -q "INJECTED per-call cost.*memcpy=200" "$work/err" && ok || bad "no INJECTED line on stderr: $(cat "$work/err")"
+    calls=$(col "$work/inj.h5" latency pinned/sync/noncoop/mapped 8 calls_memcpy)
+    p0=$(col "$work/plain.h5" latency pinned/sync/noncoop/mapped 8 p50)
+    p1=$(col "$work/inj.h5" latency pinned/sync/noncoop/mapped 8 p50)
+    # 2 copies per message, each 200 us dearer: the round trip grows by 400 us (a little more where the
+    # busy-waiting poller shares its core; a shorter wait would mean the injection was skipped).
+    python3 -c "import sys; c, a, b = map(float, sys.argv[1:4]); d = b - a
+assert c == 2, c
+assert 0.95 * c * 200 <= d <= 1.5 * c * 200, (a, b, d)" "$calls" "$p0" "$p1" \
+        && ok || bad "round trip moved by $p0 -> $p1 us with $calls memcpy per message, wanted about 400 us"
+    "$rb" export "$work/inj.h5" --format json 2>/dev/null | grep -q '"inject_call_us": "memcpy=200"' \
+        || [ "$have_jansson" != ON ] && ok || bad "provenance inject_call_us missing"
+    if command -v h5dump >/dev/null; then
+        h5dump -a /provenance/inject_call_us "$work/inj.h5" | grep -q '"memcpy=200"' && ok || bad "h5dump: inject_call_us"
+    fi
+    labelled_outputs "$work/inj.h5" "$work/plain.h5" INJECTED
+    # The same spelled differently is the same run identity: all=... and copies=... expand to kinds.
+    "$rb" run "${tiny[@]}" --modes $sync_mapped --inject-call-us copies=1,launch=0.5 -o "$work/c.h5" >/dev/null 2>"$work/err"
+    grep -q "memcpy=1,memcpy_async=1,launch=0.5" "$work/err" && ok || bad "copies= not expanded: $(cat "$work/err")"
+    for b in foo=1 memcpy=-1 memcpy memcpy=1ms memcpy=20000 =5 "memcpy=1,,launch=2" "memcpy= 1"; do
+        expect 2 run "${tiny[@]}" --modes $sync_mapped --inject-call-us "$b" -o "$work/bad.h5"
+    done
+    [ ! -e "$work/bad.h5" ] && ok || bad "a usage error left a results file"
+    ;;
+*)
+    echo "unknown test '$what'"; exit 2 ;;
+esac
+echo "$checks checks, $fails failed"
+[ "$fails" -eq 0 ]
