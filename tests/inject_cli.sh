@@ -127,6 +127,65 @@ assert 0.95 * c * 200 <= d <= 1.5 * c * 200, (a, b, d)" "$calls" "$p0" "$p1" \
     done
     [ ! -e "$work/bad.h5" ] && ok || bad "a usage error left a results file"
     ;;
+limits)
+    lim=(--backend cpu --preset quick --quiet --timeout 60 --sizes 8,1M --trials 1 --window 1 --modes launch=noncoop,xfer=sync)
+    "$rb" run "${lim[@]}" -o "$work/plain.h5" >/dev/null 2>"$work/err" && ok || bad "plain run: $(tail -2 "$work/err")"
+    "$rb" run "${lim[@]}" --platform-limits wsl2 --pinned-ceiling 4M -o "$work/lim.h5" >/dev/null 2>"$work/err" \
+        && ok || bad "limits run: $(tail -2 "$work/err")"
+    grep -q "LIMITS APPLIED (wsl2)" "$work/err" && ok || bad "no LIMITS APPLIED line on stderr: $(cat "$work/err")"
+    "$rb" run "${lim[@]}" --platform-limits wsl2 -o "$work/lim_nc.h5" >/dev/null 2>"$work/err" \
+        && ok || bad "limits run without a ceiling: $(tail -2 "$work/err")"
+    # The 1 MiB ring holds 2 x 32 slots of 1 MiB + 64 B of pinned memory (limits.c): over a 4 MiB
+    # ceiling; the 8 B ring (2 x 4096 x 64 B = 512 KiB) is under it; malloc staging needs none.
+    for f in lim lim_nc; do "$rb" export "$work/$f.h5" --format csv -o "$work/$f.csv" 2>/dev/null; done
+    "$rb" export "$work/plain.h5" --format csv -o "$work/plain.csv" 2>/dev/null
+    python3 - "$work/lim.csv" "$work/lim_nc.csv" "$work/plain.csv" <<'PY' && ok || bad "limits: the mode matrix"
+import csv, sys
+def rows(path):
+    out = {}
+    for r in csv.DictReader(open(path)):
+        if r["family"] in ("latency", "cb_read"):
+            out[(r["family"], r["host_mem"], r["ctrl"], r["size_bytes"])] = (r["status"], r["reason"])
+    return out
+lim, nc, plain = rows(sys.argv[1]), rows(sys.argv[2]), rows(sys.argv[3])
+for key, (st, why) in lim.items():
+    fam, host, ctrl, size = key
+    if ctrl == "managed":
+        assert st == "unsupported" and why.startswith("limit applied: concurrentManagedAccess = 0"), (key, st, why)
+        assert nc[key][0] == "unsupported", key
+        assert plain[key][0] == "ok", ("without the limits the CPU backend runs it", key, plain[key])
+    elif host == "pinned" and size == "1048576":
+        assert st == "unsupported" and "limit applied" in why and "pinned ceiling" in why, (key, st, why)
+        assert nc[key][0] == "ok", ("no ceiling given on the CPU backend: nothing to apply", key, nc[key])
+    elif st != "invalid":
+        assert st == "ok", (key, st, why)
+assert any(k[3] == "1048576" and k[1] == "pinned" for k in lim) and any(k[2] == "managed" for k in lim)
+PY
+    if command -v h5dump >/dev/null; then
+        h5dump -a /provenance/platform_limits "$work/lim.h5" | grep -q '"wsl2"' && ok || bad "h5dump: platform_limits"
+        h5dump -a /provenance/platform_limits_pinned_ceiling_bytes "$work/lim.h5" | grep -q '"4194304"' && ok \
+            || bad "h5dump: the given ceiling"
+        h5dump -a /provenance/platform_limits_pinned_ceiling_source "$work/lim_nc.h5" | grep -q 'not applicable' && ok \
+            || bad "h5dump: a CPU run without a ceiling must say none was applied"
+        h5dump -a /provenance/pinned_ceiling_note "$work/lim_nc.h5" | grep -q 'not applicable' && ok \
+            || bad "h5dump: the pinned ceiling on the CPU backend is not applicable"
+    fi
+    labelled_outputs "$work/lim.h5" "$work/plain.h5" "LIMITS APPLIED"
+    expect 2 run "${lim[@]}" --platform-limits wsl3 -o "$work/bad.h5"
+    expect 2 run "${lim[@]}" --pinned-ceiling 1G -o "$work/bad.h5"
+    expect 2 run "${lim[@]}" --platform-limits wsl2 --pinned-ceiling 0 -o "$work/bad.h5"
+    expect 2 run "${lim[@]}" --platform-limits wsl2 --pinned-ceiling 1T -o "$work/bad.h5"
+    expect 2 run "${lim[@]}" --pinned-max 1K -o "$work/bad.h5"
+    [ ! -e "$work/bad.h5" ] && ok || bad "a usage error left a results file"
+    # probe on a machine without CUDA: the ceiling is not applicable, and the saved file says so.
+    "$rb" probe --pinned-max 1G -o "$work/probe.h5" >"$work/probe.out" 2>&1
+    if grep -q "no usable CUDA device" "$work/probe.out"; then
+        grep -A1 "pinned-memory ceiling" "$work/probe.out" | grep -q "not applicable" && ok || bad "probe: ceiling line"
+    else
+        grep -A1 "pinned-memory ceiling" "$work/probe.out" | grep -q "largest single cudaHostAlloc" && ok || bad "probe: ceiling line"
+    fi
+    expect 2 probe --pinned-max lots
+    ;;
 *)
     echo "unknown test '$what'"; exit 2 ;;
 esac
