@@ -495,6 +495,7 @@ static int write_report_md(const report_run *run, const char *dir, const report_
      * last. The incomplete-run and CPU-backend warnings stay on top: they qualify everything. */
     fputs("# ringbench report\n\n", md);
     report_notes_md(md, run, "this file");
+    report_machine_lines_md(md, run); /* make wsl2: per-call costs and the pinned ceiling first */
     report_headline_md(md, run, run, o, "cb");
     fputs("File: `", md);
     report_md_text(md, run->path);

@@ -62,6 +62,45 @@ void report_label_note_md(FILE *md, const report_run *run, const char *name)
     }
 }
 
+void report_machine_lines_md(FILE *md, const report_run *run)
+{
+    const char *note = report_prov(run, "pinned_ceiling_note");
+    if (!note[0] && !report_prov(run, "pinned_ceiling_total_bytes")[0])
+        return;
+    fputs("**This machine, per CUDA call and pinned memory** (what WSL2 changes; `ringbench probe` prints the "
+          "same): ", md);
+    int any = 0;
+    for (int f = 0; f < RB_FAM_COUNT; f++) {
+        const char *name = rb_family_name((rb_family)f);
+        if (strncmp(name, "call_", 5) != 0)
+            continue;
+        for (size_t i = 0; i < report_nrows(run); i++) {
+            const rb_row *r = report_row(run, i);
+            if (strcmp(r->family, name) != 0 || !report_row_ok(r))
+                continue;
+            fprintf(md, "%s`%s` %s us [%s, ", any++ ? ", " : "", name + 5, report_num(r->p50), report_num(r->ci_lo));
+            fprintf(md, "%s]", report_num(r->ci_hi));
+            break;
+        }
+    }
+    if (!any)
+        fputs("per-call costs not measured (no CUDA device: the CPU backend records none)", md);
+    const char *largest = report_prov(run, "pinned_ceiling_largest_bytes");
+    const char *total = report_prov(run, "pinned_ceiling_total_bytes"), *bound = report_prov(run, "pinned_ceiling_bound_bytes");
+    if (largest[0] && total[0])
+        fprintf(md, ". Pinned-memory ceiling: largest single `cudaHostAlloc` %.2f GiB, total %.2f GiB, searched up "
+                    "to %.2f GiB", strtod(largest, NULL) / 1073741824.0, strtod(total, NULL) / 1073741824.0,
+                strtod(bound, NULL) / 1073741824.0);
+    else
+        fputs(". Pinned-memory ceiling: ", md);
+    if (note[0]) {
+        fputs(largest[0] ? " (" : "", md);
+        report_md_text(md, note);
+        fputs(largest[0] ? ")" : "", md);
+    }
+    fputs(".\n\n", md);
+}
+
 int report_label_headings(const char *dir, const char *name, const char *label, char *err, size_t errlen)
 {
     if (!label[0])

@@ -170,6 +170,12 @@ PY
         h5dump -a /provenance/pinned_ceiling_note "$work/lim_nc.h5" | grep -q 'not applicable' && ok \
             || bad "h5dump: the pinned ceiling on the CPU backend is not applicable"
     fi
+    # make wsl2's report: its first lines carry the per-call costs and the pinned ceiling the run measured.
+    "$rb" report "$work/lim_nc.h5" -o "$work/rep_nc" --no-render >/dev/null 2>&1
+    head -20 "$work/rep_nc/report.md" | grep "This machine, per CUDA call" | grep -q "Pinned-memory ceiling: not applicable" \
+        && ok || bad "report: no per-call/pinned-ceiling line at the top"
+    "$rb" report "$work/plain.h5" -o "$work/rep_plain" --no-render >/dev/null 2>&1
+    ! grep -q "This machine, per CUDA call" "$work/rep_plain/report.md" && ok || bad "report: ceiling line without a ceiling"
     labelled_outputs "$work/lim.h5" "$work/plain.h5" "LIMITS APPLIED"
     expect 2 run "${lim[@]}" --platform-limits wsl3 -o "$work/bad.h5"
     expect 2 run "${lim[@]}" --pinned-ceiling 1G -o "$work/bad.h5"
