@@ -25,6 +25,7 @@
 #include "rb_provenance.h" /* generated at every build: RINGBENCH_GIT_COMMIT, _DIRTY, _COMMIT_SOURCE */
 #include "report.h"
 #include "run_label.h"
+#include "sensitivity_cmd.h"
 #include "sweep.h"
 #include "track_cmd.h"
 #include "wsl.h"
@@ -802,13 +803,14 @@ static void usage(FILE *f)
         "  track     add a run to a history, flag regressions against the same machine's earlier runs\n"
         "  export    write a results file as Bencher Metric Format JSON, CSV or JSON\n"
         "  anatomy   where one round trip's time goes: host and kernel stamps of one mode at one size\n"
+        "  sensitivity  the fallback and the native paths against an injected per-call cost (run, report)\n"
         "options: --help, --version\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "ringbench: a command is needed: run, probe, list, report, compare, track, export or anatomy (see ringbench --help)\n");
+        fprintf(stderr, "ringbench: a command is needed: run, probe, list, report, compare, track, export, anatomy or sensitivity (see ringbench --help)\n");
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
@@ -844,6 +846,8 @@ int main(int argc, char **argv)
         return track_cmd_export(argc - 1, argv + 1);
     if (strcmp(cmd, "anatomy") == 0)
         return anatomy_cmd(argc - 1, argv + 1);
+    if (strcmp(cmd, "sensitivity") == 0)
+        return sensitivity_cmd(argc - 1, argv + 1);
     fprintf(stderr, "ringbench: unknown command '%s' (see ringbench --help)\n", cmd);
     return EXIT_USAGE;
 }

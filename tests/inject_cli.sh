@@ -192,6 +192,61 @@ PY
     fi
     expect 2 probe --pinned-max lots
     ;;
+sensitivity)
+    sens=(--backend cpu --sizes 8 --trials 1 --costs 0,50 --targets copies --quiet -o "$work/s")
+    "$rb" sensitivity run "${sens[@]}" --dry-run >"$work/plan" 2>&1 && ok || bad "dry run: $(cat "$work/plan")"
+    grep -q "sensitivity plan: 2 runs" "$work/plan" && ok || bad "plan: $(head -1 "$work/plan")"
+    [ ! -e "$work/s" ] && ok || bad "a dry run created $work/s"
+    per=$(sed -n 's/.* runs (1 plain + 1 injected) x \([0-9]*\) trials = \([0-9]*\) trials.*/\1 \2/p' "$work/plan")
+    "$rb" sensitivity run "${sens[@]}" --report -- --timeout 60 >"$work/out" 2>"$work/err" \
+        && ok || bad "sensitivity run: $(tail -3 "$work/err")"
+    [ -f "$work/s/inject-none.h5" ] && [ -f "$work/s/inject-copies-50us.h5" ] && ok || bad "runs: $(ls "$work/s")"
+    # The planned trial count is what each run measured: the distinct steps (seq) of its /trials table.
+    for py in python3 /usr/bin/python3; do
+        if "$py" -c 'import h5py' 2>/dev/null; then
+            n=$("$py" -c 'import sys, h5py; print(len(set(h5py.File(sys.argv[1], "r")["/trials"]["seq"])))' \
+                "$work/s/inject-none.h5")
+            [ -n "$per" ] && [ "$n" = "${per%% *}" ] && [ "${per##* }" -eq $((2 * n)) ] && ok \
+                || bad "planned '$per' trials, a run measured '$n'"
+            break
+        fi
+    done
+    md=$work/s/report/sensitivity.md
+    [ -f "$md" ] && ok || bad "no sensitivity.md: $(tail -3 "$work/err")"
+    every_heading "$md" INJECTED && ok || bad "sensitivity.md: a heading without INJECTED"
+    every_title "$work/s/report" INJECTED && ok || bad "sensitivity plots: a title without INJECTED"
+    for p in pinned/async/coop/mapped pinned/zerocopy/coop/mapped; do
+        grep -q "^| copies | latency | 8 B | $p | [-+]" "$md" && ok || bad "break-even: no row for $p"
+    done
+    # sens_latency.dat blocks: path order fallback, async, zero-copy; columns cost p50 lo hi model.
+    python3 - "$work/s/report/sens_latency.dat" <<'PY' && ok || bad "sensitivity: latency against cost and MODEL"
+import sys
+blocks = [b for b in open(sys.argv[1]).read().split("\n\n\n") if b.strip()]
+rows = [[list(map(float, l.split())) for l in b.splitlines() if l and l[0] != "#"] for b in blocks]
+assert len(rows) == 3 and all(len(r) == 2 for r in rows), rows
+fb, asy, zc = rows
+assert fb[0][0] == 0 and fb[1][0] == 50
+# The fallback makes at least 3 cudaMemcpy per 8 B message (3 + staged control-block reads): 50 us
+# on each copy puts its round trip above 150 us; its MODEL adds calls x 50 to the plain p50.
+assert fb[1][1] >= 150, fb
+assert fb[1][4] >= fb[0][1] + 150, fb
+# The async path makes exactly 2 cudaMemcpyAsync per message: the MODEL adds 100 us.
+assert abs(asy[1][4] - asy[0][1] - 100) < 0.5, asy
+# Zero-copy rings with a mapped control block make no copy at all: the MODEL adds nothing.
+assert zc[1][4] == zc[0][1], zc
+PY
+    # An interrupted or repeated sweep keeps what it has: no run again without --force.
+    "$rb" sensitivity run "${sens[@]}" >"$work/out2" 2>"$work/err2" && ok || bad "resume: $(tail -2 "$work/err2")"
+    [ "$(grep -c "exists: kept" "$work/err2")" -eq 2 ] && ok || bad "resume ran again: $(cat "$work/err2")"
+    expect 2 sensitivity run --costs abc -o "$work/bad"
+    expect 2 sensitivity run --targets nothing=1 -o "$work/bad"
+    expect 2 sensitivity run --costs 0 -o "$work/bad"
+    expect 2 sensitivity frobnicate
+    expect 2 sensitivity report "$work/missing"
+    mkdir -p "$work/onlyplain" && cp "$work/s/inject-none.h5" "$work/onlyplain/"
+    expect 2 sensitivity report "$work/onlyplain"
+    [ ! -e "$work/bad" ] && ok || bad "a usage error created a directory"
+    ;;
 *)
     echo "unknown test '$what'"; exit 2 ;;
 esac
