@@ -287,7 +287,8 @@ static int write_gp(const sens *S, const char *dir, int met, const char *stem, c
     if (report_file_open(&rf, dir, name, err, errlen) != 0)
         return -1;
     FILE *gp = rf.f;
-    report_canvas cv = {(int)(460 * S->ns + 80), (int)(380 * S->nt + 160)};
+    const int w = (int)(460 * S->ns + 80);
+    report_canvas cv = {w > 1400 ? w : 1400, (int)(380 * S->nt + 160)};
     report_gp_begin(gp, stem, met_name[met], cv);
     fputs("set multiplot title ", gp);
     report_gp_quote(gp, title);
@@ -300,8 +301,9 @@ static int write_gp(const sens *S, const char *dir, int met, const char *stem, c
             for (int p = 0; p < NPATH; p++) {
                 const size_t b = (t * S->ns + s) * NPATH + (size_t)p;
                 fprintf(gp, "%s'%s' index %zu using 1:2:3:4 with yerrorlines lc rgb '%s' pt 7 lw 2 title '%s', \\\n"
-                            "  '' index %zu using 1:5 with lines dt 2 lc rgb '%s' lw 1.5 title 'MODEL'",
-                        p ? ", \\\n  " : "", dat, b, path_color[p], path_label[p], b, path_color[p]);
+                            "  '' index %zu using 1:5 with lines dt 2 lc rgb '%s' lw 1.5 %s",
+                        p ? ", \\\n  " : "", dat, b, path_color[p], path_label[p], b, path_color[p],
+                        p + 1 == NPATH ? "title 'dashed: MODEL, in the path colour'" : "notitle");
             }
             fputs("\n", gp);
         }
