@@ -19,7 +19,7 @@
 #include "cuda_calls.h"
 #include "env.h"
 #include "h5out.h"
-#include "limits.h"
+#include "platform_limits.h"
 #include "placement.h"
 #include "probe.h"
 #include "rb_provenance.h" /* generated at every build: RINGBENCH_GIT_COMMIT, _DIRTY, _COMMIT_SOURCE */
@@ -563,6 +563,10 @@ static int cmd_run(int argc, char **argv)
         rb_sweep_result_free(&res);
         return EXIT_FAIL;
     }
+    char label[512]; /* an injected or limits-applied run says so above its figures too */
+    rb_run_label(inject_text, platform ? limits.platform : "", label, sizeof label);
+    if (label[0])
+        printf("\n%s: the figures below are not this machine as it is\n", label);
     rb_sweep_summary(&res, stdout);
     int code = EXIT_OK;
     if (rc < 0) {

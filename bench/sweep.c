@@ -489,7 +489,7 @@ static int emit_not_run(sweep *sw, const rb_caps *caps, unsigned char *runnable)
         rb_mode m = rb_mode_at(i);
         char why[256];
         const char *invalid = rb_mode_invalid_reason(&m), *unsupported = NULL;
-        /* A platform's limits first, on every backend (limits.h): what that platform's user can run. */
+        /* A platform's limits first, on every backend (platform_limits.h): what that platform's user can run. */
         if (!invalid)
             unsupported = rb_limits_mode_reason(o->limits, &m, why, sizeof why);
         if (!invalid && !unsupported && o->backend == RING_BACKEND_CUDA)

@@ -4,7 +4,7 @@
  *   - injected:        `ringbench run --inject-call-us KIND=US,...` made every counted CUDA call of
  *                      those kinds wait US microseconds first (harness/cuda_calls.h);
  *   - limits applied:  `ringbench run --platform-limits wsl2` treated WSL2's documented limits as the
- *                      probe's answers (harness/limits.h): it is NOT a WSL2 run.
+ *                      probe's answers (harness/platform_limits.h): it is NOT a WSL2 run.
  * The run records them in its provenance under the two keys below; every output that shows a figure
  * of such a file (report, compare, export) carries the label rb_run_label builds, and `ringbench
  * track` refuses the file, so it never enters a machine's history. Files without the keys (every run

@@ -135,7 +135,7 @@ limits)
     grep -q "LIMITS APPLIED (wsl2)" "$work/err" && ok || bad "no LIMITS APPLIED line on stderr: $(cat "$work/err")"
     "$rb" run "${lim[@]}" --platform-limits wsl2 -o "$work/lim_nc.h5" >/dev/null 2>"$work/err" \
         && ok || bad "limits run without a ceiling: $(tail -2 "$work/err")"
-    # The 1 MiB ring holds 2 x 32 slots of 1 MiB + 64 B of pinned memory (limits.c): over a 4 MiB
+    # The 1 MiB ring holds 2 x 32 slots of 1 MiB + 64 B of pinned memory (platform_limits.c): over a 4 MiB
     # ceiling; the 8 B ring (2 x 4096 x 64 B = 512 KiB) is under it; malloc staging needs none.
     for f in lim lim_nc; do "$rb" export "$work/$f.h5" --format csv -o "$work/$f.csv" 2>/dev/null; done
     "$rb" export "$work/plain.h5" --format csv -o "$work/plain.csv" 2>/dev/null

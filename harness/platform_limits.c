@@ -1,6 +1,6 @@
-/* limits.c - a platform's documented limits applied to the mode matrix (see limits.h). Exercised by
- * tests/test_limits.c and tests/inject_cli.sh (limits). */
-#include "limits.h"
+/* platform_limits.c - a platform's documented limits applied to the mode matrix (see platform_limits.h). Exercised by
+ * tests/inject_cli.sh (limits). */
+#include "platform_limits.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* limits.h - a platform's documented limits applied to this machine (`ringbench run --platform-limits
+/* platform_limits.h - a platform's documented limits applied to this machine (`ringbench run --platform-limits
  * wsl2`, issue 21), so that the mode matrix shows which modes a user of that platform can run at all,
  * and measures the rest here.
  *
@@ -14,8 +14,8 @@
  * Cooperative launch is not limited: nothing public says it fails on WSL2.
  * Such a run is labelled LIMITS APPLIED everywhere (results/run_label.h) and is not a WSL2 run.
  */
-#ifndef RINGBENCH_LIMITS_H
-#define RINGBENCH_LIMITS_H
+#ifndef RINGBENCH_PLATFORM_LIMITS_H
+#define RINGBENCH_PLATFORM_LIMITS_H
 
 #include <stddef.h>
 #include <stdint.h>
