@@ -12,6 +12,7 @@
 #include "attribution_md.h"
 #include "report_headline.h"
 #include "report_plots.h"
+#include "run_label.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,7 +23,8 @@ static const char *const compare_scripts[] = {"compare_latency.gp", "compare_thr
 
 /* Provenance that must match for a comparison to be of like with like. */
 static const char *const must_match[] = {"gpu_name", "driver_version", "suite_version", "early_take",
-                                         "leader_reply", "stream_ops"};
+                                         "leader_reply", "stream_ops", RB_PROV_INJECT_CALL_US,
+                                         RB_PROV_PLATFORM_LIMITS};
 
 typedef struct pair {
     long ia, ib;   /* rows in BASE and OTHER */

@@ -61,6 +61,7 @@ labelled_outputs() {
     every_title "$work/rep" "$label" && ok || bad "report plots: a title without $label"
     "$rb" compare "$plain" "$run" -o "$work/cmp" >/dev/null 2>"$work/cmp.err" && ok || bad "compare: $(tail -2 "$work/cmp.err")"
     every_heading "$work/cmp/compare.md" "OTHER: $label" && ok || bad "compare.md: a heading without OTHER: $label"
+    grep -q "NOT LIKE FOR LIKE" "$work/cmp/compare.md" && ok || bad "compare.md: a plain and a labelled run compared as like for like"
     every_title "$work/cmp" "OTHER: $label" && ok || bad "compare plots: a title without the label"
     grep -q "^# run_label: OTHER: $label" "$work/cmp/compare_pairs.dat" && ok || bad "compare_pairs.dat: no run_label"
     "$rb" export "$work/cmp/compare_pairs.dat" --format csv -o "$work/pairs.csv" 2>"$work/err" && ok || bad "export pairs: $(cat "$work/err")"
