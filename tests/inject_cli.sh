@@ -241,8 +241,10 @@ assert abs(asy[1][4] - asy[0][1] - 100) < 0.5, asy
 assert zc[1][4] == zc[0][1], zc
 PY
     # An interrupted or repeated sweep keeps what it has: no run again without --force.
-    "$rb" sensitivity run "${sens[@]}" >"$work/out2" 2>"$work/err2" && ok || bad "resume: $(tail -2 "$work/err2")"
+    mkdir -p "$work/cwd"
+    (cd "$work/cwd" && "$rb" sensitivity run "${sens[@]}" >"$work/out2" 2>"$work/err2") && ok || bad "resume: $(tail -2 "$work/err2")"
     [ "$(grep -c "exists: kept" "$work/err2")" -eq 2 ] && ok || bad "resume ran again: $(cat "$work/err2")"
+    [ -z "$(ls "$work/cwd")" ] && ok || bad "a sweep with -o created $(ls "$work/cwd") in the current directory"
     expect 2 sensitivity run --costs abc -o "$work/bad"
     expect 2 sensitivity run --targets nothing=1 -o "$work/bad"
     expect 2 sensitivity run --costs 0 -o "$work/bad"
