@@ -15,6 +15,8 @@
 # sensitivity  `ringbench sensitivity run` on a tiny plan, then `ringbench sensitivity report`
 set -u
 rb=$1 work=$2 what=$3 have_jansson=${4:-OFF} have_sqlite=${5:-OFF}
+case $rb in /*) ;; *) rb=$PWD/$rb ;; esac   # some steps run from another directory
+case $work in /*) ;; *) work=$PWD/$work ;; esac
 rm -rf "$work" && mkdir -p "$work" || exit 1
 # shellcheck source=cli_lib.sh
 . "$(dirname "$0")/cli_lib.sh"
