@@ -300,9 +300,13 @@ static int cmd_run(int argc, char **argv)
 
 int sensitivity_cmd(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    if (argc < 2) {
+        fprintf(stderr, "ringbench sensitivity: an action is needed: run or report (see ringbench sensitivity --help)\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
     }
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc - 1, argv + 1);

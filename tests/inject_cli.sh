@@ -251,6 +251,7 @@ PY
     expect 2 sensitivity run --targets nothing=1 -o "$work/bad"
     expect 2 sensitivity run --costs 0 -o "$work/bad"
     expect 2 sensitivity frobnicate
+    expect 2 sensitivity
     expect 2 sensitivity report "$work/missing"
     mkdir -p "$work/onlyplain" && cp "$work/s/inject-none.h5" "$work/onlyplain/"
     expect 2 sensitivity report "$work/onlyplain"
