@@ -335,6 +335,52 @@ static double crossing(double c0, double v0, double c1, double v1, double y)
     return c0 + (y - v0) * (c1 - c0) / (v1 - v0);
 }
 
+/* The first cost at which curve v crosses level y (interpolated), or NaN; *falling says its way. */
+static double first_crossing(const double *costs, const double *v, size_t n, double y, int *falling)
+{
+    for (size_t c = 1; c < n; c++) {
+        const double x = crossing(costs[c - 1], v[c - 1], costs[c], v[c], y);
+        if (isfinite(x)) {
+            *falling = v[c] < v[c - 1];
+            return x;
+        }
+    }
+    return NAN;
+}
+
+/* Where one end of the interval crosses level y the way the estimate did: its first crossing; 0 when
+ * it is past y already at the first cost; +inf when it does not get there within the measured costs. */
+static double end_crossing(const double *costs, const double *e, size_t n, double y, int falling)
+{
+    int f;
+    const double x = first_crossing(costs, e, n, y, &f);
+    if (isfinite(x))
+        return x;
+    return isfinite(e[0]) && (falling ? e[0] < y : e[0] > y) ? costs[0] : INFINITY;
+}
+
+/* One crossing cell: the point estimate's crossing with its way, and in brackets where the two ends
+ * of the interval cross: its spread (">MAX": that end does not get there within the costs). */
+static void crossing_cell(FILE *md, const double *costs, size_t n, const double *v, const double *lo,
+                          const double *hi, double y)
+{
+    int fall = 0;
+    const double x = first_crossing(costs, v, n, y, &fall);
+    if (!isfinite(x)) {
+        fputs(" - |", md);
+        return;
+    }
+    double a = end_crossing(costs, lo, n, y, fall), b = end_crossing(costs, hi, n, y, fall);
+    if (a > b) {
+        const double t = a;
+        a = b;
+        b = t;
+    }
+    fprintf(md, " ~%.2g us %s [", x, fall ? "falling" : "rising");
+    isfinite(a) ? fprintf(md, "%.2g, ", a) : fprintf(md, ">%g, ", costs[n - 1]);
+    isfinite(b) ? fprintf(md, "%.2g] |", b) : fprintf(md, ">%g] |", costs[n - 1]);
+}
+
 static void breakeven_md(FILE *md, const sens *S)
 {
     char sz[32], buf[96];
@@ -344,7 +390,8 @@ static void breakeven_md(FILE *md, const sens *S)
                 "the measured costs whose slowdown point falls in the zone (above 30%%, inside, below 10%% including "
                 "below 0, where the native path is the slower); a line crossed is the first crossing, interpolated "
                 "linearly between measured costs, falling (the fallback catches up) or rising (\"-\": not crossed "
-                "within %g us). The table after it gives every slowdown with "
+                "within %g us), then in brackets where the two ends of the slowdown's interval cross it: its "
+                "spread (0: that end is past the line already without injection; >MAX: it does not get there). The table after it gives every slowdown with "
                 "its interval (the ratio of the two rows' 95%% interval ends: conservative).\n\n"
                 "| calls slowed | metric | size | native path | at 0 us | above 30%% | inside 10-30%% | below 10%% | "
                 "crosses 30%% at | crosses 10%% at | crosses 0 at (falling: the native path falls behind) |\n"
@@ -354,11 +401,11 @@ static void breakeven_md(FILE *md, const sens *S)
         for (int met = 0; met < NMET; met++)
             for (size_t s = 0; s < S->ns; s++)
                 for (int p = 1; p < NPATH; p++) {
-                    double v[MAXC] = {NAN}, lo, hi;
-                    double zf[3] = {NAN, NAN, NAN}, zt[3] = {NAN, NAN, NAN}, x30 = NAN, x10 = NAN, x0 = NAN;
-                    int zopen[3] = {0, 0, 0}, xd[3] = {0, 0, 0};
+                    double v[MAXC] = {NAN}, lo[MAXC], hi[MAXC];
+                    double zf[3] = {NAN, NAN, NAN}, zt[3] = {NAN, NAN, NAN};
+                    int zopen[3] = {0, 0, 0};
                     for (size_t c = 0; c < S->nc; c++) {
-                        slowdown(S, t, met, p, S->sizes[s], S->costs[c], &v[c], &lo, &hi);
+                        slowdown(S, t, met, p, S->sizes[s], S->costs[c], &v[c], &lo[c], &hi[c]);
                         if (!isfinite(v[c]))
                             continue;
                         const int z = v[c] > REPORT_CLAIM_HI ? 0 : v[c] >= REPORT_CLAIM_LO ? 1 : 2;
@@ -366,17 +413,6 @@ static void breakeven_md(FILE *md, const sens *S)
                             zf[z] = S->costs[c];
                         zt[z] = S->costs[c];
                         zopen[z] = c + 1 == S->nc;
-                        if (c > 0) {
-                            const int falling = v[c] < v[c - 1];
-                            if (!isfinite(x30) && isfinite(x30 = crossing(S->costs[c - 1], v[c - 1], S->costs[c], v[c],
-                                                                           REPORT_CLAIM_HI)))
-                                xd[0] = falling;
-                            if (!isfinite(x10) && isfinite(x10 = crossing(S->costs[c - 1], v[c - 1], S->costs[c], v[c],
-                                                                           REPORT_CLAIM_LO)))
-                                xd[1] = falling;
-                            if (!isfinite(x0) && isfinite(x0 = crossing(S->costs[c - 1], v[c - 1], S->costs[c], v[c], 0)))
-                                xd[2] = falling;
-                        }
                     }
                     if (!isfinite(v[0]) && !isfinite(zf[0]) && !isfinite(zf[1]) && !isfinite(zf[2]))
                         continue;
@@ -385,13 +421,9 @@ static void breakeven_md(FILE *md, const sens *S)
                             isfinite(v[0]) ? (snprintf(buf, sizeof buf, "%+.0f%%", 100 * v[0]), buf) : "n/a");
                     for (int z = 0; z < 3; z++)
                         zone_cell(md, zf[z], zt[z], zopen[z], maxc);
-                    const double x[3] = {x30, x10, x0};
-                    const int down[3] = {xd[0], xd[1], xd[2]};
+                    static const double level[3] = {REPORT_CLAIM_HI, REPORT_CLAIM_LO, 0};
                     for (int i = 0; i < 3; i++)
-                        if (isfinite(x[i]))
-                            fprintf(md, " ~%.2g us %s |", x[i], down[i] ? "(falling)" : "(rising)");
-                        else
-                            fputs(" - |", md);
+                        crossing_cell(md, S->costs, S->nc, v, lo, hi, level[i]);
                     fputs("\n", md);
                 }
     fputs("\n### Every slowdown with its interval\n\n| calls slowed | metric | size | native path |", md);

@@ -242,6 +242,31 @@ assert abs(asy[1][4] - asy[0][1] - 100) < 0.5, asy
 # Zero-copy rings with a mapped control block make no copy at all: the MODEL adds nothing.
 assert zc[1][4] == zc[0][1], zc
 PY
+    # The break-even rows follow from the plotted values: slowdown = fallback / native - 1 at each cost,
+    # its zone against 10-30 %, and the first crossing of each line, interpolated between the costs.
+    python3 - "$work/s/report/sens_latency.dat" "$md" <<'PY' && ok || bad "break-even rows do not follow from the data"
+import sys
+blocks = [b for b in open(sys.argv[1]).read().split("\n\n\n") if b.strip()]
+fb, *nat = [[list(map(float, l.split())) for l in b.splitlines() if l and l[0] != "#"] for b in blocks]
+names = ["pinned/async/coop/mapped", "pinned/zerocopy/coop/mapped"]
+md = open(sys.argv[2]).read().splitlines()
+for name, na in zip(names, nat):
+    row = next(l for l in md if l.startswith(f"| copies | latency | 8 B | {name} |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    v = [f[1] / n[1] - 1 for f, n in zip(fb, na)]
+    assert cells[4] == "%+.0f%%" % (100 * v[0]), (cells[4], v)
+    zone = lambda x: 0 if x > 0.30 else 1 if x >= 0.10 else 2
+    for z in range(3):
+        costs = [c for c, x in zip((0, 50), v) if zone(x) == z]
+        want = "-" if not costs else ("50+ us" if costs == [50] else "0-50+ us" if costs == [0, 50] else "0 us")
+        assert cells[5 + z] == want, (name, z, cells[5 + z], want, v)
+    for i, y in enumerate((0.30, 0.10, 0.0)):
+        if (v[0] - y) * (v[1] - y) > 0 or v[0] == v[1]:
+            assert cells[8 + i] == "-", (name, y, cells[8 + i], v)
+        else:
+            x = (y - v[0]) * 50 / (v[1] - v[0])
+            assert cells[8 + i].startswith("~%.2g us %s [" % (x, "falling" if v[1] < v[0] else "rising")), (cells[8 + i], x)
+PY
     # An interrupted or repeated sweep keeps what it has: no run again without --force.
     mkdir -p "$work/cwd"
     (cd "$work/cwd" && "$rb" sensitivity run "${sens[@]}" >"$work/out2" 2>"$work/err2") && ok || bad "resume: $(tail -2 "$work/err2")"
