@@ -40,8 +40,10 @@ build: deps $(BUILD)/CMakeCache.txt
 bench: build
 	$(BUILD)/bench/ringbench run --report $(BENCH_ARGS)
 
-# The WSL2 half of the comparison in one command: what the platform allows and what each CUDA call
-# costs (probe), then the default sweep into results/runs/<host>-wsl2-<UTC time>.h5 with its report. On
+# The WSL2 half of the comparison in one command: what the platform allows, what each CUDA call
+# costs and the pinned-memory ceiling (probe), then the default sweep into
+# results/runs/<host>-wsl2-<UTC time>.h5 with its report, whose first lines repeat the per-call costs
+# and the ceiling (measured again by the run, --pinned-max 8G). On
 # WSL2 the kernel lifetime defaults to 1.5 s, below the Windows watchdog; the file records it.
 # The nightly job (bench/nightly/ has cron, systemd and CI examples): the default preset, then
 # `ringbench track` into HISTORY, which refreshes HISTORY/history.md. Exit status: track's (0 no
@@ -62,7 +64,7 @@ nightly: build
 wsl2: build
 	$(BUILD)/bench/ringbench probe
 	@mkdir -p results/runs
-	$(BUILD)/bench/ringbench run --report -o results/runs/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-wsl2-$$(date -u +%Y%m%dT%H%M%SZ).h5 $(BENCH_ARGS)
+	$(BUILD)/bench/ringbench run --report --pinned-max 8G -o results/runs/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-wsl2-$$(date -u +%Y%m%dT%H%M%SZ).h5 $(BENCH_ARGS)
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

@@ -119,3 +119,24 @@ double cli_parse_seconds(const char *opt, const char *s)
     }
     return v;
 }
+
+unsigned long long cli_parse_bytes(const char *opt, const char *s, unsigned long long lo, unsigned long long hi)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10), mul = 1;
+    if (*end == 'K' || *end == 'k')
+        mul = 1ull << 10;
+    else if (*end == 'M' || *end == 'm')
+        mul = 1ull << 20;
+    else if (*end == 'G' || *end == 'g')
+        mul = 1ull << 30;
+    if (mul > 1)
+        end++;
+    if (errno || end == s || *end || s[0] == '-' || v > hi / mul || v * mul < lo) {
+        fprintf(stderr, "ringbench: %s: '%s' is not a number of bytes from %llu to %llu (suffix K, M or G allowed)\n",
+                opt, s, lo, hi);
+        exit(CLI_EXIT_USAGE);
+    }
+    return v * mul;
+}

@@ -31,6 +31,9 @@ int cli_ring_switch(const char *arg, cli_ring_switches *s);
 /* An integer from lo to hi. */
 long cli_parse_long(const char *opt, const char *s, long lo, long hi);
 
+/* A number of bytes with an optional binary suffix K, M or G (KiB, MiB, GiB), from lo to hi. */
+unsigned long long cli_parse_bytes(const char *opt, const char *s, unsigned long long lo, unsigned long long hi);
+
 /* A positive number of seconds, at most a day. */
 double cli_parse_seconds(const char *opt, const char *s);
 

@@ -16,12 +16,16 @@
 #include "anatomy_cmd.h"
 #include "baselines.h"
 #include "cli.h"
+#include "cuda_calls.h"
 #include "env.h"
 #include "h5out.h"
+#include "platform_limits.h"
 #include "placement.h"
 #include "probe.h"
 #include "rb_provenance.h" /* generated at every build: RINGBENCH_GIT_COMMIT, _DIRTY, _COMMIT_SOURCE */
 #include "report.h"
+#include "run_label.h"
+#include "sensitivity_cmd.h"
 #include "sweep.h"
 #include "track_cmd.h"
 #include "wsl.h"
@@ -166,6 +170,55 @@ static int open_clocks(h5out *w, rb_sweep_opts *o, const rb_caps *caps, int lock
 
 /* --- run ---------------------------------------------------------------------------------------- */
 
+static int put_kv(void *ctx, const char *key, const char *value)
+{
+    return h5out_attr_str(ctx, RB_H5_PROVENANCE, key, value);
+}
+
+/* --platform-limits and the pinned ceiling (issue 21) into the provenance, and said on stderr:
+ * platform_limits is what run_label.h labels LIMITS APPLIED. */
+static int write_limits(h5out *w, const rb_limits *l, const rb_pinned_ceiling *pc)
+{
+    char line[512];
+    if (pc) {
+        if (rb_pinned_foreach(pc, put_kv, w) != 0)
+            return -1;
+        fprintf(stderr, "ringbench: pinned-memory ceiling: %s\n", rb_pinned_str(pc, line, sizeof line));
+    }
+    if (h5out_attr_str(w, RB_H5_PROVENANCE, RB_PROV_PLATFORM_LIMITS, l ? l->platform : "") != 0)
+        return -1;
+    if (!l)
+        return 0;
+    if (rb_limits_foreach(l, put_kv, w) != 0)
+        return -1;
+    fprintf(stderr, "ringbench: LIMITS APPLIED (%s): ctrl=managed unsupported; pinned ceiling %llu bytes (%s). "
+                    "Not a %s run.\n", l->platform, (unsigned long long)l->pinned_ceiling, l->pinned_source, l->platform);
+    return 0;
+}
+
+/* --inject-call-us (issue 21): the costs go into the provenance (run_label.h: every output then says
+ * INJECTED) with a check of the busy wait, then into the counting layer, before any ring thread runs. */
+static int write_injection(h5out *w, const double us[CC_KIND_COUNT], const char *text)
+{
+    if (h5out_attr_str(w, RB_H5_PROVENANCE, RB_PROV_INJECT_CALL_US, text) != 0)
+        return -1;
+    if (!text[0])
+        return 0;
+    double most = 0;
+    for (int k = 0; k < CC_KIND_COUNT; k++)
+        most = us[k] > most ? us[k] : most;
+    const double got = cc_inject_check(most, 200);
+    char check[160];
+    snprintf(check, sizeof check, "a wait of %g us took %.3f us (mean of 200, busy wait on CLOCK_MONOTONIC)", most,
+             got);
+    if (h5out_attr_str(w, RB_H5_PROVENANCE, "inject_call_check", check) != 0)
+        return -1;
+    /* Said even with --quiet: these numbers are not the machine's own. */
+    fprintf(stderr, "ringbench: INJECTED per-call cost (us before each counted CUDA call): %s; %s\n", text, check);
+    cc_inject_set(us);
+    return 0;
+}
+
 static void usage_run(FILE *f)
 {
     fprintf(f,
@@ -210,6 +263,21 @@ static void usage_run(FILE *f)
         "                      first trial (default 3; 0 = no warm-up)\n"
         "  --lock-clocks       lock the GPU's SM clock at its application clock for the run (needs root and\n"
         "                      NVML; restored at exit). Never on a shared machine.\n"
+        "  --inject-call-us KIND=US[,KIND=US...]\n"
+        "                      before each counted CUDA call of KIND the calling thread busy-waits US\n"
+        "                      microseconds (what a slower driver, e.g. WSL2's, would add per call). KIND:\n"
+        "                      memcpy memcpy_async event_record event_query stream_query stream_sync launch\n"
+        "                      other, or all, copies (memcpy, memcpy_async), queries (event_query,\n"
+        "                      stream_query). The file is labelled INJECTED everywhere; track refuses it\n"
+        "  --platform-limits wsl2\n"
+        "                      apply WSL2's documented limits to this machine (no concurrent managed access:\n"
+        "                      ctrl=managed unsupported; a pinned-memory ceiling: modes whose rings need\n"
+        "                      more unsupported at that size) and measure the rest. Labelled LIMITS APPLIED\n"
+        "                      everywhere, never a WSL2 run; track refuses it\n"
+        "  --pinned-ceiling BYTES  the ceiling --platform-limits applies (e.g. 1G; default: measured by the\n"
+        "                      probe up to --pinned-max; none on the CPU backend)\n"
+        "  --pinned-max BYTES  measure the pinned-memory ceiling up to BYTES first (default 8G when\n"
+        "                      --platform-limits needs it) and record it in the provenance\n"
         "  --report            write the report next to the results file afterwards\n"
         "  --quiet             no progress on stderr\n"
         "Exit status: 0 every cell ok or recorded unsupported/invalid; 1 a failed cell, an error or an\n"
@@ -241,6 +309,8 @@ static int cmd_run(int argc, char **argv)
     double timeout_s = 5, lifetime_s = 60, warmup_s = 3;
     const char *lifetime_source = "default", *cpu_list = NULL, *windows = NULL;
     int trials = 0, lock_clocks = 0, workers = -1;
+    const char *inject = NULL, *platform = NULL;
+    unsigned long long pinned_ceiling = 0, pinned_max = 0;
     cli_ring_switches sw = CLI_RING_SWITCHES_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -276,6 +346,14 @@ static int cmd_run(int argc, char **argv)
             workers = (int)cli_parse_long("--workers", v, 0, RB_PLACE_MAX_WORKERS);
         } else if (cli_opt_value(argc, argv, &i, "--warmup", NULL, &v)) {
             warmup_s = strcmp(v, "0") == 0 ? 0 : cli_parse_seconds("--warmup", v);
+        } else if (cli_opt_value(argc, argv, &i, "--inject-call-us", NULL, &v)) {
+            inject = v;
+        } else if (cli_opt_value(argc, argv, &i, "--platform-limits", NULL, &v)) {
+            platform = v;
+        } else if (cli_opt_value(argc, argv, &i, "--pinned-ceiling", NULL, &v)) {
+            pinned_ceiling = cli_parse_bytes("--pinned-ceiling", v, 1, 1ull << 50);
+        } else if (cli_opt_value(argc, argv, &i, "--pinned-max", NULL, &v)) {
+            pinned_max = cli_parse_bytes("--pinned-max", v, RB_PINNED_STEP, 1ull << 50);
         } else if (cli_ring_switch(argv[i], &sw)) {
             /* --no-pin, --no-early-take, --no-leader-reply, --stream-ops: set in sw */
         } else if (strcmp(argv[i], "--lock-clocks") == 0) {
@@ -306,6 +384,23 @@ static int cmd_run(int argc, char **argv)
     }
     if (cli_backend_check("run", backend) != 0)
         return EXIT_USAGE;
+    double inject_us[CC_KIND_COUNT] = {0};
+    char inject_text[256] = "";
+    if (inject && cc_inject_parse(inject, inject_us, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench run: %s\n", err);
+        return EXIT_USAGE;
+    }
+    cc_inject_format(inject_us, inject_text, sizeof inject_text);
+    rb_limits limits;
+    memset(&limits, 0, sizeof limits);
+    if (platform && rb_limits_parse(platform, &limits, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench run: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (pinned_ceiling && !platform) {
+        fprintf(stderr, "ringbench run: --pinned-ceiling is the ceiling --platform-limits applies: give both\n");
+        return EXIT_USAGE;
+    }
     if (!windows)
         windows = o.preset->windows;
     if (rb_windows_parse(windows, o.windows, sizeof o.windows / sizeof *o.windows, &o.nwindows, err, sizeof err) != 0) {
@@ -359,6 +454,30 @@ static int cmd_run(int argc, char **argv)
         }
     }
 
+    /* The pinned ceiling: measured when asked (--pinned-max) or when the limits need it and none was
+     * given; on the CPU backend it does not apply. */
+    rb_pinned_ceiling pc;
+    memset(&pc, 0, sizeof pc);
+    const int measure_pinned = pinned_max || (platform && !pinned_ceiling);
+    if (measure_pinned) {
+        if (o.backend == RING_BACKEND_CUDA)
+            rb_probe_pinned(device, pinned_max, &pc);
+        else
+            snprintf(pc.note, sizeof pc.note, "not applicable: CPU reference backend");
+    }
+    if (platform && pinned_ceiling) {
+        limits.pinned_ceiling = pinned_ceiling;
+        snprintf(limits.pinned_source, sizeof limits.pinned_source, "--pinned-ceiling");
+    } else if (platform && pc.measured) {
+        limits.pinned_ceiling = pc.total; /* what the process can pin at once; a ring is several allocations */
+        snprintf(limits.pinned_source, sizeof limits.pinned_source, "measured: total pinned up to %llu bytes%s",
+                 pc.bound, pc.total_hit_bound ? " (the bound: the real ceiling is higher)" : "");
+    } else if (platform) {
+        snprintf(limits.pinned_source, sizeof limits.pinned_source, "none applied: %s",
+                 pc.note[0] ? pc.note : "not measured");
+    }
+    o.limits = platform ? &limits : NULL;
+
     char path[1024], cmdline[2048] = "";
     if (output)
         snprintf(path, sizeof path, "%s", output);
@@ -411,6 +530,11 @@ static int cmd_run(int argc, char **argv)
         h5out_close(w, 0, "write error", err, sizeof err);
         return EXIT_FAIL;
     }
+    if (write_injection(w, inject_us, inject_text) != 0 || write_limits(w, platform ? &limits : NULL, measure_pinned ? &pc : NULL) != 0) {
+        fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
+        h5out_close(w, 0, "write error", err, sizeof err);
+        return EXIT_FAIL;
+    }
     if (env.is_wsl2 && !quiet)
         fprintf(stderr, "ringbench: WSL2 detected (%s)\n", env.wsl2_evidence);
     if (!quiet && wsl_kind_has_tdr(wsl.kind))
@@ -445,6 +569,10 @@ static int cmd_run(int argc, char **argv)
         rb_sweep_result_free(&res);
         return EXIT_FAIL;
     }
+    char label[512]; /* an injected or limits-applied run says so above its figures too */
+    rb_run_label(inject_text, platform ? limits.platform : "", label, sizeof label);
+    if (label[0])
+        printf("\n%s: the figures below are not this machine as it is\n", label);
     rb_sweep_summary(&res, stdout);
     int code = EXIT_OK;
     if (rc < 0) {
@@ -517,16 +645,22 @@ static void print_call_costs(const rb_caps *caps, int device)
 static int cmd_probe(int argc, char **argv)
 {
     int device = 0, force = 0;
+    unsigned long long pinned_max = RB_PINNED_DEFAULT_MAX;
     const char *output = NULL;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: ringbench probe [--device N] [-o FILE.h5 [--force]]\n"
+            printf("usage: ringbench probe [--device N] [--pinned-max BYTES] [-o FILE.h5 [--force]]\n"
                    "Print what this machine is (native Linux or WSL2, virtualisation, CPU, kernel) and what the\n"
                    "CUDA platform allows (pinned, mapped and managed allocation, concurrent managed access,\n"
-                   "cooperative launch...), with the CUDA error behind every 'no'. -o also saves it as a\n"
-                   "results file holding only provenance and capabilities.\n");
+                   "cooperative launch...), with the CUDA error behind every 'no', what each CUDA call costs,\n"
+                   "and the pinned-memory ceiling: the largest single cudaHostAlloc and the total that\n"
+                   "succeeds, up to --pinned-max (default 8G; each allocation freed right after; not\n"
+                   "applicable without CUDA). -o also saves it as a results file holding only provenance and\n"
+                   "capabilities.\n");
             return EXIT_OK;
+        } else if (cli_opt_value(argc, argv, &i, "--pinned-max", NULL, &v)) {
+            pinned_max = cli_parse_bytes("--pinned-max", v, RB_PINNED_STEP, 1ull << 50);
         } else if (cli_opt_value(argc, argv, &i, "--device", NULL, &v)) {
             device = (int)cli_parse_long("--device", v, 0, 1023);
         } else if (cli_opt_value(argc, argv, &i, "--output", "-o", &v)) {
@@ -561,6 +695,16 @@ static int cmd_probe(int argc, char **argv)
     else
         printf("nvml: not available: %s\n", nv.reason);
     print_call_costs(&caps, device);
+    rb_pinned_ceiling pc;
+    char pline[512];
+    if (caps.cuda_usable)
+        rb_probe_pinned(device, pinned_max, &pc);
+    else {
+        memset(&pc, 0, sizeof pc);
+        pc.bound = pinned_max;
+        snprintf(pc.note, sizeof pc.note, "not applicable: no usable CUDA device (CPU backend)");
+    }
+    printf("pinned-memory ceiling (up to %llu bytes):\n  %s\n", pc.bound, rb_pinned_str(&pc, pline, sizeof pline));
     printf("modes this platform can run:\n");
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
         rb_mode m = rb_mode_at(i);
@@ -579,7 +723,7 @@ static int cmd_probe(int argc, char **argv)
             return EXIT_USAGE;
         }
         run_meta meta = {"ringbench probe", "", "", "", "", RING_BACKEND_CUDA, 0};
-        int bad = write_header(w, &env, &caps, &meta) != 0;
+        int bad = write_header(w, &env, &caps, &meta) != 0 || rb_pinned_foreach(&pc, put_kv, w) != 0;
         if (h5out_close(w, !bad, bad ? "write error" : "", err, sizeof err) != 0 || bad) {
             fprintf(stderr, "ringbench probe: writing %s failed: %s\n", output, err);
             return EXIT_FAIL;
@@ -669,13 +813,14 @@ static void usage(FILE *f)
         "  track     add a run to a history, flag regressions against the same machine's earlier runs\n"
         "  export    write a results file as Bencher Metric Format JSON, CSV or JSON\n"
         "  anatomy   where one round trip's time goes: host and kernel stamps of one mode at one size\n"
+        "  sensitivity  the fallback and the native paths against an injected per-call cost (run, report)\n"
         "options: --help, --version\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "ringbench: a command is needed: run, probe, list, report, compare, track, export or anatomy (see ringbench --help)\n");
+        fprintf(stderr, "ringbench: a command is needed: run, probe, list, report, compare, track, export, anatomy or sensitivity (see ringbench --help)\n");
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
@@ -711,6 +856,8 @@ int main(int argc, char **argv)
         return track_cmd_export(argc - 1, argv + 1);
     if (strcmp(cmd, "anatomy") == 0)
         return anatomy_cmd(argc - 1, argv + 1);
+    if (strcmp(cmd, "sensitivity") == 0)
+        return sensitivity_cmd(argc - 1, argv + 1);
     fprintf(stderr, "ringbench: unknown command '%s' (see ringbench --help)\n", cmd);
     return EXIT_USAGE;
 }

@@ -489,7 +489,10 @@ static int emit_not_run(sweep *sw, const rb_caps *caps, unsigned char *runnable)
         rb_mode m = rb_mode_at(i);
         char why[256];
         const char *invalid = rb_mode_invalid_reason(&m), *unsupported = NULL;
-        if (!invalid && o->backend == RING_BACKEND_CUDA)
+        /* A platform's limits first, on every backend (platform_limits.h): what that platform's user can run. */
+        if (!invalid)
+            unsupported = rb_limits_mode_reason(o->limits, &m, why, sizeof why);
+        if (!invalid && !unsupported && o->backend == RING_BACKEND_CUDA)
             unsupported = rb_caps_unsupported_reason(caps, &m, why, sizeof why);
         if (!invalid && !unsupported) {
             runnable[i] = 1;
@@ -536,7 +539,7 @@ int rb_sweep_run(const rb_sweep_opts *o, const rb_caps *caps, h5out *w, volatile
                            .memcpy_reps = p->memcpy_reps, .memcpy_rep_seconds = p->memcpy_rep_seconds,
                            .lifecycle_cycles = p->lifecycle_cycles, .early_take = o->early_take,
                            .leader_reply = o->leader_reply,
-                           .stream_ops = o->stream_ops,
+                           .stream_ops = o->stream_ops, .limits = o->limits,
                            .nwindows = o->nwindows, .stop = stop};
     memcpy(sw.tc.windows, o->windows, sizeof sw.tc.windows);
     unsigned char runnable[RB_MODE_COUNT];

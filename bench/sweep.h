@@ -81,6 +81,7 @@ typedef struct rb_sweep_opts {
     int early_take;          /* ring_config.early_take (--no-early-take sets 0) */
     int leader_reply;        /* ring_config.leader_reply (--no-leader-reply sets 0) */
     int stream_ops;          /* ring_config.stream_ops (--no-stream-ops sets 0) */
+    const rb_limits *limits; /* --platform-limits (harness/platform_limits.h), or NULL */
 } rb_sweep_opts;
 
 typedef struct rb_sweep_result {

@@ -13,6 +13,7 @@
 
 #include "export.h"
 #include "h5in.h"
+#include "run_label.h"
 #ifdef RINGBENCH_HAVE_SQLITE
 #include "history.h"
 #include "track.h"
@@ -153,6 +154,24 @@ int track_cmd_export(int argc, char **argv)
 
 /* --- track ------------------------------------------------------------------------------------- */
 
+/* An injected or limits-applied run (run_label.h) is not a measurement of its machine as it is: it
+ * never enters a history, where it would pass for one. A file that cannot be read is left to the
+ * history's own checks. Returns 0 to go on, -1 after one line on stderr. */
+static int refuse_labelled(const char *run)
+{
+    h5in *r = NULL;
+    char err[512], label[512];
+    if (h5in_open(run, &r, err, sizeof err) != 0)
+        return 0;
+    rb_run_label_h5(r, label, sizeof label);
+    h5in_close(r);
+    if (!label[0])
+        return 0;
+    fprintf(stderr, "ringbench track: %s is %s: not a measurement of the machine as it is, so it is kept out "
+                    "of the history\n", run, label);
+    return -1;
+}
+
 static void usage_track(FILE *f)
 {
     fprintf(f,
@@ -224,6 +243,8 @@ int track_cmd_track(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    if (run && refuse_labelled(run) != 0)
+        return EXIT_USAGE;
 #ifndef RINGBENCH_HAVE_SQLITE
     (void)run, (void)dir, (void)export_path, (void)same_env, (void)page, (void)raw;
     fprintf(stderr, "ringbench track: this ringbench was built without SQLite, which the history index needs "

@@ -165,6 +165,37 @@ static int parse_values(rb_axis a, const char *s, size_t len, unsigned *mask, ch
     return 0;
 }
 
+/* "HOST/XFER/LAUNCH/CTRL[,HOST/XFER/LAUNCH/CTRL...]": exactly those modes. */
+static int parse_mode_list(const char *spec, rb_mode_set *out, char *err, size_t errlen)
+{
+    memset(out->selected, 0, sizeof out->selected);
+    for (const char *s = spec;;) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        char label[64];
+        rb_mode m;
+        if (len == 0 || len >= sizeof label) {
+            snprintf(err, errlen, "--modes: empty or over-long mode in '%s'", spec);
+            return -1;
+        }
+        memcpy(label, s, len);
+        label[len] = '\0';
+        if (rb_mode_parse_label(label, &m) != 0) {
+            snprintf(err, errlen, "--modes: '%s' is not a mode (HOST/XFER/LAUNCH/CTRL, e.g. pinned/async/coop/mapped)",
+                     label);
+            return -1;
+        }
+        for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+            rb_mode k = rb_mode_at(i);
+            if (memcmp(k.v, m.v, sizeof k.v) == 0)
+                out->selected[i] = 1;
+        }
+        if (!comma)
+            return 0;
+        s = comma + 1;
+    }
+}
+
 int rb_mode_set_parse(const char *spec, rb_mode_set *out, char *err, size_t errlen)
 {
     unsigned masks[RB_AXIS_COUNT];
@@ -175,6 +206,8 @@ int rb_mode_set_parse(const char *spec, rb_mode_set *out, char *err, size_t errl
         snprintf(err, errlen, "--modes: empty selection");
         return -1;
     }
+    if (strchr(spec, '/'))
+        return parse_mode_list(spec, out, err, errlen);
     if (strcmp(spec, "all") != 0) {
         const char *s = spec;
         for (;;) {

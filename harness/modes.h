@@ -57,8 +57,10 @@ typedef struct rb_mode_set {
 } rb_mode_set;
 
 /* Parses the --modes grammar: "all", or comma-separated AXIS=V1|V2 terms, e.g.
- * "host=pinned,ctrl=mapped|managed". An axis not named keeps all its values. Returns 0, or -1 with a
- * one-line message in err (unknown axis or value, repeated axis, empty term). */
+ * "host=pinned,ctrl=mapped|managed" (an axis not named keeps all its values), or a comma-separated
+ * list of whole modes, e.g. "malloc/sync/noncoop/device,pinned/async/coop/mapped" (the sensitivity
+ * sweep's three paths, which no product of axes selects alone). Returns 0, or -1 with a one-line
+ * message in err (unknown axis, value or mode, repeated axis, empty term). */
 int rb_mode_set_parse(const char *spec, rb_mode_set *out, char *err, size_t errlen);
 
 #endif

@@ -7,6 +7,7 @@
 
 #ifdef RINGBENCH_HAVE_CUDA
 #include <stdlib.h>
+#include "timing.h"
 #include <cuda_runtime_api.h>
 #include "cuda_check.h"
 #include "ring_kernel.h"
@@ -66,6 +67,100 @@ done:
     (void)cudaGetLastError();
 }
 
+/* One cudaHostAlloc of `bytes`, freed at once: 1 ok, 0 refused (error text into err). */
+static int pinned_try(unsigned long long bytes, char *err, size_t n)
+{
+    void *p = NULL;
+    cudaError_t e = cudaHostAlloc(&p, (size_t)bytes, cudaHostAllocDefault);
+    if (e != cudaSuccess) {
+        snprintf(err, n, "cudaHostAlloc(%llu bytes): %s", bytes, cudaGetErrorName(e));
+        (void)cudaGetLastError();
+        return 0;
+    }
+    if (cudaFreeHost(p) != cudaSuccess)
+        (void)cudaGetLastError();
+    return 1;
+}
+
+/* The total: RB_PINNED_STEP chunks until one is refused or the bound is reached, then all freed. */
+static void pinned_total(rb_pinned_ceiling *o)
+{
+    const size_t max_chunks = (size_t)(o->bound / RB_PINNED_STEP);
+    void **chunks = calloc(max_chunks ? max_chunks : 1, sizeof *chunks);
+    size_t k = 0;
+    if (!chunks) {
+        snprintf(o->note, sizeof o->note, "out of memory for the chunk list");
+        return;
+    }
+    for (; k < max_chunks; k++) {
+        cudaError_t e = cudaHostAlloc(&chunks[k], RB_PINNED_STEP, cudaHostAllocDefault);
+        if (e != cudaSuccess) {
+            snprintf(o->note, sizeof o->note, "total: chunk %zu of %llu bytes refused: %s", k + 1, RB_PINNED_STEP,
+                     cudaGetErrorName(e));
+            (void)cudaGetLastError();
+            break;
+        }
+    }
+    o->total = (unsigned long long)k * RB_PINNED_STEP;
+    o->total_hit_bound = k == max_chunks;
+    for (size_t i = 0; i < k; i++)
+        if (cudaFreeHost(chunks[i]) != cudaSuccess)
+            (void)cudaGetLastError();
+    free(chunks);
+}
+
+/* The largest single allocation: the bound (or the total) first, halving until one succeeds, then a
+ * binary search between the last success and the first refusal, to RB_PINNED_STEP. */
+static void pinned_largest(rb_pinned_ceiling *o)
+{
+    char err[PROBE_ERR] = "";
+    unsigned long long hi = o->total_hit_bound ? o->bound : o->total + RB_PINNED_STEP, lo = 0;
+    unsigned long long t = hi;
+    while (t >= RB_PINNED_STEP && !pinned_try(t, err, sizeof err)) {
+        hi = t;
+        t /= 2;
+    }
+    if (t < RB_PINNED_STEP) {
+        snprintf(o->note, sizeof o->note, "largest: even %llu bytes refused: %s", RB_PINNED_STEP, err);
+        return;
+    }
+    lo = t;
+    o->largest_hit_bound = lo >= o->bound;
+    while (hi > lo + RB_PINNED_STEP) {
+        unsigned long long mid = (lo + (hi - lo) / 2) / RB_PINNED_STEP * RB_PINNED_STEP;
+        if (mid <= lo)
+            break;
+        if (pinned_try(mid, err, sizeof err))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    o->largest = lo;
+}
+
+int rb_probe_pinned(int device, unsigned long long bound, rb_pinned_ceiling *o)
+{
+    memset(o, 0, sizeof *o);
+    o->bound = bound ? bound : RB_PINNED_DEFAULT_MAX;
+    o->bound = o->bound / RB_PINNED_STEP * RB_PINNED_STEP;
+    if (o->bound < RB_PINNED_STEP)
+        o->bound = RB_PINNED_STEP;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || device < 0 || device >= count || cudaSetDevice(device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        snprintf(o->note, sizeof o->note, "not applicable: no usable CUDA device %d (%s)", device,
+                 e != cudaSuccess ? cudaGetErrorName(e) : "not found");
+        return 0;
+    }
+    const uint64_t t0 = rb_now_ns();
+    pinned_total(o);
+    pinned_largest(o);
+    o->seconds = rb_seconds_since(t0);
+    o->measured = 1;
+    return 0;
+}
+
 int rb_probe(int device, rb_caps *c)
 {
     /* Load every module when the context is created: a module loaded lazily while a persistent
@@ -111,6 +206,15 @@ out:
     return 0;
 }
 #else
+int rb_probe_pinned(int device, unsigned long long bound, rb_pinned_ceiling *o)
+{
+    (void)device;
+    memset(o, 0, sizeof *o);
+    o->bound = bound ? bound : RB_PINNED_DEFAULT_MAX;
+    snprintf(o->note, sizeof o->note, "not applicable: this ringbench was built without CUDA (CPU backend)");
+    return 0;
+}
+
 int rb_probe(int device, rb_caps *c)
 {
     memset(c, 0, sizeof *c);
@@ -196,4 +300,47 @@ const char *rb_caps_unsupported_reason(const rb_caps *c, const rb_mode *m, char 
         return buf;
     }
     return NULL;
+}
+
+int rb_pinned_foreach(const rb_pinned_ceiling *p, int (*fn)(void *ctx, const char *key, const char *value), void *ctx)
+{
+    char v[64];
+    int rc;
+    if (!p->measured)
+        return fn(ctx, "pinned_ceiling_note", p->note);
+    struct { const char *k; unsigned long long v; } n[] = {
+        {"pinned_ceiling_largest_bytes", p->largest}, {"pinned_ceiling_total_bytes", p->total},
+        {"pinned_ceiling_bound_bytes", p->bound}};
+    for (size_t i = 0; i < sizeof n / sizeof *n; i++) {
+        snprintf(v, sizeof v, "%llu", n[i].v);
+        if ((rc = fn(ctx, n[i].k, v)) != 0)
+            return rc;
+    }
+    snprintf(v, sizeof v, "%.3f", p->seconds);
+    if ((rc = fn(ctx, "pinned_ceiling_seconds", v)) != 0)
+        return rc;
+    return fn(ctx, "pinned_ceiling_note", p->note[0] ? p->note
+                                          : p->total_hit_bound && p->largest_hit_bound ? "both reached the bound: the "
+                                                                                         "ceiling is above it"
+                                                                                       : "");
+}
+
+static void gib(unsigned long long b, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.2f GiB", (double)b / (double)(1ull << 30));
+}
+
+char *rb_pinned_str(const rb_pinned_ceiling *p, char *buf, size_t n)
+{
+    char a[32], t[32];
+    if (!p->measured) {
+        snprintf(buf, n, "%s", p->note);
+        return buf;
+    }
+    gib(p->largest, a, sizeof a);
+    gib(p->total, t, sizeof t);
+    snprintf(buf, n, "largest single cudaHostAlloc %s%s, total %s%s (bound %.2f GiB, steps of %llu MiB, %.1f s, "
+             "all freed)%s%s", a, p->largest_hit_bound ? " (the bound)" : "", t, p->total_hit_bound ? " (the bound)" : "",
+             (double)p->bound / (double)(1ull << 30), RB_PINNED_STEP >> 20, p->seconds, p->note[0] ? "; " : "", p->note);
+    return buf;
 }

@@ -348,6 +348,10 @@ int rb_trial_run(const rb_trial_cfg *c, rb_unit_kind kind, const rb_mode *m, uin
         return trial_baseline(c, kind, size, o);
     char why[320];
     op_ctx x = {NULL, kind == RB_UNIT_CONTROL ? 64 : size, 0};
+    if (rb_limits_size_reason(c->limits, m, x.size, why, sizeof why)) { /* e.g. WSL2's pinned ceiling */
+        ring_parts_skipped(c, kind, size, o, RB_STATUS_UNSUPPORTED, why);
+        return 0;
+    }
     int rc = open_ring(c, m, x.size, &x.r, why, sizeof why);
     if (rc == RING_OK && kind == RB_UNIT_RING && (ring_launch(x.r) != RING_OK || ring_activate(x.r) != RING_OK)) {
         snprintf(why, sizeof why, "%s", ring_error(x.r));

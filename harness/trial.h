@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "env.h"
+#include "platform_limits.h"
 #include "measure.h"
 #include "modes.h"
 #include "ring.h"
@@ -48,6 +49,7 @@ typedef struct rb_trial_cfg {
     int stream_ops;            /* ring_config.stream_ops */
     uint32_t windows[8];       /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
     size_t nwindows;
+    const rb_limits *limits;   /* a platform's limits applied (platform_limits.h), or NULL */
     volatile sig_atomic_t *stop;
 } rb_trial_cfg;
 

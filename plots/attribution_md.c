@@ -198,9 +198,13 @@ int attr_section_md(FILE *md, const report_run *base, const report_run *other, c
             return -1;
         int ok = 0;
         if (done) {
-            plot_gp(dir, two ? "What the CUDA calls explain: OTHER against BASE (measured costs)"
-                             : "What the CUDA calls explain: WSL2 fallback against native (measured costs)",
-                    err, errlen, &ok);
+            char title[1400], label[1100];
+            snprintf(title, sizeof title, "%s", two ? "What the CUDA calls explain: OTHER against BASE (measured costs)"
+                                                    : "What the CUDA calls explain: WSL2 fallback against native "
+                                                      "(measured costs)");
+            report_label_pair(base, other, label, sizeof label); /* INJECTED / LIMITS APPLIED */
+            report_label_title(title, sizeof title, label);
+            plot_gp(dir, title, err, errlen, &ok);
             const char *scripts[] = {"attribution.gp", NULL};
             if (ok && report_render(two ? "compare" : "report", dir, scripts, o->render) == 0)
                 fputs("\n![calls x cost attribution](attribution.png)\n", md);

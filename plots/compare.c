@@ -12,6 +12,7 @@
 #include "attribution_md.h"
 #include "report_headline.h"
 #include "report_plots.h"
+#include "run_label.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,7 +23,8 @@ static const char *const compare_scripts[] = {"compare_latency.gp", "compare_thr
 
 /* Provenance that must match for a comparison to be of like with like. */
 static const char *const must_match[] = {"gpu_name", "driver_version", "suite_version", "early_take",
-                                         "leader_reply", "stream_ops"};
+                                         "leader_reply", "stream_ops", RB_PROV_INJECT_CALL_US,
+                                         RB_PROV_PLATFORM_LIMITS};
 
 typedef struct pair {
     long ia, ib;   /* rows in BASE and OTHER */
@@ -128,6 +130,10 @@ static int write_pairs_dat(const compare_ctx *c, const char *dir, char *err, siz
           "# includes 0 or |overhead| < --min-effect) or n/a\n"
           "# family mode size_bytes base_p50 other_p50 overhead ci_lo ci_hi verdict\n",
           rf.f);
+    char label[1100]; /* injected or limits-applied files (issue 21): `ringbench export` carries it on */
+    report_label_pair(&c->base, &c->other, label, sizeof label);
+    if (label[0])
+        fprintf(rf.f, "# run_label: %s\n", label);
     for (size_t i = 0; i < c->npairs; i++) {
         const rb_row *a = report_row(&c->base, (size_t)c->pairs[i].ia);
         const report_ov *ov = &c->pairs[i].ov;
@@ -207,6 +213,9 @@ static int compare_facet(const compare_ctx *c, const char *dir, rb_family f, con
     if (report_file_open(&rf, dir, name, err, errlen) != 0)
         goto out;
     snprintf(title, sizeof title, "%s: overhead of OTHER over BASE per mode and size", rb_family_name(f));
+    char label[1100];
+    report_label_pair(&c->base, &c->other, label, sizeof label);
+    report_label_title(title, sizeof title, label);
     snprintf(name, sizeof name, "%s.dat", stem);
     /* gnuplot cannot autoscale a panel whose values are all 0 (identical files): the range is set here. */
     snprintf(band, sizeof band, "%s\nset yrange [%.6g:%.6g]", claim_band, vmin - 0.05 * (vmax - vmin),
@@ -265,7 +274,12 @@ static int compare_heatmap(const compare_ctx *c, const char *dir, char *err, siz
     FILE *gp = rf.f;
     report_canvas cv = {REPORT_HEAT_W, 240 + REPORT_MODE_ROW_H * nrows};
     report_gp_begin(gp, "compare_heatmap", "overhead of OTHER over BASE, every mode x size", cv);
-    fputs("set multiplot title 'Overhead of OTHER over BASE (%) per mode and size' . \"\\n\" . "
+    char label[1100], title[1200] = "Overhead of OTHER over BASE (%) per mode and size";
+    report_label_pair(&c->base, &c->other, label, sizeof label);
+    report_label_title(title, sizeof title, label);
+    fputs("set multiplot title ", gp);
+    report_gp_quote(gp, title);
+    fputs(" . \"\\n\" . "
           "'red = OTHER slower, blue = OTHER faster; ~0 = same within noise (95% CI includes 0 or under --min-effect); "
           "- = not paired' font ',14'\n",
           gp);
@@ -317,7 +331,12 @@ static int compare_ops(const compare_ctx *c, const char *dir, char *err, size_t 
     FILE *gp = rf.f;
     report_canvas cv = {REPORT_CB_W, 260 + REPORT_MODE_ROW_H * nrows};
     report_gp_begin(gp, "compare_ops", "control-block and lifecycle overhead of OTHER over BASE per mode", cv);
-    fputs("set multiplot title 'Control-block and lifecycle operations: overhead of OTHER over BASE' . \"\\n\" . "
+    char label[1100], title[1200] = "Control-block and lifecycle operations: overhead of OTHER over BASE";
+    report_label_pair(&c->base, &c->other, label, sizeof label);
+    report_label_title(title, sizeof title, label);
+    fputs("set multiplot title ", gp);
+    report_gp_quote(gp, title);
+    fputs(" . \"\\n\" . "
           "'point = overhead, bar = 95% bootstrap CI; green band = the claimed 10-30%' font ',14'\n"
           "set xlabel 'overhead (%, + = OTHER slower)'\nset grid xtics\nset xrange [*<-5:35<*]\n",
           gp);
@@ -529,6 +548,10 @@ int compare_cmd(int argc, char **argv)
         goto out;
     }
     check_like(&c);
+    char label[1100];
+    report_label_pair(&c.base, &c.other, label, sizeof label);
+    if (label[0])
+        fprintf(stderr, "ringbench compare: WARNING: %s\n", label);
     for (const char *s = c.warnings; *s; s = strchr(s, '\n') + 1)
         fprintf(stderr, "ringbench compare: WARNING: %.*s\n", (int)(strchr(s, '\n') - s), s);
     for (int i = 0; i < 2; i++) {
@@ -545,7 +568,8 @@ int compare_cmd(int argc, char **argv)
         compare_facet(&c, dir, RB_FAM_LATENCY, "compare_latency", err, sizeof err) != 0 ||
         compare_facet(&c, dir, RB_FAM_THROUGHPUT, "compare_throughput", err, sizeof err) != 0 ||
         compare_heatmap(&c, dir, err, sizeof err) != 0 || compare_ops(&c, dir, err, sizeof err) != 0 ||
-        write_compare_md(&c, dir, &o, err, sizeof err) != 0) {
+        write_compare_md(&c, dir, &o, err, sizeof err) != 0 ||
+        report_label_headings(dir, "compare.md", label, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench compare: %s\n", err);
         goto out;
     }

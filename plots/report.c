@@ -126,6 +126,7 @@ void report_notes_md(FILE *md, const report_run *run, const char *name)
     }
     if (report_nrows(run) == 0)
         fprintf(md, "> **WARNING (%s):** the file holds no rows.\n\n", name);
+    report_label_note_md(md, run, name); /* INJECTED / LIMITS APPLIED (issue 21) */
 }
 
 static void environment_md(FILE *md, const report_run *run)
@@ -494,6 +495,7 @@ static int write_report_md(const report_run *run, const char *dir, const report_
      * last. The incomplete-run and CPU-backend warnings stay on top: they qualify everything. */
     fputs("# ringbench report\n\n", md);
     report_notes_md(md, run, "this file");
+    report_machine_lines_md(md, run); /* make wsl2: per-call costs and the pinned ceiling first */
     report_headline_md(md, run, run, o, "cb");
     fputs("File: `", md);
     report_md_text(md, run->path);
@@ -548,12 +550,17 @@ int report_cmd(int argc, char **argv)
     if (strcmp(run.backend, "cuda") != 0)
         fprintf(stderr, "ringbench report: note: %s holds %s-backend rows: CPU reference results, not GPU numbers\n",
                 file, run.backend);
+    char label[512];
+    report_label_of(&run, label, sizeof label);
+    if (label[0])
+        fprintf(stderr, "ringbench report: WARNING: %s is %s\n", file, label);
 
     rc = 1;
     if (report_mkdir_p(dir, err, sizeof err) != 0 || report_plot_latency(&run, dir, err, sizeof err) != 0 ||
         report_plot_latency_dist(&run, dir, err, sizeof err) != 0 ||
         report_plot_throughput(&run, dir, err, sizeof err) != 0 || report_plot_heatmap(&run, dir, err, sizeof err) != 0 ||
-        report_plot_cb(&run, dir, err, sizeof err) != 0 || write_report_md(&run, dir, &o, err, sizeof err) != 0) {
+        report_plot_cb(&run, dir, err, sizeof err) != 0 || write_report_md(&run, dir, &o, err, sizeof err) != 0 ||
+        report_label_headings(dir, "report.md", label, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench report: %s\n", err);
         goto out;
     }

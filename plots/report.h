@@ -10,5 +10,7 @@
 
 int report_cmd(int argc, char **argv);
 int compare_cmd(int argc, char **argv);
+/* `ringbench sensitivity report DIR`: the injected-cost sweep's files (plots/sensitivity.c). */
+int sensitivity_report_cmd(int argc, char **argv);
 
 #endif

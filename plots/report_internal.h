@@ -229,4 +229,21 @@ int report_claim_applies(const report_run *base, const report_run *other);
 
 void report_verdict_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o);
 
+// --- INJECTED / LIMITS APPLIED labels (report_label.c, results/run_label.h) ---------------------------
+
+/* The label of one run ("" for a plain run) and of a pair of runs: base == other gives the run's
+ * label; two runs give "BASE: label; OTHER: label" for those that have one, "" when neither. */
+void report_label_of(const report_run *run, char *buf, size_t n);
+void report_label_pair(const report_run *base, const report_run *other, char *buf, size_t n);
+/* Appends " - LABEL" to a plot title (nothing for ""). */
+void report_label_title(char *title, size_t n, const char *label);
+/* The loud note at the top of report.md / compare.md for a labelled run (nothing for a plain one). */
+void report_label_note_md(FILE *md, const report_run *run, const char *name);
+/* The report's first lines for `make wsl2` (issue 21): this machine's per-call costs (call_* rows)
+ * and the pinned-memory ceiling its run measured; nothing when the run did not measure the ceiling. */
+void report_machine_lines_md(FILE *md, const report_run *run);
+/* Rewrites DIR/NAME so that every Markdown heading (a line starting with '#', outside code fences)
+ * ends with " — LABEL"; nothing for "". Returns 0, or -1 with err. */
+int report_label_headings(const char *dir, const char *name, const char *label, char *err, size_t errlen);
+
 #endif

@@ -22,10 +22,13 @@
 static void plot_title(char *buf, size_t n, const report_run *run, const char *what)
 {
     const char *gpu = report_prov(run, "gpu_name");
+    char label[512];
     if (strcmp(run->backend, "cuda") != 0)
         snprintf(buf, n, "%s - CPU REFERENCE BACKEND, not GPU numbers", what);
     else
         snprintf(buf, n, "%s - %s%s", what, gpu[0] ? gpu : "GPU", run->complete ? "" : " (INCOMPLETE RUN)");
+    report_label_of(run, label, sizeof label); /* INJECTED / LIMITS APPLIED (issue 21) */
+    report_label_title(buf, n, label);
 }
 
 // --- (a) and (c): a value against size for every mode -------------------------------------------------

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_label.h"
+
 #ifdef RINGBENCH_HAVE_JANSSON
 #include <jansson.h>
 #endif
@@ -100,9 +102,11 @@ static const char *const csv_run_columns[] = {"start_utc", "hostname", "gpu_name
 
 static int export_csv(const h5in *r, FILE *out)
 {
+    char label[512]; /* "" for a plain run; INJECTED / LIMITS APPLIED on every row otherwise (run_label.h) */
+    rb_run_label_h5(r, label, sizeof label);
     for (size_t i = 0; i < sizeof csv_run_columns / sizeof *csv_run_columns; i++)
         fprintf(out, "%s,", csv_run_columns[i]);
-    fputs("schema_version,cell", out);
+    fputs("run_label,schema_version,cell", out);
 #define CSV_HEAD(kind, field, unit) fputs("," #field, out);
     RB_ROW_COLUMNS(CSV_HEAD)
 #undef CSV_HEAD
@@ -115,7 +119,8 @@ static int export_csv(const h5in *r, FILE *out)
             export_csv_field(out, prov(r, csv_run_columns[c]));
             fputc(',', out);
         }
-        fprintf(out, "%d,", h5in_schema_version(r));
+        export_csv_field(out, label);
+        fprintf(out, ",%d,", h5in_schema_version(r));
         export_csv_field(out, key);
 #define CSV_STR(f) fputc(',', out); export_csv_field(out, row->f);
 #define CSV_I32(f) fprintf(out, ",%" PRId32, row->f);
@@ -143,12 +148,13 @@ static json_t *num_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *row_object(const rb_row *row)
+static json_t *row_object(const rb_row *row, const char *label)
 {
     json_t *o = json_object();
     char key[256];
     export_cell_key(row, key, sizeof key);
     json_object_set_new(o, "cell", json_string(key));
+    json_object_set_new(o, "run_label", json_string(label));
 #define JS_STR(f) json_object_set_new(o, #f, json_string(row->f));
 #define JS_I32(f) json_object_set_new(o, #f, json_integer(row->f));
 #define JS_I64(f) json_object_set_new(o, #f, json_integer((json_int_t)row->f));
@@ -168,7 +174,10 @@ static json_t *row_object(const rb_row *row)
 static json_t *json_document(const h5in *r)
 {
     json_t *doc = json_object(), *p = json_object(), *rows = json_array();
+    char label[512];
+    rb_run_label_h5(r, label, sizeof label);
     json_object_set_new(doc, "tool", json_string("ringbench"));
+    json_object_set_new(doc, "run_label", json_string(label));
     json_object_set_new(doc, "schema_version", json_integer(h5in_schema_version(r)));
     json_object_set_new(doc, "complete", json_integer(h5in_complete(r)));
     for (size_t i = 0; i < h5in_attr_count(r, RB_H5_PROVENANCE); i++) {
@@ -179,7 +188,7 @@ static json_t *json_document(const h5in *r)
     }
     json_object_set_new(doc, "provenance", p);
     for (size_t i = 0; i < h5in_nrows(r); i++)
-        json_array_append_new(rows, row_object(h5in_row(r, i)));
+        json_array_append_new(rows, row_object(h5in_row(r, i), label));
     json_object_set_new(doc, "rows", rows);
     return doc;
 }
@@ -202,12 +211,17 @@ static void bmf_measure(json_t *bench, const char *slug, double v, double lo, do
 static json_t *bmf_document(const h5in *r)
 {
     json_t *doc = json_object();
+    char label[512];
+    rb_run_label_h5(r, label, sizeof label);
     for (size_t i = 0; i < h5in_nrows(r); i++) {
         const rb_row *row = h5in_row(r, i);
         if (strcmp(row->status, RB_STATUS_OK) != 0 || !isfinite(row->p50))
             continue;
-        char key[256];
-        export_cell_key(row, key, sizeof key);
+        char cell[256], key[800];
+        export_cell_key(row, cell, sizeof cell);
+        /* An injected or limits-applied run's benchmarks carry its label in their names, so that a
+         * Bencher project never files them beside the machine's real ones. */
+        snprintf(key, sizeof key, "%s%s%s", label, label[0] ? "/" : "", cell);
         json_t *bench = json_object();
         if (strcmp(row->unit, "us") == 0) {
             bmf_measure(bench, "latency", row->p50, row->ci_lo, row->ci_hi, 1e3); /* Bencher: ns */
@@ -307,11 +321,30 @@ static long read_pairs(const char *path, pair_line **out, char *err, size_t errl
     return n;
 }
 
-static void pair_key(const pair_line *p, char *buf, size_t n)
+static void pair_key(const pair_line *p, const char *label, char *buf, size_t n)
 {
     char s[32];
     size_text(p->size, s, sizeof s);
-    snprintf(buf, n, "compare/%s/%s%s%s", p->family, p->mode, p->size ? "/" : "", p->size ? s : "");
+    snprintf(buf, n, "%s%scompare/%s/%s%s%s", label, label[0] ? "/" : "", p->family, p->mode, p->size ? "/" : "",
+             p->size ? s : "");
+}
+
+/* The "# run_label: ..." line compare writes for injected or limits-applied files (run_label.h);
+ * "" when there is none. */
+static void pairs_label(const char *path, char *buf, size_t n)
+{
+    static const char tag[] = "# run_label: ";
+    char line[1400];
+    FILE *f = fopen(path, "r");
+    buf[0] = '\0';
+    while (f && fgets(line, sizeof line, f) && line[0] == '#')
+        if (strncmp(line, tag, sizeof tag - 1) == 0) {
+            line[strcspn(line, "\r\n")] = '\0';
+            snprintf(buf, n, "%s", line + sizeof tag - 1);
+            break;
+        }
+    if (f)
+        fclose(f);
 }
 
 int export_compare_pairs(const char *path, export_format f, FILE *out, char *err, size_t errlen)
@@ -322,12 +355,14 @@ int export_compare_pairs(const char *path, export_format f, FILE *out, char *err
     long n = read_pairs(path, &p, err, errlen);
     if (n < 0)
         return -1;
+    char label[1400];
+    pairs_label(path, label, sizeof label);
     int rc = 0;
     if (f == EXPORT_CSV) {
-        fputs("cell,family,mode,size_bytes,base_p50,other_p50,overhead,ci_lo,ci_hi,verdict\n", out);
+        fputs("cell,family,mode,size_bytes,base_p50,other_p50,overhead,ci_lo,ci_hi,verdict,run_label\n", out);
         for (long i = 0; i < n; i++) {
-            char key[256];
-            pair_key(&p[i], key, sizeof key);
+            char key[1800];
+            pair_key(&p[i], label, key, sizeof key);
             export_csv_field(out, key);
             fprintf(out, ",%s,%s,%llu,", p[i].family, p[i].mode, p[i].size);
             double v[5] = {p[i].base, p[i].other, p[i].ov, p[i].lo, p[i].hi};
@@ -336,7 +371,9 @@ int export_compare_pairs(const char *path, export_format f, FILE *out, char *err
                     fprintf(out, "%.9g", v[k]);
                 fputc(',', out);
             }
-            fprintf(out, "%s\n", p[i].verdict);
+            fprintf(out, "%s,", p[i].verdict);
+            export_csv_field(out, label);
+            fputc('\n', out);
         }
         rc = ferror(out) ? -1 : 0;
     }
@@ -345,8 +382,8 @@ int export_compare_pairs(const char *path, export_format f, FILE *out, char *err
         json_t *doc = json_object();
         json_t *arr = f == EXPORT_JSON ? json_array() : NULL;
         for (long i = 0; i < n; i++) {
-            char key[256];
-            pair_key(&p[i], key, sizeof key);
+            char key[1800];
+            pair_key(&p[i], label, key, sizeof key);
             if (f == EXPORT_BMF) {
                 if (!isfinite(p[i].ov))
                     continue;
@@ -366,6 +403,7 @@ int export_compare_pairs(const char *path, export_format f, FILE *out, char *err
             json_object_set_new(o, "ci_lo", num_or_null(p[i].lo));
             json_object_set_new(o, "ci_hi", num_or_null(p[i].hi));
             json_object_set_new(o, "verdict", json_string(p[i].verdict));
+            json_object_set_new(o, "run_label", json_string(label));
             json_array_append_new(arr, o);
         }
         if (arr)

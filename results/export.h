@@ -26,10 +26,13 @@ int export_format_available(export_format f, char *why, size_t whylen);
 int export_cell_key(const rb_row *r, char *buf, size_t n);
 
 /* Writes every row of the file (CSV: one line per row with every rb_row column, plus the run's
- * start time, host and GPU; JSON: {"schema_version", "provenance": {...}, "rows": [...]};
+ * start time, host, GPU and run_label; JSON: {"schema_version", "run_label", "provenance": {...},
+ * "rows": [...]}, each row with run_label too;
  * BMF: one benchmark per ok row, measures "latency" in nanoseconds for time-like families,
  * "throughput" in messages per second and "bandwidth-gb-s" for throughput rows, "bandwidth-gb-s"
- * for the cudaMemcpy baselines, each with the row's 95% interval as lower/upper values).
+ * for the cudaMemcpy baselines, each with the row's 95% interval as lower/upper values; the name
+ * prefixed "LABEL/" for an injected or limits-applied run). run_label is run_label.h's label: "" for
+ * a plain run, "INJECTED (...)" or "LIMITS APPLIED (...)" otherwise.
  * Returns 0, or -1 with a one-line message in err. */
 int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errlen);
 

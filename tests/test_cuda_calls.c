@@ -80,6 +80,54 @@ static void test_per_thread(void)
     CHECK_INT(theirs.n[CC_MEMCPY], 1000);
 }
 
+/* --inject-call-us: the grammar, its canonical text, and the wait itself: an injected kind waits its
+ * cost before every counted call (the thread's injected total says so exactly, and the clock shows at
+ * least that much time passed); a kind without a cost never waits. */
+static void test_injection(void)
+{
+    double us[CC_KIND_COUNT];
+    char err[256], text[256];
+    CHECK_INT(cc_inject_parse("memcpy=5,queries=2.5us", us, err, sizeof err), 0);
+    CHECK_NEAR(us[CC_MEMCPY], 5, 0);
+    CHECK_NEAR(us[CC_EVENT_QUERY], 2.5, 0);
+    CHECK_NEAR(us[CC_STREAM_QUERY], 2.5, 0);
+    CHECK_NEAR(us[CC_MEMCPY_ASYNC], 0, 0);
+    CHECK_STR(cc_inject_format(us, text, sizeof text), "memcpy=5,event_query=2.5,stream_query=2.5");
+    CHECK_INT(cc_inject_parse("all=2,memcpy=0", us, err, sizeof err), 0);
+    CHECK_STR(cc_inject_format(us, text, sizeof text),
+              "memcpy_async=2,event_record=2,event_query=2,stream_query=2,stream_sync=2,launch=2,other=2");
+    CHECK_INT(cc_inject_parse("copies=1", us, err, sizeof err), 0);
+    CHECK_STR(cc_inject_format(us, text, sizeof text), "memcpy=1,memcpy_async=1");
+    static const char *const bad[] = {"", "memcpy", "=1", "memcpy=", "memcpy=x", "memcpy=-1", "memcpy=1ms",
+                                      "memcpy=10001", "nope=1", "memcpy=1,", "memcpy=nan"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = '\0';
+        CHECK_MSG(cc_inject_parse(bad[i], us, err, sizeof err) == -1 && strstr(err, "--inject-call-us"), "'%s'", bad[i]);
+    }
+    cc_inject_set(NULL);
+    CHECK_INT(cc_inject_on, 0);
+
+    CHECK_INT(cc_inject_parse("memcpy=20", us, err, sizeof err), 0);
+    cc_inject_set(us);
+    CHECK_INT(cc_inject_on, 1);
+    const uint64_t before_m = cc_injected_ns[CC_MEMCPY], before_l = cc_injected_ns[CC_LAUNCH];
+    const uint64_t t0 = rb_now_ns();
+    for (int i = 0; i < 50; i++) {
+        CC_COUNT(CC_MEMCPY);
+        CC_COUNT(CC_LAUNCH);
+    }
+    const uint64_t took = rb_now_ns() - t0;
+    cc_inject_set(NULL);
+    CHECK_INT(cc_injected_ns[CC_MEMCPY] - before_m, 50 * 20000);
+    CHECK_INT(cc_injected_ns[CC_LAUNCH] - before_l, 0);
+    CHECK_MSG(took >= 50 * 20000, "50 calls with 20 us injected took %llu ns", (unsigned long long)took);
+    /* The check of the wait measures it and leaves no trace in the injected totals or the settings. */
+    const double mean = cc_inject_check(10, 20);
+    CHECK_MSG(mean >= 10, "a 10 us wait measured %.3f us", mean);
+    CHECK_INT(cc_injected_ns[CC_OTHER], 0);
+    CHECK_INT(cc_inject_on, 0);
+}
+
 /* The cost of one CC_COUNT: the best of 5 timings of 10^7 counted calls, rotating over the kinds as
  * the ring does. The counter is a thread-local array, so the compiler cannot drop the stores. */
 static void measure_cost(void)
@@ -105,6 +153,7 @@ int main(void)
     test_names();
     test_snapshots();
     test_per_thread();
+    test_injection();
     measure_cost();
     CHECK_DONE();
 }

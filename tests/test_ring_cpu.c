@@ -292,6 +292,20 @@ static void test_mode_grammar(void)
         }
     }
     CHECK_INT(n, 3 * 2 * 2);
+    /* A list of whole modes selects exactly those (the sensitivity sweep's three paths). */
+    CHECK(rb_mode_set_parse("malloc/sync/noncoop/device,pinned/zerocopy/coop/mapped", &set, err, sizeof err) == 0);
+    n = 0;
+    for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+        rb_mode m = rb_mode_at(i), fb = rb_mode_wsl2_fallback();
+        n += set.selected[i];
+        if (set.selected[i])
+            CHECK(memcmp(m.v, fb.v, sizeof m.v) == 0 || (m.v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY &&
+                  m.v[RB_AXIS_LAUNCH] == RB_LAUNCH_COOP && m.v[RB_AXIS_CTRL] == RB_CTRL_MAPPED));
+    }
+    CHECK_INT(n, 2);
+    CHECK(rb_mode_set_parse("malloc/sync/noncoop/gold", &set, err, sizeof err) < 0);
+    CHECK(strstr(err, "is not a mode") != NULL);
+    CHECK(rb_mode_set_parse("malloc/sync/noncoop/device,", &set, err, sizeof err) < 0);
     CHECK(rb_mode_set_parse("host=gold", &set, err, sizeof err) < 0);
     CHECK(strstr(err, "unknown host 'gold'") && strstr(err, "pinned|malloc"));
     CHECK(rb_mode_set_parse("color=red", &set, err, sizeof err) < 0);

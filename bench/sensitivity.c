@@ -1,0 +1,317 @@
+/* sensitivity.c - `ringbench sensitivity run`: what a dearer CUDA call does to the WSL2 fallback
+ * against the native paths (issue 21), measured by injecting the cost (run --inject-call-us).
+ *
+ * It is a subcommand, not a preset: a preset chooses one run's modes, sizes and budgets, but this
+ * sweep is a family of runs that differ in the injected cost (the cost is process-wide and recorded
+ * per file: one file, one cost, so every file stays an ordinary results file with its own label),
+ * and its report reads the whole family (`ringbench sensitivity report DIR`, plots/sensitivity.c).
+ *
+ * The plan: the three paths (the fallback malloc/sync/noncoop/device, the native
+ * pinned/async/coop/mapped and pinned/zerocopy/coop/mapped) at 8 B, 4 KiB and 1 MiB, windows 1 and
+ * full, with the quick preset's per-trial budgets; one run without injection, then one per target
+ * (all calls, copies only, queries only) and cost (1, 2, 5, 10, 20 us). Each run is a child process
+ * (`ringbench run` of this same binary), so every cost starts from a fresh process and CUDA context,
+ * and an interrupted sweep resumes: a run whose file exists is kept unless --force.
+ */
+#include "sensitivity_cmd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cuda_calls.h"
+#include "plan.h"
+#include "report.h"
+#include "sweep.h"
+#include "timing.h"
+
+/* The sweep's definition: one place (the report reads the same names back from the files). */
+#define SENS_MODES "malloc/sync/noncoop/device,pinned/async/coop/mapped,pinned/zerocopy/coop/mapped"
+#define SENS_SIZES "8,4K,1M"
+#define SENS_WINDOWS "1,cap"
+#define SENS_COSTS "0,1,2,5,10,20"
+#define SENS_TARGETS "all,copies,queries"
+#define SENS_TRIALS 5
+#define SENS_MAX_COSTS 16
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: ringbench sensitivity run [-o DIR] [options] [-- RUN-OPTIONS...]\n"
+        "       ringbench sensitivity report DIR [-o OUTDIR] [--no-render]\n"
+        "What a dearer CUDA call (as under WSL2) does to the fallback against the native paths: one\n"
+        "`ringbench run` per injected per-call cost (--inject-call-us), then a report of latency and\n"
+        "throughput against the cost, the arithmetic MODEL beside the measurement, and a break-even table.\n\n"
+        "run options:\n"
+        "  -o DIR          where the runs go (default results/runs/sensitivity-<host>-<UTC time>)\n"
+        "  --costs LIST    injected microseconds per call (default " SENS_COSTS "; 0 = the plain run)\n"
+        "  --targets LIST  which calls get the cost: all, copies, queries, or a call kind (default " SENS_TARGETS ")\n"
+        "  --sizes SPEC    message sizes (default " SENS_SIZES ")\n"
+        "  --trials K      trials per cell (default %d)\n"
+        "  --backend B     auto | cuda | cpu (default auto)\n"
+        "  --dry-run       print the plan (runs and trials) and stop\n"
+        "  --force         run again a cost whose file exists (default: keep it, so a sweep resumes)\n"
+        "  --report        write the report into DIR/report afterwards\n"
+        "  --quiet         no progress from the runs\n"
+        "  -- ARGS         passed to every run (e.g. -- --cpu 2-7 --timeout 10)\n"
+        "Modes " SENS_MODES ", windows " SENS_WINDOWS ", the quick preset's budgets.\n"
+        "Exit status: 0 every run ok; 1 a run failed or was interrupted; 2 a usage error.\n",
+        SENS_TRIALS);
+}
+
+typedef struct sens_run {
+    char spec[64];   /* --inject-call-us value, "" for the plain run */
+    char file[64];   /* inside DIR */
+} sens_run;
+
+/* The costs and targets into the list of runs: the plain run once, then target x nonzero cost. */
+static int plan_runs(const char *costs, const char *targets, sens_run *out, size_t max, size_t *n)
+{
+    double c[SENS_MAX_COSTS];
+    size_t nc = 0, k = 0;
+    char buf[256], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", costs);
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        double v = strtod(t, &end);
+        if (end == t || *end || !(v >= 0) || v > CC_INJECT_MAX_US || nc == SENS_MAX_COSTS) {
+            fprintf(stderr, "ringbench sensitivity: --costs: '%s' is not a list of at most %d costs from 0 to %g us\n",
+                    costs, SENS_MAX_COSTS, CC_INJECT_MAX_US);
+            return -1;
+        }
+        c[nc++] = v;
+    }
+    out[0].spec[0] = '\0';
+    snprintf(out[0].file, sizeof out[0].file, "inject-none.h5");
+    k = 1;
+    snprintf(buf, sizeof buf, "%s", targets);
+    save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        for (size_t i = 0; i < nc; i++) {
+            if (c[i] == 0)
+                continue;
+            char err[256];
+            double us[CC_KIND_COUNT];
+            if (k == max) {
+                fprintf(stderr, "ringbench sensitivity: more than %zu runs\n", max);
+                return -1;
+            }
+            snprintf(out[k].spec, sizeof out[k].spec, "%s=%g", t, c[i]);
+            if (cc_inject_parse(out[k].spec, us, err, sizeof err) != 0) {
+                fprintf(stderr, "ringbench sensitivity: --targets: %s\n", err);
+                return -1;
+            }
+            snprintf(out[k].file, sizeof out[k].file, "inject-%s-%gus.h5", t, c[i]);
+            k++;
+        }
+    if (nc == 0 || k == 1) {
+        fprintf(stderr, "ringbench sensitivity: --costs and --targets give no injected run\n");
+        return -1;
+    }
+    *n = k;
+    return 0;
+}
+
+/* Trials of one run: the plan `ringbench run` builds for these modes and sizes (bench/plan.h). */
+static size_t trials_per_run(const rb_sizes *sizes, int trials)
+{
+    rb_mode_set set;
+    char err[256];
+    rb_plan p;
+    if (rb_mode_set_parse(SENS_MODES, &set, err, sizeof err) != 0 ||
+        rb_plan_build(set.selected, sizes->v, sizes->n, trials, 1, &p) != 0)
+        return 0;
+    size_t n = p.nsteps;
+    rb_plan_free(&p);
+    return n;
+}
+
+/* Runs `ringbench run ... --inject-call-us SPEC -o PATH` as a child; its exit status, or -1. */
+static int run_child(const sens_run *r, const char *path, const char *sizes, int trials, const char *backend,
+                     int quiet, int nextra, char **extra)
+{
+    char tr[16];
+    snprintf(tr, sizeof tr, "%d", trials);
+    char *argv[64];
+    int a = 0;
+    argv[a++] = "ringbench";
+    argv[a++] = "run";
+    const char *fixed[] = {"--preset", "quick", "--modes", SENS_MODES, "--sizes", sizes, "--window", SENS_WINDOWS,
+                           "--trials", tr, "--backend", backend, "--warmup", "1", "-o", path};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        argv[a++] = (char *)fixed[i];
+    if (r->spec[0]) {
+        argv[a++] = "--inject-call-us";
+        argv[a++] = (char *)r->spec;
+    }
+    if (quiet)
+        argv[a++] = "--quiet";
+    for (int i = 0; i < nextra && a < 63; i++)
+        argv[a++] = extra[i];
+    argv[a] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (quiet && !freopen("/dev/null", "w", stdout)) /* the run's summary table; its file stays */
+            _exit(127);
+        execv("/proc/self/exe", argv);
+        perror("ringbench sensitivity: exec /proc/self/exe");
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static void default_dir(char *buf, size_t n)
+{
+    char host[128] = "host", ts[32];
+    gethostname(host, sizeof host - 1);
+    for (char *p = host; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-'))
+            *p = '_';
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(ts, sizeof ts, "%Y%m%dT%H%M%SZ", &tm);
+    snprintf(buf, n, "results/runs/sensitivity-%s-%s", host, ts);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    const char *dir = NULL, *costs = SENS_COSTS, *targets = SENS_TARGETS, *sizes = SENS_SIZES, *backend = "auto";
+    int trials = SENS_TRIALS, dry = 0, force = 0, report = 0, quiet = 0, nextra = 0;
+    char **extra = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return CLI_EXIT_OK;
+        } else if (strcmp(argv[i], "--") == 0) {
+            extra = argv + i + 1;
+            nextra = argc - i - 1;
+            break;
+        } else if (cli_opt_value(argc, argv, &i, "--output", "-o", &v)) {
+            dir = v;
+        } else if (cli_opt_value(argc, argv, &i, "--costs", NULL, &v)) {
+            costs = v;
+        } else if (cli_opt_value(argc, argv, &i, "--targets", NULL, &v)) {
+            targets = v;
+        } else if (cli_opt_value(argc, argv, &i, "--sizes", NULL, &v)) {
+            sizes = v;
+        } else if (cli_opt_value(argc, argv, &i, "--trials", NULL, &v)) {
+            trials = (int)cli_parse_long("--trials", v, 1, 100);
+        } else if (cli_opt_value(argc, argv, &i, "--backend", NULL, &v)) {
+            backend = v;
+        } else if (strcmp(argv[i], "--dry-run") == 0) {
+            dry = 1;
+        } else if (strcmp(argv[i], "--force") == 0) {
+            force = 1;
+        } else if (strcmp(argv[i], "--report") == 0) {
+            report = 1;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = 1;
+        } else {
+            fprintf(stderr, "ringbench sensitivity run: unknown option '%s' (see ringbench sensitivity --help)\n",
+                    argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (cli_backend_check("sensitivity run", backend) != 0)
+        return CLI_EXIT_USAGE;
+    rb_sizes sz;
+    char err[256], dbuf[512];
+    if (rb_sizes_parse(sizes, &sz, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench sensitivity run: %s\n", err);
+        return CLI_EXIT_USAGE;
+    }
+    sens_run runs[128];
+    size_t nruns = 0;
+    if (plan_runs(costs, targets, runs, sizeof runs / sizeof *runs, &nruns) != 0)
+        return CLI_EXIT_USAGE;
+    if (!dir) {
+        default_dir(dbuf, sizeof dbuf);
+        dir = dbuf;
+    }
+    const size_t per = trials_per_run(&sz, trials);
+    printf("sensitivity plan: %zu runs (1 plain + %zu injected) x %zu trials = %zu trials; modes %s, sizes %s, "
+           "windows %s, %d trials per cell, the quick preset's budgets; into %s\n",
+           nruns, nruns - 1, per, nruns * per, SENS_MODES, sizes, SENS_WINDOWS, trials, dir);
+    for (size_t i = 0; i < nruns; i++)
+        printf("  %-28s --inject-call-us %s\n", runs[i].file, runs[i].spec[0] ? runs[i].spec : "(none)");
+    if (dry)
+        return CLI_EXIT_OK;
+    /* The default lands in results/runs/ (git ignores it); only that default creates it. */
+    if (dir == dbuf && ((mkdir("results", 0777) != 0 && errno != EEXIST) ||
+                        (mkdir("results/runs", 0777) != 0 && errno != EEXIST))) {
+        fprintf(stderr, "ringbench sensitivity run: cannot create results/runs: %s\n", strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "ringbench sensitivity run: cannot create %s: %s\n", dir, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    cli_install_signals();
+    int code = CLI_EXIT_OK;
+    const uint64_t t0 = rb_now_ns();
+    for (size_t i = 0; i < nruns && !cli_stop; i++) {
+        char path[1024];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, runs[i].file);
+        if (!force && stat(path, &st) == 0) {
+            fprintf(stderr, "ringbench sensitivity: %s exists: kept (--force runs it again)\n", path);
+            continue;
+        }
+        if (force)
+            unlink(path);
+        fprintf(stderr, "ringbench sensitivity: run %zu/%zu (%s), %.0f s so far\n", i + 1, nruns,
+                runs[i].spec[0] ? runs[i].spec : "no injection", rb_seconds_since(t0));
+        int rc = run_child(&runs[i], path, sizes, trials, backend, quiet, nextra, extra);
+        if (rc != 0) {
+            fprintf(stderr, "ringbench sensitivity: run %s exited %d\n", runs[i].file, rc);
+            code = CLI_EXIT_FAIL;
+            if (rc == 2 || rc >= 128) /* a usage error repeats for every run; a signal stops the sweep */
+                break;
+        }
+    }
+    printf("sensitivity: %zu runs in %s, %.0f s\n", nruns, dir, rb_seconds_since(t0));
+    if (cli_stop)
+        return CLI_EXIT_FAIL;
+    if (report) {
+        char *rargv[] = {"report", (char *)dir, NULL};
+        int r = sensitivity_report_cmd(2, rargv);
+        if (r != 0 && code == CLI_EXIT_OK)
+            code = CLI_EXIT_FAIL;
+    }
+    return code;
+}
+
+int sensitivity_cmd(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "ringbench sensitivity: an action is needed: run or report (see ringbench sensitivity --help)\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "report") == 0)
+        return sensitivity_report_cmd(argc - 1, argv + 1);
+    fprintf(stderr, "ringbench sensitivity: unknown action '%s' (run or report)\n", argv[1]);
+    return CLI_EXIT_USAGE;
+}
