@@ -665,9 +665,12 @@ static void gen_seed(normal_gen *g, uint64_t seed) {
  * widened on the scale of log r, so its bounds stay above -100% however wide the interval gets:
  * widened linearly, a skewed small-k interval once reached -150%, which no ratio can be. */
 static double widen(double bound, double est, double scale, int ratio) {
-    if (!ratio || !(bound > -1.0) || !(est > -1.0))
-        return est + scale * (bound - est);
-    return expm1(log1p(est) + scale * (log1p(bound) - log1p(est)));
+    if (ratio)
+        return bound > -1.0 && est > -1.0 ? expm1(log1p(est) + scale * (log1p(bound) - log1p(est)))
+                                           : est + scale * (bound - est);
+    /* A positive quantity (a latency, a rate) likewise on the log scale, so that a wide interval
+     * of few trials never reaches 0 or below (seen at 1 MiB with three trials on the H100). */
+    return bound > 0 && est > 0 ? exp(log(est) + scale * (log(bound) - log(est))) : est + scale * (bound - est);
 }
 
 /* Sorts the replicates and fills the interval: percentile bounds, then the small-k widening about

@@ -238,21 +238,26 @@ static point value(const sens *S, size_t t, int met, int p, uint64_t size, doubl
     return pt;
 }
 
+/* num / den - 1 with the conservative interval of two positive intervals. A bound that is not
+ * positive (a very wide cell interval, widened for few trials, can reach below 0) leaves that side
+ * open: -100% below, +inf above, never a reversed or impossible interval. */
+static void ratio_interval(point num, point den, double *v, double *lo, double *hi)
+{
+    *v = num.v / den.v - 1;
+    *lo = num.lo > 0 && den.hi > 0 && isfinite(den.hi) ? num.lo / den.hi - 1 : -1;
+    *hi = den.lo > 0 && isfinite(num.hi) ? num.hi / den.lo - 1 : INFINITY;
+}
+
 /* Slowdown of the fallback against native path p: time (latency, or time per message) of the
  * fallback over the native one, minus 1, with a conservative interval from the two intervals. */
 static void slowdown(const sens *S, size_t t, int met, int p, uint64_t size, double c, double *v, double *lo,
                      double *hi)
 {
     point fb = value(S, t, met, 0, size, c), na = value(S, t, met, p, size, c);
-    if (met == MET_LAT) {
-        *v = fb.v / na.v - 1;
-        *lo = fb.lo / na.hi - 1;
-        *hi = fb.hi / na.lo - 1;
-    } else {
-        *v = na.v / fb.v - 1;
-        *lo = na.lo / fb.hi - 1;
-        *hi = na.hi / fb.lo - 1;
-    }
+    if (met == MET_LAT)
+        ratio_interval(fb, na, v, lo, hi);
+    else
+        ratio_interval(na, fb, v, lo, hi);
 }
 
 // --- plots --------------------------------------------------------------------------------------------

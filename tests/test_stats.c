@@ -757,7 +757,8 @@ static void test_hboot_contracts(void) {
 /* With the argument "coverage" only the coverage study runs (its own CTest entry, test_stats_coverage,
  * so that each stays well under 20 s); without arguments everything else. */
 /* A ratio's interval is widened on the log scale: however skewed the rounds and however few, its
- * lower bound stays above -100% (widened linearly, a k = 2 paired pair once reached -329%). */
+ * lower bound stays above -100% (widened linearly, a k = 2 paired pair once reached -329%); a
+ * positive quantity's stays above 0. */
 static void test_ratio_interval_bounds(void) {
     double a1[] = {9.9, 10.0, 10.1}, a2[] = {9.9, 10.0, 10.1};
     double b1[] = {0.4, 0.5, 0.6}, b2[] = {8.9, 9.0, 9.1};
@@ -770,6 +771,10 @@ static void test_ratio_interval_bounds(void) {
     CHECK(iv.hi >= iv.raw_hi && iv.raw_hi > iv.est);
     CHECK(stats_hboot_ratio(a, 2, b, 2, 2000, 7, 0.95, &iv) == 0);
     CHECK_MSG(iv.lo > -1.0 && iv.lo <= iv.raw_lo, "lo %g raw_lo %g", iv.lo, iv.raw_lo);
+    /* A positive quantity likewise: two trials far apart (a slow stretch at 1 MiB) once gave a
+     * latency interval below 0. */
+    CHECK(stats_hboot(b, 2, 2000, 7, 0.95, &iv) == 0);
+    CHECK_MSG(iv.lo > 0 && iv.lo <= iv.raw_lo && iv.hi >= iv.raw_hi, "lo %g raw_lo %g", iv.lo, iv.raw_lo);
 }
 
 /* Two modes: a mixture of 2.7 and 8.7 (slow share 30%) is bimodal with both medians and the share
