@@ -10,3 +10,5 @@ foreach(what inject limits sensitivity)
                    ${CMAKE_CURRENT_BINARY_DIR}/wsl2_${what} ${what} ${RINGBENCH_HAVE_JANSSON} ${RINGBENCH_HAVE_SQLITE})
   set_tests_properties(test_wsl2_${what} PROPERTIES LABELS unit TIMEOUT 900 SKIP_RETURN_CODE 77)
 endforeach()
+# Timing: the injected test compares round trips, so it runs with no other test beside it.
+set_tests_properties(test_wsl2_inject PROPERTIES RUN_SERIAL ON)
