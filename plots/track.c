@@ -45,10 +45,14 @@ typedef struct run_info {
     char env[ENV_COUNT][128];
 } run_info;
 
+/* A text column into dst for display; a text longer than dst ends in "..." so that a cut is seen.
+ * Never a key: runs are selected by run_id in SQL, whatever the length of their texts. */
 static void copy_col(char *dst, size_t n, sqlite3_stmt *st, int col)
 {
     const unsigned char *t = sqlite3_column_text(st, col);
-    snprintf(dst, n, "%s", t ? (const char *)t : "");
+    int len = snprintf(dst, n, "%s", t ? (const char *)t : "");
+    if (len >= 0 && (size_t)len >= n && n > 4)
+        memcpy(dst + n - 4, "...", 4);
 }
 
 /* Loads runs matching `where` (SQL over the runs table, ?1 bound to text arg), ordered in time. */
@@ -226,13 +230,13 @@ static int export_judged(const char *path, int json, const run_info *newest, con
 }
 
 /* Other machines in the history: how many runs and machines, never compared. */
-static void print_others(hist *h, const char *machine, FILE *out)
+static void print_others(hist *h, long long run_id, FILE *out)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(hist_db(h), "SELECT count(*), count(DISTINCT machine) FROM runs WHERE machine != ?1", -1,
-                           &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(hist_db(h), "SELECT count(*), count(DISTINCT machine) FROM runs WHERE machine != "
+                           "(SELECT machine FROM runs WHERE run_id = ?1)", -1, &st, NULL) != SQLITE_OK)
         return;
-    sqlite3_bind_text(st, 1, machine, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 1, run_id);
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0)
         fprintf(out, "other machines: %lld runs of %lld other fingerprints in this history, never compared with this one\n",
                 (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1));
@@ -260,7 +264,10 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     /* The runs of the same machine up to the judged one; incomplete runs never form a baseline. */
     run_info *all = NULL;
     size_t nall = 0;
-    if (load_runs(h, "machine = ?1", one->machine, &all, &nall) != 0)
+    /* By the judged run's id, never by its machine text as read back into a fixed buffer: a long
+     * fingerprint (host + backend + GPU name) would be cut there and match no run at all. */
+    if (load_runs(h, "machine = (SELECT machine FROM runs WHERE run_id = CAST(?1 AS INTEGER))", idtext, &all,
+                  &nall) != 0)
         goto out;
     runs = malloc((nall + 1) * sizeof *runs);
     if (!runs) {
@@ -275,13 +282,17 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
         runs[n++] = all[i];
     }
     free(all);
+    if (!seen || n == 0) {
+        snprintf(err, errlen, "run %lld is not among the runs of its own machine: the index is inconsistent", run_id);
+        goto out;
+    }
     const run_info *newest = &runs[n - 1];
     fprintf(out, "run: %s (%s)%s\n", newest->file, newest->start, newest->complete ? "" : " -- INCOMPLETE (interrupted)");
     fprintf(out, "machine: %s\nenvironment:", newest->machine);
     for (int i = 0; i < ENV_COUNT; i++)
         fprintf(out, "%s %s %s", i ? "," : "", env_words[i], newest->env[i]);
     fputc('\n', out);
-    print_others(h, newest->machine, out);
+    print_others(h, run_id, out);
     if (n == 1)
         fprintf(out, "fingerprint: NEW -- no earlier complete run of this machine%s; nothing to compare yet\n",
                 o->same_env ? " with this environment" : "");
@@ -331,7 +342,8 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
         if ((x->r.kind == TRACK_REGRESSION || x->r.kind == TRACK_IMPROVEMENT) && x->first_run > 0)
             env_diff(&runs[x->first_run - 1], &runs[x->first_run], x->coincides, sizeof x->coincides);
     }
-    qsort(j, nj, sizeof *j, cmp_change);
+    if (nj > 1) /* j is NULL when the run has no ok cell (one interrupted before its first) */
+        qsort(j, nj, sizeof *j, cmp_change);
     size_t count[5] = {0};
     for (size_t i = 0; i < nj; i++)
         count[j[i].r.kind]++;
