@@ -5,10 +5,14 @@
  */
 #include "export.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef RINGBENCH_HAVE_JANSSON
 #include <jansson.h>
@@ -254,9 +258,33 @@ typedef struct pair_line {
     double base, other, ov, lo, hi;
 } pair_line;
 
+FILE *export_open_regular(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file (a FIFO, device or directory is not read)", path);
+        close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ? NULL : fdopen(fd, "r");
+    if (f == NULL) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 int export_is_compare_pairs(const char *path)
 {
-    FILE *f = fopen(path, "r");
+    char why[256];
+    FILE *f = export_open_regular(path, why, sizeof why);
     char line[256] = "";
     int yes = f && fgets(line, sizeof line, f) && strstr(line, "overhead of OTHER over BASE") != NULL;
     if (f)
@@ -267,11 +295,9 @@ int export_is_compare_pairs(const char *path)
 /* Reads the pairs; returns their number, or -1 with err. */
 static long read_pairs(const char *path, pair_line **out, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open", path);
+    FILE *f = export_open_regular(path, err, errlen);
+    if (!f)
         return -1;
-    }
     char line[1024];
     long n = 0, cap = 0, lineno = 0;
     *out = NULL;

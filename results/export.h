@@ -33,6 +33,10 @@ int export_cell_key(const rb_row *r, char *buf, size_t n);
  * Returns 0, or -1 with a one-line message in err. */
 int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errlen);
 
+/* Opens path for reading only when it is a regular file: a FIFO, a device or a directory is refused
+ * at once (never waited on). Returns the stream, or NULL with a one-line message in err. */
+FILE *export_open_regular(const char *path, char *err, size_t errlen);
+
 /* 1 when path looks like the pairs table `ringbench compare` writes (compare_pairs.dat). */
 int export_is_compare_pairs(const char *path);
 
