@@ -152,6 +152,7 @@ int track_cmd_export(int argc, char **argv)
         fprintf(stderr, "ringbench export: %s\n", err);
         return EXIT_USAGE;
     }
+    h5in_print_warnings(r, stderr, "ringbench export"); /* damaged rows are exported with status "damaged" */
     FILE *out = stdout;
     char tmp[4200];
     if (output && export_output_open(output, tmp, sizeof tmp, &out, err, sizeof err) != 0) {

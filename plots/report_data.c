@@ -24,6 +24,7 @@ int report_run_open(report_run *run, const char *path, char *err, size_t errlen)
     memset(run, 0, sizeof *run);
     if (h5in_open(path, &run->in, err, errlen) != 0)
         return -1;
+    h5in_print_warnings(run->in, stderr, "ringbench");
     run->path = path;
     run->complete = h5in_complete(run->in);
     const char *why = h5in_attr(run->in, "/", RB_H5_ATTR_INTERRUPTED);
