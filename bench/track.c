@@ -180,6 +180,8 @@ int track_cmd_export(int argc, char **argv)
         fprintf(stderr, "ringbench export: %s\n", err[0] ? err : "write error");
         return EXIT_USAGE;
     }
+    if (err[0]) /* written, with something escaped or written as text: said, never silent */
+        fprintf(stderr, "ringbench export: WARNING: %s\n", err);
     return EXIT_OK;
 }
 

@@ -180,12 +180,12 @@ static int export_judged(const char *path, int json, const run_info *newest, con
     if (json) {
 #ifdef RINGBENCH_HAVE_JANSSON
         json_t *doc = json_object(), *arr = json_array();
-        json_object_set_new(doc, "run", json_string(newest->file));
-        json_object_set_new(doc, "machine", json_string(newest->machine));
+        json_object_set_new(doc, "run", export_json_text(newest->file, NULL));
+        json_object_set_new(doc, "machine", export_json_text(newest->machine, NULL));
         for (size_t i = 0; i < n; i++) {
             json_t *o = json_object();
-            json_object_set_new(o, "cell", json_string(j[i].cell));
-            json_object_set_new(o, "unit", json_string(j[i].unit));
+            json_object_set_new(o, "cell", export_json_text(j[i].cell, NULL));
+            json_object_set_new(o, "unit", export_json_text(j[i].unit, NULL));
             json_object_set_new(o, "verdict", json_string(track_kind_name(j[i].r.kind)));
             json_object_set_new(o, "newest", isfinite(j[i].r.newest) ? json_real(j[i].r.newest) : json_null());
             json_object_set_new(o, "baseline", isfinite(j[i].r.baseline) ? json_real(j[i].r.baseline) : json_null());
@@ -194,8 +194,8 @@ static int export_judged(const char *path, int json, const run_info *newest, con
             json_object_set_new(o, "change_hi", isfinite(j[i].r.change_hi) ? json_real(j[i].r.change_hi) : json_null());
             json_object_set_new(o, "z", isfinite(j[i].r.z) ? json_real(j[i].r.z) : json_null());
             json_object_set_new(o, "baseline_runs", json_integer((json_int_t)j[i].r.n_baseline));
-            json_object_set_new(o, "first_run", json_string(runs[j[i].first_run].file));
-            json_object_set_new(o, "environment_change", json_string(j[i].coincides));
+            json_object_set_new(o, "first_run", export_json_text(runs[j[i].first_run].file, NULL));
+            json_object_set_new(o, "environment_change", export_json_text(j[i].coincides, NULL));
             json_array_append_new(arr, o);
         }
         json_object_set_new(doc, "cells", arr);

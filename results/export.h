@@ -30,7 +30,11 @@ int export_cell_key(const rb_row *r, char *buf, size_t n);
  * BMF: one benchmark per ok row, measures "latency" in nanoseconds for time-like families,
  * "throughput" in messages per second and "bandwidth-gb-s" for throughput rows, "bandwidth-gb-s"
  * for the cudaMemcpy baselines, each with the row's 95% interval as lower/upper values).
- * Returns 0, or -1 with a one-line message in err. */
+ * JSON holds only UTF-8 and signed 64-bit integers: a text of the file that is not UTF-8 is written
+ * with "\xNN" for each offending byte, an unsigned value above 2^63-1 as its decimal text, and the
+ * checksum columns as "0x" + 16 hex digits; nothing is dropped or wrapped.
+ * Returns 0 (with err empty, or holding one line that says what was escaped or written as text),
+ * or -1 with a one-line message in err. */
 int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errlen);
 
 /* Opens path for reading only when it is a regular file: a FIFO, a device or a directory is refused
@@ -45,6 +49,13 @@ int export_is_compare_pairs(const char *path);
  * ("compare/" + cell) with the measure "overhead-pct" (percent, its 95% interval as bounds).
  * Returns 0, or -1 with a one-line message in err. */
 int export_compare_pairs(const char *path, export_format f, FILE *out, char *err, size_t errlen);
+
+#ifdef RINGBENCH_HAVE_JANSSON
+#include <jansson.h>
+/* s as a JSON string; when s is not valid UTF-8, each byte outside a valid sequence is written as
+ * the text \xNN and *escaped (when not NULL) is incremented. NULL only when out of memory. */
+json_t *export_json_text(const char *s, size_t *escaped);
+#endif
 
 /* A CSV field: quoted (with "" for ") when it holds a comma, quote or line break. */
 void export_csv_field(FILE *out, const char *s);
