@@ -955,13 +955,14 @@ static int tsamples_load(h5in *r, bad_range **bad, size_t *nbad, char *err, size
         herr_t ok = (mspace = H5Screate_simple(1, &count, NULL)) >= 0 &&
                     H5Sselect_hyperslab(space, H5S_SELECT_SET, &at, NULL, &count, NULL) >= 0 &&
                     H5Dread(dset, H5T_NATIVE_DOUBLE, mspace, space, H5P_DEFAULT, r->tsamples + at) >= 0 ? 0 : -1;
+        bad_range *b = ok == 0 ? NULL : &(*bad)[(*nbad)++];
+        if (b != NULL) /* before any other HDF5 call, which would clear the error stack */
+            h5util_detail(b->why, sizeof b->why, "");
         h5util_close_id(&mspace, H5Sclose);
-        if (ok == 0)
+        if (b == NULL)
             continue;
-        bad_range *b = &(*bad)[(*nbad)++];
         b->lo = (size_t)at;
         b->hi = (size_t)(at + count);
-        h5util_detail(b->why, sizeof b->why, "");
         for (hsize_t k = 0; k < count; k++)
             r->tsamples[at + k] = NAN;
     }
