@@ -27,6 +27,6 @@ if(RINGBENCH_FUZZ)
              COMMAND sh -c "mkdir -p \"$1\" && cd \"$1\" && exec \"$0\" -max_total_time=${RINGBENCH_FUZZ_SECONDS} -timeout=20 -rss_limit_mb=2048 -close_fd_mask=3 -print_final_stats=1 \"$1\" \"$2\""
                      $<TARGET_FILE:fuzz_${t}> "${rb_fuzz_work}/corpus_${t}" "${rb_fuzz_work}/seeds")
     set_tests_properties(fuzz_${t} PROPERTIES LABELS fuzz FIXTURES_REQUIRED rb_fuzz_seeds
-                         TIMEOUT 600 ENVIRONMENT "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+                         TIMEOUT 600 ENVIRONMENT "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1;LSAN_OPTIONS=print_suppressions=0")
   endforeach()
 endif()
