@@ -763,6 +763,18 @@ static int cmp_cell_identity(const void *a, const void *b)
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+/* Rows ordered by (cell_id, family), by which trials find their row; ties by index. */
+static int cmp_cell_id(const void *a, const void *b)
+{
+    const rb_row *x = &dup_rows[*(const size_t *)a], *y = &dup_rows[*(const size_t *)b];
+    int c;
+    if (x->cell_id != y->cell_id)
+        return x->cell_id < y->cell_id ? -1 : 1;
+    if ((c = strcmp(x->family, y->family)) != 0)
+        return c;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
 static int same_cell(const rb_row *x, const rb_row *y)
 {
     return strcmp(x->family, y->family) == 0 && strcmp(x->backend, y->backend) == 0 &&
@@ -791,19 +803,18 @@ static int validate_identity(h5in *r, char *err, size_t errlen)
             mark_row(r, order[k - 1], "the same cell as row %zu", order[k]);
             mark_row(r, order[k], "the same cell as row %zu", order[k - 1]);
         }
+    if (r->schema >= 2 && r->nrows > 1) {
+        qsort(order, r->nrows, sizeof *order, cmp_cell_id);
+        for (size_t k = 1; k < r->nrows; k++) {
+            const rb_row *x = &r->rows[order[k - 1]], *y = &r->rows[order[k]];
+            if (x->cell_id == y->cell_id && strcmp(x->family, y->family) == 0) {
+                mark_row(r, order[k - 1], "row %zu has the same cell_id %d", order[k], (int)y->cell_id);
+                mark_row(r, order[k], "row %zu has the same cell_id %d", order[k - 1], (int)y->cell_id);
+            }
+        }
+    }
     dup_rows = NULL;
     free(order);
-    if (r->schema >= 2)
-        for (size_t t = 0; t < r->ntrials; t++) {
-            size_t row = r->trial_rowof[t];
-            if (row == SIZE_MAX)
-                continue;
-            for (size_t j = row + 1; j < r->nrows; j++) /* the first match is the trial's row */
-                if (r->rows[j].cell_id == r->trials[t].cell_id && strcmp(r->rows[j].family, r->trials[t].family) == 0) {
-                    mark_row(r, row, "row %zu has the same cell_id %d", j, (int)r->rows[j].cell_id);
-                    mark_row(r, j, "row %zu has the same cell_id %d", row, (int)r->rows[j].cell_id);
-                }
-        }
     return 0;
 }
 

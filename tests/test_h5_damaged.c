@@ -461,6 +461,7 @@ static void edit_unit(rb_row *row, int cell) { if (cell == 1) snprintf(row->unit
 static void edit_negative(rb_row *row, int cell) { if (cell == 2) row->p50 = -row->p50; }
 static void edit_duplicate(rb_row *row, int cell) { if (cell == 4) row->size_bytes = 8u << 3; }
 static void edit_count(rb_row *row, int cell) { if (cell == 5) row->n += 7; }
+static void edit_cell_id(rb_row *row, int cell) { if (cell == 4) row->cell_id = 3; }
 
 /* Rows whose checksums are right but whose contents cannot be: a wrong unit (which inverted a
  * verdict: GB/s read as time), a negative median, two rows of one cell (counted twice by compare),
@@ -472,6 +473,7 @@ static void test_inconsistent_rows(void)
         { edit_negative, "a negative p50", "p50 is negative", 1 },
         { edit_duplicate, "two rows of one cell", "the same cell as row", 2 },
         { edit_count, "n other than its trials'", "its ok trials", 1 },
+        { edit_cell_id, "two rows of one cell_id", "the same cell_id 3", 2 },
     };
     char path[4200];
     path_in(path, sizeof path, "inconsistent rows.h5");
