@@ -88,6 +88,9 @@ PY
     [ $st -eq 0 ] && ok || bad "report exit $st: $(tail -3 "$work/err")"
     grep -q "CPU REFERENCE BACKEND" "$work/rep/report.md" && ok || bad "report.md does not label the CPU backend"
     grep -q "Verdict" "$work/rep/report.md" && ok || bad "report.md has no verdict"
+    # An intact file of this build: nothing marked damaged, no warning from the reader (issue 22).
+    ! grep -q "WARNING" "$work/err" && ! grep -q "DAMAGED" "$work/rep/report.md" && ok \
+        || bad "the reader flagged an intact file: $(grep WARNING "$work/err" | head -3)"
     ;;
 interrupt)
     "$rb" run --backend cpu --preset default --trials 2 --timeout 60 -o "$work/i.h5" --quiet >"$work/out" 2>"$work/err" &
