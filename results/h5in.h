@@ -2,7 +2,8 @@
  *
  * Opening checks that the file is HDF5, is a ringbench file, and has a schema version this build
  * understands; anything else is refused with one line of text, never a crash (a truncated or
- * corrupt file included).
+ * corrupt file included). It then reads every dataset once and checks what it read (SCHEMA.md,
+ * "Integrity"): what cannot be trusted is marked, row by row, and said (h5in_warning).
  */
 #ifndef RINGBENCH_H5IN_H
 #define RINGBENCH_H5IN_H
