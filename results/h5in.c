@@ -807,8 +807,12 @@ static int validate_identity(h5in *r, char *err, size_t errlen)
         qsort(order, r->nrows, sizeof *order, cmp_cell_id);
         for (size_t k = 1; k < r->nrows; k++) {
             const rb_row *x = &r->rows[order[k - 1]], *y = &r->rows[order[k]];
-            /* Rows never measured (invalid combinations) share cell_id -1: no trial names them. */
-            if (x->cell_id >= 0 && x->cell_id == y->cell_id && strcmp(x->family, y->family) == 0) {
+            /* Only where trials are involved: they find their row by (cell_id, family), so two such
+             * rows leave it unknown whose trials they are. Rows without trials (invalid ones share
+             * cell_id -1; rows written with their own samples) are not ambiguous. */
+            int trials = r->row_tstart[order[k - 1] + 1] > r->row_tstart[order[k - 1]] ||
+                         r->row_tstart[order[k] + 1] > r->row_tstart[order[k]];
+            if (trials && x->cell_id == y->cell_id && strcmp(x->family, y->family) == 0) {
                 mark_row(r, order[k - 1], "row %zu has the same cell_id %d", order[k], (int)y->cell_id);
                 mark_row(r, order[k], "row %zu has the same cell_id %d", order[k - 1], (int)y->cell_id);
             }
