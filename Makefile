@@ -17,7 +17,7 @@ ifneq ($(NVCC),)
 CUDA_ARG := -DCMAKE_CUDA_COMPILER=$(NVCC)
 endif
 
-.PHONY: all build bench wsl2 nightly test test-asan test-tsan deps clean
+.PHONY: all build bench wsl2 nightly test test-asan test-tsan test-fuzz deps clean
 
 all: build
 
@@ -76,5 +76,13 @@ test-asan:
 test-tsan:
 	$(MAKE) test BUILD=$(BUILD)-tsan CMAKE_ARGS="-DRINGBENCH_SANITIZE=thread -DRINGBENCH_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug"
 
+# The libFuzzer targets of the file readers (tests/fuzz.cmake), in a clang build of their own under
+# ASan + UBSan, each for RINGBENCH_FUZZ_SECONDS (12 s); without clang it says so and skips.
+test-fuzz:
+	@if command -v clang >/dev/null 2>&1; then \
+	  $(MAKE) build BUILD=$(BUILD)-fuzz CMAKE_ARGS="-DCMAKE_C_COMPILER=clang -DRINGBENCH_FUZZ=ON -DRINGBENCH_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug" && \
+	  ctest --test-dir $(BUILD)-fuzz -L fuzz --output-on-failure -j $(JOBS); \
+	else echo "test-fuzz: no clang (apt-get install clang): the fuzz targets are SKIPPED"; fi
+
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz

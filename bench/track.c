@@ -7,9 +7,12 @@
 #include "track_cmd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "export.h"
 #include "h5in.h"
@@ -66,6 +69,38 @@ static void usage_export(FILE *f)
         "Exit status: 0 written; 2 a usage or file error.\n");
 }
 
+/* Opens OUTPUT.tmp (its name into tmp) for the export that is renamed to output when complete. The
+ * output must be a regular file or absent: the rename would replace a FIFO or a device node, and
+ * opening a FIFO would wait for a reader. A stale OUTPUT.tmp that is not a regular file is refused
+ * for the same reason (opened non-blocking, so even a FIFO there never blocks). Returns 0, or -1 with
+ * a one-line message in err. */
+static int export_output_open(const char *output, char *tmp, size_t tmplen, FILE **out, char *err, size_t errlen)
+{
+    struct stat st;
+    if (lstat(output, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "-o %.900s: not a regular file; write to a file, or leave out -o for standard output",
+                 output);
+        return -1;
+    }
+    if ((size_t)snprintf(tmp, tmplen, "%s.tmp", output) >= tmplen) {
+        snprintf(err, errlen, "-o: path too long");
+        return -1;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOFOLLOW, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "%.900s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
+        (*out = fdopen(fd, "w")) == NULL) {
+        snprintf(err, errlen, "%.900s: not a regular file, or cannot be written", tmp);
+        close(fd);
+        return -1;
+    }
+    return 0;
+}
+
 int track_cmd_export(int argc, char **argv)
 {
     const char *run = NULL, *format = NULL, *output = NULL, *v;
@@ -118,17 +153,14 @@ int track_cmd_export(int argc, char **argv)
         fprintf(stderr, "ringbench export: %s\n", err);
         return EXIT_USAGE;
     }
+    h5in_print_warnings(r, stderr, "ringbench export"); /* damaged rows are exported with status "damaged" */
     FILE *out = stdout;
     char tmp[4200];
-    if (output) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", output);
-        out = fopen(tmp, "w");
-        if (!out) {
-            fprintf(stderr, "ringbench export: %s: %s\n", tmp, strerror(errno));
-            if (r)
-                h5in_close(r);
-            return EXIT_USAGE;
-        }
+    if (output && export_output_open(output, tmp, sizeof tmp, &out, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench export: %s\n", err);
+        if (r)
+            h5in_close(r);
+        return EXIT_USAGE;
     }
     err[0] = '\0';
     int rc = pairs ? export_compare_pairs(run, (export_format)f, out, err, sizeof err)
@@ -149,6 +181,8 @@ int track_cmd_export(int argc, char **argv)
         fprintf(stderr, "ringbench export: %s\n", err[0] ? err : "write error");
         return EXIT_USAGE;
     }
+    if (err[0]) /* written, with something escaped or written as text: said, never silent */
+        fprintf(stderr, "ringbench export: WARNING: %s\n", err);
     return EXIT_OK;
 }
 

@@ -31,7 +31,10 @@ static int cmp_double(const void *pa, const void *pb) {
     return (a > b) - (a < b);
 }
 
+/* Fewer than two values are sorted already; qsort is not called then, because its pointer must be
+ * valid even for zero elements and an empty input may come as NULL (a trial without samples). */
 static void sort_doubles(double *v, size_t n) {
+    if (n < 2) return;
     qsort(v, n, sizeof *v, cmp_double);
 }
 

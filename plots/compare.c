@@ -86,10 +86,20 @@ static int make_pairs(compare_ctx *c, const report_opts *o)
     return 0;
 }
 
+/* Values longer than this are cut (with "...") so that a file's text, however long, never fills the
+ * warning buffer: every warning stays one whole line, ended by its newline. */
+#define WARN_VALUE_MAX 160
+
 static void add_warning(compare_ctx *c, const char *fmt, const char *what, const char *a, const char *b)
 {
+    char va[WARN_VALUE_MAX + 4], vb[WARN_VALUE_MAX + 4], line[3 * WARN_VALUE_MAX + 256];
     size_t len = strlen(c->warnings);
-    snprintf(c->warnings + len, sizeof c->warnings - len, fmt, what, a, b);
+    snprintf(va, sizeof va, "%.*s%s", WARN_VALUE_MAX, a, strlen(a) > WARN_VALUE_MAX ? "..." : "");
+    snprintf(vb, sizeof vb, "%.*s%s", WARN_VALUE_MAX, b, strlen(b) > WARN_VALUE_MAX ? "..." : "");
+    int n = snprintf(line, sizeof line, fmt, what, va, vb);
+    /* A line that does not fit whole is left out rather than cut: readers split on newlines. */
+    if (n > 0 && (size_t)n < sizeof line && (size_t)n < sizeof c->warnings - len)
+        memcpy(c->warnings + len, line, (size_t)n + 1);
 }
 
 static void check_like(compare_ctx *c)
@@ -552,8 +562,11 @@ int compare_cmd(int argc, char **argv)
     report_label_pair(&c.base, &c.other, label, sizeof label);
     if (label[0])
         fprintf(stderr, "ringbench compare: WARNING: %s\n", label);
-    for (const char *s = c.warnings; *s; s = strchr(s, '\n') + 1)
-        fprintf(stderr, "ringbench compare: WARNING: %.*s\n", (int)(strchr(s, '\n') - s), s);
+    for (const char *s = c.warnings; *s;) {
+        size_t len = strcspn(s, "\n");
+        fprintf(stderr, "ringbench compare: WARNING: %.*s\n", (int)len, s);
+        s += len + (s[len] == '\n');
+    }
     for (int i = 0; i < 2; i++) {
         const report_run *r = i ? &c.other : &c.base;
         if (!r->complete)

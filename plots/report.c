@@ -127,6 +127,19 @@ void report_notes_md(FILE *md, const report_run *run, const char *name)
     if (report_nrows(run) == 0)
         fprintf(md, "> **WARNING (%s):** the file holds no rows.\n\n", name);
     report_label_note_md(md, run, name); /* INJECTED / LIMITS APPLIED (issue 21) */
+    size_t damaged = h5in_ndamaged(run->in), nw = h5in_nwarnings(run->in);
+    if (damaged > 0 || nw > 0) {
+        fprintf(md, "> **WARNING — DAMAGED OR UNCHECKED FILE (%s):** %zu row%s marked `damaged` (status column; "
+                "left out of every verdict and pair). What the reader found:\n", name, damaged, damaged == 1 ? "" : "s");
+        for (size_t i = 0; i < nw && i < 20; i++) {
+            fputs("> - ", md);
+            report_md_text(md, h5in_warning(run->in, i));
+            fputs("\n", md);
+        }
+        if (nw > 20)
+            fprintf(md, "> - ... %zu more on standard error\n", nw - 20);
+        fputs("\n", md);
+    }
 }
 
 static void environment_md(FILE *md, const report_run *run)

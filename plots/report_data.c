@@ -24,6 +24,7 @@ int report_run_open(report_run *run, const char *path, char *err, size_t errlen)
     memset(run, 0, sizeof *run);
     if (h5in_open(path, &run->in, err, errlen) != 0)
         return -1;
+    h5in_print_warnings(run->in, stderr, "ringbench");
     run->path = path;
     run->complete = h5in_complete(run->in);
     const char *why = h5in_attr(run->in, "/", RB_H5_ATTR_INTERRUPTED);
@@ -155,7 +156,11 @@ double *report_samples(const report_run *run, long i, size_t *n)
     double *s = NULL;
     char err[256];
     *n = 0;
-    if (i < 0 || h5in_samples(run->in, (size_t)i, &s, n, err, sizeof err) != 0) {
+    if (i < 0)
+        return NULL;
+    if (h5in_samples(run->in, (size_t)i, &s, n, err, sizeof err) != 0) {
+        /* The reader marks such a row damaged at open, so no verdict uses it; never silent. */
+        fprintf(stderr, "ringbench: WARNING: %s\n", err);
         *n = 0;
         return NULL;
     }
@@ -201,9 +206,12 @@ static void cell_load(const report_run *run, size_t i, struct report_cell *c)
     size_t got = 0;
     for (size_t t = 0; t < nt; t++) {
         const rb_trial *tr = h5in_trial(run->in, idx[t]);
-        if (tr == NULL || strcmp(tr->status, RB_STATUS_OK) != 0 ||
-            h5in_trial_samples(run->in, idx[t], &parts[got], &lens[got], err, sizeof err) != 0)
+        if (tr == NULL || strcmp(tr->status, RB_STATUS_OK) != 0)
             continue;
+        if (h5in_trial_samples(run->in, idx[t], &parts[got], &lens[got], err, sizeof err) != 0) {
+            fprintf(stderr, "ringbench: WARNING: %s\n", err); /* marked at open; said, never swallowed */
+            continue;
+        }
         lens[got] = usable_sorted(parts[got], lens[got], rate);
         if (lens[got] == 0) {
             free(parts[got]);
@@ -213,7 +221,9 @@ static void cell_load(const report_run *run, size_t i, struct report_cell *c)
         rounds[got] = tr->trial;
         total += lens[got++];
     }
-    if (nt == 0 && h5in_samples(run->in, i, &parts[0], &lens[0], err, sizeof err) == 0 && lens[0] > 0) {
+    if (nt == 0 && h5in_samples(run->in, i, &parts[0], &lens[0], err, sizeof err) != 0)
+        fprintf(stderr, "ringbench: WARNING: %s\n", err);
+    else if (nt == 0 && lens[0] > 0) {
         lens[0] = usable_sorted(parts[0], lens[0], rate);
         total = lens[0];
         got = lens[0] > 0;

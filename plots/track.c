@@ -46,10 +46,14 @@ typedef struct run_info {
     char env[ENV_COUNT][128];
 } run_info;
 
+/* A text column into dst for display; a text longer than dst ends in "..." so that a cut is seen.
+ * Never a key: runs are selected by run_id in SQL, whatever the length of their texts. */
 static void copy_col(char *dst, size_t n, sqlite3_stmt *st, int col)
 {
     const unsigned char *t = sqlite3_column_text(st, col);
-    snprintf(dst, n, "%s", t ? (const char *)t : "");
+    int len = snprintf(dst, n, "%s", t ? (const char *)t : "");
+    if (len >= 0 && (size_t)len >= n && n > 4)
+        memcpy(dst + n - 4, "...", 4);
 }
 
 /* Loads runs matching `where` (SQL over the runs table, ?1 bound to text arg), ordered in time. */
@@ -465,12 +469,12 @@ static int export_judged(const char *path, int json, const run_info *newest, con
     if (json) {
 #ifdef RINGBENCH_HAVE_JANSSON
         json_t *doc = json_object(), *arr = json_array();
-        json_object_set_new(doc, "run", json_string(newest->file));
-        json_object_set_new(doc, "machine", json_string(newest->machine));
+        json_object_set_new(doc, "run", export_json_text(newest->file, NULL));
+        json_object_set_new(doc, "machine", export_json_text(newest->machine, NULL));
         for (size_t i = 0; i < n; i++) {
             json_t *o = json_object();
-            json_object_set_new(o, "cell", json_string(j[i].cell));
-            json_object_set_new(o, "unit", json_string(j[i].unit));
+            json_object_set_new(o, "cell", export_json_text(j[i].cell, NULL));
+            json_object_set_new(o, "unit", export_json_text(j[i].unit, NULL));
             json_object_set_new(o, "verdict", json_string(track_kind_name(j[i].r.kind)));
             json_object_set_new(o, "newest", isfinite(j[i].r.newest) ? json_real(j[i].r.newest) : json_null());
             json_object_set_new(o, "baseline", isfinite(j[i].r.baseline) ? json_real(j[i].r.baseline) : json_null());
@@ -479,8 +483,8 @@ static int export_judged(const char *path, int json, const run_info *newest, con
             json_object_set_new(o, "change_hi", isfinite(j[i].r.change_hi) ? json_real(j[i].r.change_hi) : json_null());
             json_object_set_new(o, "z", isfinite(j[i].r.z) ? json_real(j[i].r.z) : json_null());
             json_object_set_new(o, "baseline_runs", json_integer((json_int_t)j[i].r.n_baseline));
-            json_object_set_new(o, "first_run", json_string(runs[j[i].first_run].file));
-            json_object_set_new(o, "environment_change", json_string(j[i].coincides));
+            json_object_set_new(o, "first_run", export_json_text(runs[j[i].first_run].file, NULL));
+            json_object_set_new(o, "environment_change", export_json_text(j[i].coincides, NULL));
             json_array_append_new(arr, o);
         }
         json_object_set_new(doc, "cells", arr);
@@ -515,13 +519,13 @@ static int export_judged(const char *path, int json, const run_info *newest, con
 }
 
 /* Other machines in the history: how many runs and machines, never compared. */
-static void print_others(hist *h, const char *machine, FILE *out)
+static void print_others(hist *h, long long run_id, FILE *out)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(hist_db(h), "SELECT count(*), count(DISTINCT machine) FROM runs WHERE machine != ?1", -1,
-                           &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(hist_db(h), "SELECT count(*), count(DISTINCT machine) FROM runs WHERE machine != "
+                           "(SELECT machine FROM runs WHERE run_id = ?1)", -1, &st, NULL) != SQLITE_OK)
         return;
-    sqlite3_bind_text(st, 1, machine, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 1, run_id);
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0)
         fprintf(out, "other machines: %lld runs of %lld other fingerprints in this history, never compared with this one\n",
                 (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1));
@@ -552,7 +556,10 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     /* The runs of the same machine up to the judged one; incomplete runs never form a baseline. */
     run_info *all = NULL;
     size_t nall = 0;
-    if (load_runs(h, "machine = ?1", one->machine, &all, &nall) != 0)
+    /* By the judged run's id, never by its machine text as read back into a fixed buffer: a long
+     * fingerprint (host + backend + GPU name) would be cut there and match no run at all. */
+    if (load_runs(h, "machine = (SELECT machine FROM runs WHERE run_id = CAST(?1 AS INTEGER))", idtext, &all,
+                  &nall) != 0)
         goto out;
     runs = malloc((nall + 1) * sizeof *runs);
     if (!runs) {
@@ -567,13 +574,17 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
         runs[n++] = all[i];
     }
     free(all);
+    if (!seen || n == 0) {
+        snprintf(err, errlen, "run %lld is not among the runs of its own machine: the index is inconsistent", run_id);
+        goto out;
+    }
     const run_info *newest = &runs[n - 1];
     fprintf(out, "run: %s (%s)%s\n", newest->file, newest->start, newest->complete ? "" : " -- INCOMPLETE (interrupted)");
     fprintf(out, "machine: %s\nenvironment:", newest->machine);
     for (int i = 0; i < ENV_COUNT; i++)
         fprintf(out, "%s %s %s", i ? "," : "", env_words[i], newest->env[i]);
     fputc('\n', out);
-    print_others(h, newest->machine, out);
+    print_others(h, run_id, out);
     if (n == 1)
         fprintf(out, "fingerprint: NEW -- no earlier complete run of this machine%s; nothing to compare yet\n",
                 o->same_env ? " with this environment" : "");
@@ -711,7 +722,8 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
         }
         count[x->r.kind]++;
     }
-    qsort(j, nj, sizeof *j, cmp_change);
+    if (nj > 1) /* j is NULL when the run has no ok cell (one interrupted before its first) */
+        qsort(j, nj, sizeof *j, cmp_change);
     fprintf(out, "method: lookback z-score over log p50 (bimodal latency cells: their fast mode), noise = max(history "
             "MAD, median trial-level interval); a change needs >= %.0f%% and a |z| that keeps the night's "
             "false-alarm budget at %.0f%%: %.1f%% over %zu headline cells, %.1f%% over %zu other ring cells (Bonferroni "

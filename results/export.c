@@ -5,10 +5,14 @@
  */
 #include "export.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "run_label.h"
 
@@ -148,17 +152,80 @@ static json_t *num_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *row_object(const rb_row *row, const char *label)
+/* The length of the UTF-8 sequence s starts, when it is one jansson accepts, else 0. */
+static size_t utf8_length(const char *s)
+{
+    unsigned char c = (unsigned char)s[0];
+    size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    for (size_t k = 1; k < len; k++)
+        if (((unsigned char)s[k] & 0xC0) != 0x80)
+            return 0;
+    json_t *probe = len ? json_stringn(s, len) : NULL; /* overlongs and surrogates: jansson decides */
+    json_decref(probe);
+    return probe ? len : 0;
+}
+
+json_t *export_json_text(const char *s, size_t *escaped)
+{
+    json_t *j = json_string(s);
+    if (j != NULL)
+        return j;
+    /* Not UTF-8: every byte that is not part of a valid sequence becomes the text \xNN, so nothing
+     * is lost and the reader of the JSON sees where the file's text was not UTF-8. */
+    size_t n = strlen(s);
+    char *out = malloc(4 * n + 1), *p = out;
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_length(s + i);
+        if (len == 0) {
+            p += sprintf(p, "\\x%02X", (unsigned char)s[i]);
+            i++;
+        } else {
+            memcpy(p, s + i, len);
+            p += len;
+            i += len;
+        }
+    }
+    *p = '\0';
+    j = json_string(out);
+    free(out);
+    if (escaped != NULL)
+        (*escaped)++;
+    return j;
+}
+
+/* What was changed to write a document, said in err after a successful export. */
+typedef struct json_notes { size_t escaped, big; } json_notes;
+
+/* An unsigned column: a checksum as "0x" + 16 hex digits; a value above JSON's (jansson's) signed
+ * 64-bit range as its exact decimal text, rather than wrapped to a negative number. */
+static json_t *u64_json(const char *name, uint64_t v, json_notes *nt)
+{
+    char buf[32];
+    size_t len = strlen(name);
+    if (len >= 5 && strcmp(name + len - 5, "check") == 0) {
+        snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
+        return json_string(buf);
+    }
+    if (sizeof(json_int_t) >= sizeof(int64_t) && v <= (uint64_t)INT64_MAX)
+        return json_integer((json_int_t)v);
+    nt->big++;
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    return json_string(buf);
+}
+
+static json_t *row_object(const rb_row *row, const char *label, json_notes *nt)
 {
     json_t *o = json_object();
     char key[256];
     export_cell_key(row, key, sizeof key);
-    json_object_set_new(o, "cell", json_string(key));
+    json_object_set_new(o, "cell", export_json_text(key, &nt->escaped));
     json_object_set_new(o, "run_label", json_string(label));
-#define JS_STR(f) json_object_set_new(o, #f, json_string(row->f));
+#define JS_STR(f) json_object_set_new(o, #f, export_json_text(row->f, &nt->escaped));
 #define JS_I32(f) json_object_set_new(o, #f, json_integer(row->f));
 #define JS_I64(f) json_object_set_new(o, #f, json_integer((json_int_t)row->f));
-#define JS_U64(f) json_object_set_new(o, #f, json_integer((json_int_t)row->f));
+#define JS_U64(f) json_object_set_new(o, #f, u64_json(#f, row->f, nt));
 #define JS_F64(f) json_object_set_new(o, #f, num_or_null(row->f));
 #define JS_CELL(kind, field, unit) JS_##kind(field)
     RB_ROW_COLUMNS(JS_CELL)
@@ -171,7 +238,7 @@ static json_t *row_object(const rb_row *row, const char *label)
     return o;
 }
 
-static json_t *json_document(const h5in *r)
+static json_t *json_document(const h5in *r, json_notes *nt)
 {
     json_t *doc = json_object(), *p = json_object(), *rows = json_array();
     char label[512];
@@ -183,12 +250,16 @@ static json_t *json_document(const h5in *r)
     for (size_t i = 0; i < h5in_attr_count(r, RB_H5_PROVENANCE); i++) {
         const char *name = h5in_attr_name(r, RB_H5_PROVENANCE, i);
         const char *v = name ? h5in_attr(r, RB_H5_PROVENANCE, name) : NULL;
-        if (name && v)
-            json_object_set_new(p, name, json_string(v));
+        if (!name || !v)
+            continue;
+        json_t *k = export_json_text(name, &nt->escaped); /* a key must be UTF-8 too */
+        if (k != NULL)
+            json_object_set_new(p, json_string_value(k), export_json_text(v, &nt->escaped));
+        json_decref(k);
     }
     json_object_set_new(doc, "provenance", p);
     for (size_t i = 0; i < h5in_nrows(r); i++)
-        json_array_append_new(rows, row_object(h5in_row(r, i), label));
+        json_array_append_new(rows, row_object(h5in_row(r, i), label, nt));
     json_object_set_new(doc, "rows", rows);
     return doc;
 }
@@ -208,7 +279,7 @@ static void bmf_measure(json_t *bench, const char *slug, double v, double lo, do
     json_object_set_new(bench, slug, m);
 }
 
-static json_t *bmf_document(const h5in *r)
+static json_t *bmf_document(const h5in *r, json_notes *nt)
 {
     json_t *doc = json_object();
     char label[512];
@@ -230,10 +301,12 @@ static json_t *bmf_document(const h5in *r)
             if (strcmp(row->family, "throughput") == 0 && row->size_bytes) /* Bencher: ops/s */
                 bmf_measure(bench, "throughput", row->p50, row->ci_lo, row->ci_hi, 1e9 / (double)row->size_bytes);
         }
-        if (json_object_size(bench))
-            json_object_set_new(doc, key, bench);
+        json_t *k = json_object_size(bench) ? export_json_text(key, &nt->escaped) : NULL;
+        if (k != NULL)
+            json_object_set_new(doc, json_string_value(k), bench);
         else
             json_decref(bench);
+        json_decref(k);
     }
     return doc;
 }
@@ -251,13 +324,18 @@ int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errl
     if (!export_format_available(f, err, errlen))
         return -1;
 #ifdef RINGBENCH_HAVE_JANSSON
-    json_t *doc = f == EXPORT_BMF ? bmf_document(r) : json_document(r);
+    json_notes nt = {0, 0};
+    json_t *doc = f == EXPORT_BMF ? bmf_document(r, &nt) : json_document(r, &nt);
     int rc = json_dumpf(doc, out, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
     json_decref(doc);
     if (rc != 0 || fputc('\n', out) == EOF) {
         snprintf(err, errlen, "write error");
         return -1;
     }
+    if (nt.escaped || nt.big)
+        snprintf(err, errlen, "%zu text%s not UTF-8, written with \\xNN for each byte that is not; %zu unsigned "
+                 "value%s above 2^63-1, written as decimal strings", nt.escaped, nt.escaped == 1 ? " was" : "s were",
+                 nt.big, nt.big == 1 ? "" : "s");
 #endif
     return 0;
 }
@@ -270,9 +348,33 @@ typedef struct pair_line {
     double base, other, ov, lo, hi;
 } pair_line;
 
+FILE *export_open_regular(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file (a FIFO, device or directory is not read)", path);
+        close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ? NULL : fdopen(fd, "r");
+    if (f == NULL) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 int export_is_compare_pairs(const char *path)
 {
-    FILE *f = fopen(path, "r");
+    char why[256];
+    FILE *f = export_open_regular(path, why, sizeof why);
     char line[256] = "";
     int yes = f && fgets(line, sizeof line, f) && strstr(line, "overhead of OTHER over BASE") != NULL;
     if (f)
@@ -283,11 +385,9 @@ int export_is_compare_pairs(const char *path)
 /* Reads the pairs; returns their number, or -1 with err. */
 static long read_pairs(const char *path, pair_line **out, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open", path);
+    FILE *f = export_open_regular(path, err, errlen);
+    if (!f)
         return -1;
-    }
     char line[1024];
     long n = 0, cap = 0, lineno = 0;
     *out = NULL;

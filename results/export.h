@@ -33,8 +33,16 @@ int export_cell_key(const rb_row *r, char *buf, size_t n);
  * for the cudaMemcpy baselines, each with the row's 95% interval as lower/upper values; the name
  * prefixed "LABEL/" for an injected or limits-applied run). run_label is run_label.h's label: "" for
  * a plain run, "INJECTED (...)" or "LIMITS APPLIED (...)" otherwise.
- * Returns 0, or -1 with a one-line message in err. */
+ * JSON holds only UTF-8 and signed 64-bit integers: a text of the file that is not UTF-8 is written
+ * with "\xNN" for each offending byte, an unsigned value above 2^63-1 as its decimal text, and the
+ * checksum columns as "0x" + 16 hex digits; nothing is dropped or wrapped.
+ * Returns 0 (with err empty, or holding one line that says what was escaped or written as text),
+ * or -1 with a one-line message in err. */
 int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errlen);
+
+/* Opens path for reading only when it is a regular file: a FIFO, a device or a directory is refused
+ * at once (never waited on). Returns the stream, or NULL with a one-line message in err. */
+FILE *export_open_regular(const char *path, char *err, size_t errlen);
 
 /* 1 when path looks like the pairs table `ringbench compare` writes (compare_pairs.dat). */
 int export_is_compare_pairs(const char *path);
@@ -44,6 +52,13 @@ int export_is_compare_pairs(const char *path);
  * ("compare/" + cell) with the measure "overhead-pct" (percent, its 95% interval as bounds).
  * Returns 0, or -1 with a one-line message in err. */
 int export_compare_pairs(const char *path, export_format f, FILE *out, char *err, size_t errlen);
+
+#ifdef RINGBENCH_HAVE_JANSSON
+#include <jansson.h>
+/* s as a JSON string; when s is not valid UTF-8, each byte outside a valid sequence is written as
+ * the text \xNN and *escaped (when not NULL) is incremented. NULL only when out of memory. */
+json_t *export_json_text(const char *s, size_t *escaped);
+#endif
 
 /* A CSV field: quoted (with "" for ") when it holds a comma, quote or line break. */
 void export_csv_field(FILE *out, const char *s);

@@ -2,12 +2,14 @@
  *
  * Opening checks that the file is HDF5, is a ringbench file, and has a schema version this build
  * understands; anything else is refused with one line of text, never a crash (a truncated or
- * corrupt file included).
+ * corrupt file included). It then reads every dataset once and checks what it read (SCHEMA.md,
+ * "Integrity"): what cannot be trusted is marked, row by row, and said (h5in_warning).
  */
 #ifndef RINGBENCH_H5IN_H
 #define RINGBENCH_H5IN_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "schema.h"
 
 typedef struct h5in h5in;
@@ -21,7 +23,7 @@ const rb_row *h5in_row(const h5in *r, size_t i);   /* NULL when out of range */
 
 /* Raw samples of row i (malloc'd, caller frees): schema 1 its samples dataset, schema 2 the samples
  * of all its trials concatenated in round order. n = 0 and *out = NULL when the row has none.
- * Returns 0, or -1 with a message in err. */
+ * Returns 0, or -1 with a message in err (a row marked damaged: its reason). */
 int h5in_samples(const h5in *r, size_t i, double **out, size_t *n, char *err, size_t errlen);
 
 /* Attribute of a group as text (numbers formatted with %lld / %.17g); NULL when absent. */
@@ -39,8 +41,20 @@ const rb_trial *h5in_trial(const h5in *r, size_t t);   /* NULL when out of range
  * reader, valid until close). Returns n (0 for a row without trials). */
 size_t h5in_row_trials(const h5in *r, size_t i, const size_t **idx);
 /* Raw samples of trial t (malloc'd, caller frees); n = 0 and *out = NULL when it has none.
- * Returns 0, or -1 with a message in err. */
+ * Returns 0, or -1 with a message in err (a trial whose samples are damaged: why). Every sample is
+ * read and checked at open, so this only copies. */
 int h5in_trial_samples(const h5in *r, size_t t, double **out, size_t *n, char *err, size_t errlen);
+
+/* Damage found at open that did not refuse the file: every row, trial or sample that could not be
+ * trusted is named in one warning line (naming the file, the dataset and the row), and its row is
+ * marked status RB_STATUS_DAMAGED with the reason ("damaged: ...") in `reason`, so it is shown as
+ * damaged and used by no verdict. A file of a schema without checksums has a warning saying so.
+ * h5in_warning(r, i) for i < h5in_nwarnings(r); the last may say how many more were not kept. */
+size_t h5in_nwarnings(const h5in *r);
+const char *h5in_warning(const h5in *r, size_t i);
+size_t h5in_ndamaged(const h5in *r);   /* rows marked RB_STATUS_DAMAGED */
+/* Each warning as "PREFIX: WARNING: LINE" on f: what every command that reads a file prints. */
+void h5in_print_warnings(const h5in *r, FILE *f, const char *prefix);
 
 int h5in_complete(const h5in *r);        /* root "complete" attribute */
 int h5in_schema_version(const h5in *r); /* the schema the file was written with (1 or 2) */

@@ -655,6 +655,9 @@ int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n)
     memcpy(&copy, row, sizeof copy);
     copy.row_id = w->nrows;
     tidy_row(&copy);
+    /* The checksums are of exactly what is written: the tidied row and the samples as given. */
+    copy.samples_check = rb_check_samples(samples, n);
+    copy.check = rb_row_check(&copy);
 
     /* Samples first: a row that made it into the table always has its samples. */
     snprintf(name, sizeof name, RB_H5_SAMPLES "/" RB_H5_SAMPLE_FMT, (int)copy.row_id);
@@ -665,6 +668,8 @@ int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n)
         return -1;
     w->nrows++;
     row->row_id = copy.row_id;
+    row->samples_check = copy.samples_check;
+    row->check = copy.check;
     return 0;
 }
 
@@ -691,6 +696,8 @@ int h5out_append_trial(h5out *w, rb_trial *t, const double *samples, size_t n)
     copy.n = n;
     copy.sample_offset = w->nsamples;
     tidy_trial(&copy);
+    copy.samples_check = rb_check_samples(samples, n);
+    copy.check = rb_trial_check(&copy);
 
     /* Samples first: a trial in the table always has its samples. */
     if (n > 0) {
@@ -718,6 +725,8 @@ int h5out_append_trial(h5out *w, rb_trial *t, const double *samples, size_t n)
     t->trial_id = copy.trial_id;
     t->sample_offset = copy.sample_offset;
     t->n = copy.n;
+    t->samples_check = copy.samples_check;
+    t->check = copy.check;
     return 0;
 }
 
@@ -790,8 +799,13 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
     if (!complete && (why == NULL || why[0] == '\0'))
         why = "unknown";
     H5_CHECK(w, root = H5Gopen2(w->file, "/", H5P_DEFAULT), "H5Gopen2 /");
+    /* The lengths of the tables and of the samples, so a reader sees rows cut off or added later. */
+    int64_t nrows = w->nrows, ntrials = w->ntrials, nsamples = (int64_t)w->nsamples;
     if (attr_write(w, root, RB_H5_ATTR_COMPLETE, H5T_NATIVE_INT32, &flag) < 0 ||
-        attr_write_str(w, root, RB_H5_ATTR_INTERRUPTED, complete ? "" : why) < 0)
+        attr_write_str(w, root, RB_H5_ATTR_INTERRUPTED, complete ? "" : why) < 0 ||
+        attr_write(w, root, RB_H5_ATTR_NROWS, H5T_NATIVE_INT64, &nrows) < 0 ||
+        attr_write(w, root, RB_H5_ATTR_NTRIALS, H5T_NATIVE_INT64, &ntrials) < 0 ||
+        attr_write(w, root, RB_H5_ATTR_NSAMPLES, H5T_NATIVE_INT64, &nsamples) < 0)
         goto out;
     h5util_close_id(&root, H5Gclose);
     h5util_close_id(&w->cells, H5Dclose);

@@ -209,13 +209,22 @@ static long long insert_run(hist *h, const h5in *r, const char *name, const stru
         snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
         return -1;
     }
-    char added[32], machine[1024];
+    char added[32];
     utc_now(added, sizeof added);
     const char *host = prov(r, "hostname", "unknown"), *backend = prov(r, "backend", "unknown");
     const char *gpu = prov(r, "gpu_name", "none"), *bus = prov(r, "pci_bus_id", "none");
     const char *wsl2 = prov(r, "wsl2", "0");
-    snprintf(machine, sizeof machine, "%s | %s | %s | %s | %s", host, backend, gpu, bus,
-             strcmp(wsl2, "1") == 0 ? "WSL2" : "native");
+    /* The fingerprint is a key: allocated at its full length, never cut (two long GPU names that
+     * share a prefix are two machines). */
+    const char *fmt = "%s | %s | %s | %s | %s", *kind = strcmp(wsl2, "1") == 0 ? "WSL2" : "native";
+    int mlen = snprintf(NULL, 0, fmt, host, backend, gpu, bus, kind);
+    char *machine = mlen < 0 ? NULL : malloc((size_t)mlen + 1);
+    if (machine == NULL) {
+        snprintf(err, errlen, "%s: out of memory for the machine fingerprint", h->index);
+        sqlite3_finalize(st);
+        return -1;
+    }
+    snprintf(machine, (size_t)mlen + 1, fmt, host, backend, gpu, bus, kind);
     /* The driver by its NVML version string where the run had NVML, else the CUDA driver API number. */
     const char *driver = prov(r, "nvml_driver_version", NULL);
     if (!driver || strcmp(driver, "unknown") == 0)
@@ -256,6 +265,7 @@ static long long insert_run(hist *h, const h5in *r, const char *name, const stru
     else
         snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
     sqlite3_finalize(st);
+    free(machine);
     return id;
 }
 
@@ -382,6 +392,9 @@ static long long index_file(hist *h, const char *name, char *err, size_t errlen)
         record_skipped(h, name, &sb, rerr);
         return 0;
     }
+    /* Damaged rows are indexed with status "damaged" (never judged); the notes say which. */
+    for (size_t i = 0; i < h5in_nwarnings(r); i++)
+        note(h, "%s", h5in_warning(r, i));
     long long id = -1;
     if (exec_sql(h, "BEGIN", err, errlen) == 0) {
         id = insert_run(h, r, name, &sb, err, errlen);

@@ -7,9 +7,10 @@
 #ifndef RINGBENCH_SCHEMA_H
 #define RINGBENCH_SCHEMA_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#define RB_SCHEMA_VERSION 2
+#define RB_SCHEMA_VERSION 3
 
 /* Groups, datasets and file-level attributes. */
 #define RB_H5_CELLS            "/cells"         /* compound table, one rb_row per row */
@@ -33,6 +34,11 @@
 #define RB_STATUS_UNSUPPORTED "unsupported" /* this platform cannot run the mode; reason says why */
 #define RB_STATUS_INVALID     "invalid"     /* the combination makes no sense (mapped + malloc) */
 #define RB_STATUS_FAILED      "failed"      /* ran, but went wrong (lost/duplicated/corrupted, timeout) */
+/* Never written: the reader gives it to a row (or trial) of a file that it found damaged or
+ * inconsistent (a checksum that does not match, samples that cannot be read, a unit that is not its
+ * family's, ...), with the reason in `reason`, so that every output shows the cell as damaged and no
+ * verdict uses it. */
+#define RB_STATUS_DAMAGED     "damaged"
 
 /* The text used for a mode field that does not apply (baselines). */
 #define RB_NOT_APPLICABLE "-"
@@ -116,6 +122,10 @@ typedef struct rb_row {
      * counted by the CUDA backend's counting layer; NaN where not counted (CPU backend, baselines). */
     double calls_memcpy, calls_memcpy_async, calls_event_record, calls_event_query;
     double calls_stream_query, calls_stream_sync, calls_launch, calls_other;
+    /* Schema 3: end-to-end checksums (rb_check_samples, rb_row_check), so damage anywhere between
+     * the writer and the reader, HDF5's own chunk index included, is detected on read. */
+    uint64_t samples_check;         /* of the row's own /samples/row_N dataset (none: of no samples) */
+    uint64_t check;                 /* of every other column of this row */
 } rb_row;
 
 /* How a row's p50 and interval were made.
@@ -182,7 +192,9 @@ typedef struct rb_row {
     X(F64, calls_stream_query,  "calls/op") \
     X(F64, calls_stream_sync,   "calls/op") \
     X(F64, calls_launch,        "calls/op") \
-    X(F64, calls_other,         "calls/op")
+    X(F64, calls_other,         "calls/op") \
+    X(U64, samples_check, "FNV-1a 64") \
+    X(U64, check,         "FNV-1a 64")
 
 /* Schema 2: one row of /trials. A trial is one independent measurement of one cell: a fresh ring
  * (fresh buffers, a fresh kernel launch) sampled once, then closed. Trials are written (and flushed)
@@ -213,6 +225,8 @@ typedef struct rb_trial {
     double sm_mhz_start, sm_mhz_end;   /* SM clock (NVML) at start and end; NaN when unknown */
     double mem_mhz_start, mem_mhz_end; /* memory clock */
     uint64_t throttle_start, throttle_end; /* NVML clock-event (throttle) reason bits; 0 none */
+    uint64_t samples_check;         /* schema 3: of its n samples in /trial_samples (rb_check_samples) */
+    uint64_t check;                 /* schema 3: of every other column of this trial (rb_trial_check) */
 } rb_trial;
 
 #define RB_TRIAL_COLUMNS(X) \
@@ -251,7 +265,27 @@ typedef struct rb_trial {
     X(F64, mem_mhz_start, "MHz") \
     X(F64, mem_mhz_end,   "MHz") \
     X(U64, throttle_start, "bitmask") \
-    X(U64, throttle_end,  "bitmask")
+    X(U64, throttle_end,  "bitmask") \
+    X(U64, samples_check, "FNV-1a 64") \
+    X(U64, check,         "FNV-1a 64")
+
+/* Schema 3 checksums: 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
+ *   rb_check_samples  over the samples' float64 values as 8 little-endian bytes each, in order
+ *   rb_row_check      over every column of the row in RB_ROW_COLUMNS order except `check`: an integer
+ *                     or float64 as its 4 or 8 little-endian bytes, a string as its bytes up to the
+ *                     first NUL (at most the field's size) followed by one 0 byte
+ *   rb_trial_check    the same over RB_TRIAL_COLUMNS
+ * Not cryptographic: they catch damage, not a forger who recomputes them (the reader's other checks
+ * of units, signs and identities are for that). */
+uint64_t rb_check_samples(const double *samples, size_t n);
+uint64_t rb_row_check(const rb_row *row);
+uint64_t rb_trial_check(const rb_trial *trial);
+
+/* Counts on the root written when the file is closed (schema 3): a table or the samples dataset
+ * that holds fewer or more than these was cut or grown after the run. */
+#define RB_H5_ATTR_NROWS     "cells_rows"
+#define RB_H5_ATTR_NTRIALS   "trials_rows"
+#define RB_H5_ATTR_NSAMPLES  "trial_samples_count"
 
 /* Attributes on /cells written from the tables above, so the file documents itself. */
 #define RB_H5_ATTR_UNIT_PREFIX "unit_"    /* "unit_<column>" for every numeric column */

@@ -70,8 +70,8 @@ for r in c:
         assert r["host_mem"] == b"malloc" and (r["ctrl"] == b"mapped" or r["xfer"] == b"zerocopy")
 valid = {(r["host_mem"], r["xfer"], r["launch"], r["ctrl"]) for r in c if r["family"] == b"latency" and r["status"] == b"ok"}
 assert len(valid) == 26, len(valid)
-# Schema 2: every ok row has its two trials, each with its own samples and the polling CPU.
-assert f.attrs["schema_version"] == 2
+# Schema 3: every ok row has its two trials, each with its own samples and the polling CPU.
+assert f.attrs["schema_version"] == 3
 t = f["/trials"][:]
 for r in c:
     if r["status"] != b"ok":
@@ -84,6 +84,19 @@ for r in c:
     for m in mine:
         assert m["cpu_start"] >= 0
         assert m["sample_offset"] + m["n"] <= f["/trial_samples"].shape[0]
+# The samples checksum as SCHEMA.md defines it (FNV-1a 64 over the little-endian float64 bytes),
+# recomputed here independently of the C code, on the first trials.
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+import numpy as np
+s = f["/trial_samples"][:]
+for m in t[:12]:
+    mine = np.asarray(s[m["sample_offset"]:m["sample_offset"] + m["n"]], dtype="<f8")
+    assert fnv1a64(mine.tobytes()) == int(m["samples_check"]), m["trial_id"]
+assert f.attrs["cells_rows"] == len(c) and f.attrs["trials_rows"] == len(t)
 # Throughput at windows 1 and the capacity; latency at window 1.
 wins = {int(r["window"]) for r in c if r["family"] == b"throughput" and r["status"] == b"ok"}
 assert 1 in wins and len(wins) >= 2, wins
@@ -102,6 +115,9 @@ PY
     grep -q "### (ii) End-to-end latency" "$work/rep/report.md" && grep -q "### (iii) End-to-end throughput" \
         "$work/rep/report.md" && grep -q "### (iv) Which single axis" "$work/rep/report.md" && ok \
         || bad "report.md's verdict sections are not numbered (i)-(iv)"
+    # An intact file of this build: nothing marked damaged, no warning from the reader (issue 22).
+    ! grep -q "WARNING" "$work/err" && ! grep -q "DAMAGED" "$work/rep/report.md" && ok \
+        || bad "the reader flagged an intact file: $(grep WARNING "$work/err" | head -3)"
     ;;
 interrupt)
     "$rb" run --backend cpu --preset default --trials 2 --timeout 60 -o "$work/i.h5" --quiet >"$work/out" 2>"$work/err" &

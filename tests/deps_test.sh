@@ -53,7 +53,7 @@ cat >"$work/bin/id" <<'STUB'
 #!/bin/sh
 echo "$FAKE_UID"
 STUB
-for c in gnuplot h5dump sqlite3; do
+for c in gnuplot h5dump sqlite3 clang; do
     printf '#!/bin/sh\ncase " $FAKE_BROKEN " in *" %s "*) exit 127 ;; esac\nexit 0\n' "$c" >"$work/bin/$c"
 done
 cat >"$work/bin/python3" <<'STUB'

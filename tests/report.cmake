@@ -5,7 +5,7 @@
 set(rb_report_work "${CMAKE_CURRENT_BINARY_DIR}/report_work")
 rb_add_test(test_report_content SOURCES test_report.c report_fixture.c LIBS rb_report rb_results rb_stats
             LABELS unit ARGS content "${rb_report_work}")
-foreach(case render compare damaged paths nognuplot trials)
+foreach(case render compare damaged paths nognuplot trials hostile)
   add_test(NAME test_report_${case} COMMAND test_report_content ${case} "${rb_report_work}")
   set_tests_properties(test_report_${case} PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()

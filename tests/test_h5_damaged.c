@@ -1,7 +1,10 @@
 /* test_h5_damaged.c - h5in_open refuses what it cannot trust with one line of text, and never
  * crashes: missing, empty and text files, truncated and bit-flipped copies of a valid file, HDF5
- * files that are not ringbench files, a newer schema, a table missing a column. Run it under
- * -DRINGBENCH_SANITIZE=address to see that no damaged file makes the reader touch bad memory.
+ * files that are not ringbench files, a newer schema, a table missing a column. And what used to pass
+ * silently (issue 22): rows with a wrong unit, a negative median, a duplicate cell or a wrong count;
+ * values edited with HDF5's own checksums intact; rows cut off a table; a damaged chunk of
+ * /trial_samples; every bit of its chunk index. Run it under -DRINGBENCH_SANITIZE=address to see
+ * that no damaged file makes the reader touch bad memory.
  *
  * Usage: test_h5_damaged WORKDIR. Its files go in a subdirectory whose name has spaces and quotes.
  */
@@ -324,6 +327,349 @@ static void test_newer_schema(const char *valid, const unsigned char *data, size
     CHECK_MSG(strstr(msg, want) != NULL, "%s", msg);
 }
 
+// --- issue 22: damage that used to pass silently ------------------------------------------------------
+
+#define TCELLS 6          /* cells of the trials file */
+#define TTRIALS 3         /* trials per cell */
+#define TSAMPLES 2000     /* samples per trial: 36 000 in all, three chunks of /trial_samples */
+
+/* What a test changes in the rows it writes: called with each row before it is appended. */
+typedef void (*row_edit)(rb_row *row, int cell);
+
+static double tsample(int cell, int trial, int k)
+{
+    return 2.0 + cell + 0.25 * trial + (double)(k % 97) * 0.01;
+}
+
+/* A schema-3 file of TCELLS latency cells (modes differ by size), each measured in TTRIALS trials of
+ * TSAMPLES samples, written through the real writer; edit may change a row before it is written. */
+static void write_trials_file(const char *path, row_edit edit)
+{
+    char err[512] = "";
+    h5out *w = NULL;
+    double *s = malloc(TSAMPLES * sizeof *s);
+    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
+    if (w == NULL || s == NULL) {
+        free(s);
+        return;
+    }
+    for (int c = 0; c < TCELLS; c++) {
+        for (int t = 0; t < TTRIALS; t++) {
+            rb_trial tr;
+            memset(&tr, 0, sizeof tr);
+            tr.cell_id = c;
+            snprintf(tr.family, sizeof tr.family, "latency");
+            snprintf(tr.host_mem, sizeof tr.host_mem, "pinned");
+            snprintf(tr.xfer, sizeof tr.xfer, "async");
+            snprintf(tr.launch, sizeof tr.launch, "coop");
+            snprintf(tr.ctrl, sizeof tr.ctrl, "mapped");
+            tr.size_bytes = 8u << c;
+            tr.window = 1;
+            tr.trial = t;
+            snprintf(tr.status, sizeof tr.status, "%s", RB_STATUS_OK);
+            for (int k = 0; k < TSAMPLES; k++)
+                s[k] = tsample(c, t, k);
+            CHECK_MSG(h5out_append_trial(w, &tr, s, TSAMPLES) == 0, "%s", h5out_error(w));
+        }
+        rb_row row;
+        memset(&row, 0, sizeof row);
+        row.cell_id = c;
+        snprintf(row.backend, sizeof row.backend, "cpu");
+        snprintf(row.family, sizeof row.family, "latency");
+        snprintf(row.host_mem, sizeof row.host_mem, "pinned");
+        snprintf(row.xfer, sizeof row.xfer, "async");
+        snprintf(row.launch, sizeof row.launch, "coop");
+        snprintf(row.ctrl, sizeof row.ctrl, "mapped");
+        snprintf(row.status, sizeof row.status, "%s", RB_STATUS_OK);
+        snprintf(row.unit, sizeof row.unit, "us");
+        snprintf(row.ci_method, sizeof row.ci_method, "%s", RB_CI_TRIALS);
+        row.size_bytes = 8u << c;
+        row.window = 1;
+        row.trials = TTRIALS;
+        row.n = TTRIALS * TSAMPLES;
+        row.min = 2.0 + c;
+        row.p50 = row.mean = 2.5 + c;
+        row.ci_lo = 2.4 + c;
+        row.ci_hi = 2.6 + c;
+        if (edit != NULL)
+            edit(&row, c);
+        CHECK_MSG(h5out_append(w, &row, NULL, 0) == 0, "%s", h5out_error(w));
+    }
+    CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+    free(s);
+}
+
+/* Opens path expecting success; the reader (caller closes) or NULL. */
+static h5in *opened(const char *path, const char *what)
+{
+    char err[1024] = "";
+    h5in *r = NULL;
+    CHECK_MSG(h5in_open(path, &r, err, sizeof err) == 0, "%s: %s", what, err);
+    return r;
+}
+
+/* The number of rows marked damaged, each checked to have its reason and a warning naming it. */
+static size_t damaged_rows(const h5in *r, const char *what, const char *reason_has)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < h5in_nrows(r); i++) {
+        const rb_row *row = h5in_row(r, i);
+        if (strcmp(row->status, RB_STATUS_DAMAGED) != 0)
+            continue;
+        char name[64];
+        int warned = 0;
+        snprintf(name, sizeof name, RB_H5_CELLS " row %zu ", i);
+        for (size_t k = 0; k < h5in_nwarnings(r); k++)
+            warned |= strstr(h5in_warning(r, k), name) != NULL && one_line(h5in_warning(r, k));
+        CHECK_MSG(warned, "%s: row %zu damaged without a warning naming it", what, i);
+        CHECK_MSG(strncmp(row->reason, "damaged: ", 9) == 0, "%s: reason '%s'", what, row->reason);
+        CHECK_MSG(reason_has == NULL || strstr(row->reason, reason_has) != NULL, "%s: reason '%s' lacks '%s'", what,
+                  row->reason, reason_has);
+        n++;
+    }
+    CHECK_INT(h5in_ndamaged(r), n);
+    return n;
+}
+
+/* Every trial that is not marked damaged reads back exactly the samples written; a marked one is
+ * refused with one line. Returns how many trials were marked. */
+static size_t check_trial_samples(const h5in *r, const char *what)
+{
+    char err[1024];
+    size_t bad = 0;
+    for (size_t t = 0; t < h5in_ntrials(r); t++) {
+        const rb_trial *tr = h5in_trial(r, t);
+        double *s = NULL;
+        size_t n = 0;
+        int rc = h5in_trial_samples(r, t, &s, &n, err, sizeof err);
+        if (strcmp(tr->status, RB_STATUS_DAMAGED) == 0) {
+            bad++;
+            CHECK_MSG(rc == -1 && one_line(err), "%s: damaged trial %zu read (%s)", what, t, err);
+        } else {
+            CHECK_MSG(rc == 0 && n == TSAMPLES, "%s: trial %zu: rc %d n %zu: %s", what, t, rc, n, err);
+            int same = rc == 0 && n == TSAMPLES;
+            for (size_t k = 0; same && k < n; k++)
+                same = s[k] == tsample(tr->cell_id, tr->trial, (int)k);
+            CHECK_MSG(same, "%s: trial %zu (not marked damaged) reads other samples than were written", what, t);
+        }
+        free(s);
+    }
+    return bad;
+}
+
+static void edit_unit(rb_row *row, int cell) { if (cell == 1) snprintf(row->unit, sizeof row->unit, "ms"); }
+static void edit_negative(rb_row *row, int cell) { if (cell == 2) row->p50 = -row->p50; }
+static void edit_duplicate(rb_row *row, int cell) { if (cell == 4) row->size_bytes = 8u << 3; }
+static void edit_count(rb_row *row, int cell) { if (cell == 5) row->n += 7; }
+static void edit_cell_id(rb_row *row, int cell) { if (cell == 4) row->cell_id = 3; }
+
+/* Rows whose checksums are right but whose contents cannot be: a wrong unit (which inverted a
+ * verdict: GB/s read as time), a negative median, two rows of one cell (counted twice by compare),
+ * a count of samples other than its trials hold. Each is marked, and only it. */
+static void test_inconsistent_rows(void)
+{
+    static const struct { row_edit edit; const char *name, *reason; size_t marked; } cases[] = {
+        { edit_unit, "a unit not its family's", "unit 'ms'", 1 },
+        { edit_negative, "a negative p50", "p50 is negative", 1 },
+        { edit_duplicate, "two rows of one cell", "the same cell as row", 2 },
+        { edit_count, "n other than its trials'", "its ok trials", 1 },
+        { edit_cell_id, "two rows of one cell_id", "the same cell_id 3", 2 },
+    };
+    char path[4200];
+    path_in(path, sizeof path, "inconsistent rows.h5");
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        write_trials_file(path, cases[k].edit);
+        h5in *r = opened(path, cases[k].name);
+        if (r == NULL)
+            continue;
+        CHECK_MSG(damaged_rows(r, cases[k].name, cases[k].reason) == cases[k].marked, "%s: marked %zu rows",
+                  cases[k].name, h5in_ndamaged(r));
+        check_trial_samples(r, cases[k].name);
+        h5in_close(r);
+    }
+}
+
+/* Opens path read-write and overwrites element index of dataset name (a table row through its
+ * file type, or one float64) with value: an edit HDF5 itself finds nothing wrong with. */
+static void overwrite(const char *path, const char *name, hsize_t index, const void *value, int is_row)
+{
+    hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT), dset = H5Dopen2(file, name, H5P_DEFAULT);
+    hid_t space = H5Dget_space(dset), mtype = is_row ? h5out_row_type() : H5Tcopy(H5T_NATIVE_DOUBLE);
+    hsize_t one = 1;
+    hid_t mspace = H5Screate_simple(1, &one, NULL);
+    CHECK(H5Sselect_hyperslab(space, H5S_SELECT_SET, &index, NULL, &one, NULL) >= 0);
+    CHECK(H5Dwrite(dset, mtype, mspace, space, H5P_DEFAULT, value) >= 0);
+    H5Sclose(mspace);
+    H5Tclose(mtype);
+    H5Sclose(space);
+    H5Dclose(dset);
+    H5Fclose(file);
+}
+
+/* Values changed inside the file with every HDF5 checksum recomputed (what h5py or a chunk index
+ * pointing at other data does): the schema-3 checksums catch them. */
+static void test_checksums(void)
+{
+    char path[4200];
+    path_in(path, sizeof path, "edited values.h5");
+    write_trials_file(path, NULL);
+    h5in *r = opened(path, "intact trials file");
+    if (r == NULL)
+        return;
+    CHECK_INT(h5in_ndamaged(r), 0);
+    CHECK_INT(h5in_nwarnings(r), 0);
+    CHECK_INT(check_trial_samples(r, "intact"), 0);
+    rb_row row = *h5in_row(r, 3);
+    h5in_close(r);
+
+    row.p50 *= 10; /* a verdict-changing edit of one row */
+    overwrite(path, RB_H5_CELLS, 3, &row, 1);
+    r = opened(path, "an edited row");
+    if (r != NULL) {
+        CHECK_INT(damaged_rows(r, "an edited row", "checksum"), 1);
+        CHECK_STR(h5in_row(r, 3)->status, RB_STATUS_DAMAGED);
+        h5in_close(r);
+    }
+
+    write_trials_file(path, NULL);
+    double zero = 0.0; /* one sample of trial 4 (cell 1) */
+    overwrite(path, RB_H5_TRIAL_SAMPLES, 4 * TSAMPLES + 17, &zero, 0);
+    r = opened(path, "an edited sample");
+    if (r != NULL) {
+        CHECK_INT(damaged_rows(r, "an edited sample", "do not match their checksum"), 1);
+        CHECK_STR(h5in_row(r, 1)->status, RB_STATUS_DAMAGED);
+        CHECK_INT(check_trial_samples(r, "an edited sample"), 1);
+        h5in_close(r);
+    }
+
+    /* Rows cut off the end of /cells: refused, since which rows are gone cannot be known. */
+    write_trials_file(path, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT), dset = H5Dopen2(file, RB_H5_CELLS, H5P_DEFAULT);
+    hsize_t fewer = TCELLS - 1;
+    CHECK(H5Dset_extent(dset, &fewer) >= 0);
+    H5Dclose(dset);
+    H5Fclose(file);
+    const char *msg = refused(path, "a row cut off /cells");
+    CHECK_MSG(strstr(msg, "closed with") != NULL, "%s", msg);
+}
+
+/* The address and size of chunk k of dataset name. */
+static int chunk_at(const char *path, const char *name, hsize_t k, haddr_t *addr, hsize_t *size)
+{
+#if H5_VERSION_GE(1, 10, 5)
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), dset = H5Dopen2(file, name, H5P_DEFAULT);
+    hid_t space = H5Dget_space(dset);
+    hsize_t offset = 0;
+    unsigned mask = 0;
+    int rc = H5Dget_chunk_info(dset, space, k, &offset, &mask, addr, size) >= 0 ? 0 : -1;
+    H5Sclose(space);
+    H5Dclose(dset);
+    H5Fclose(file);
+    return rc;
+#else
+    (void)path; (void)name; (void)k; (void)addr; (void)size;
+    return -1;
+#endif
+}
+
+/* D5: a damaged chunk of /trial_samples (its Fletcher-32 fails) was swallowed by the report (exit
+ * 0, verdicts on "no raw samples") and re-read once per trial. Now the trials in that chunk, and
+ * their rows, are marked and named; every other trial reads back exactly. */
+static void test_damaged_samples_chunk(void)
+{
+    char path[4200];
+    haddr_t addr = HADDR_UNDEF;
+    hsize_t size = 0;
+    path_in(path, sizeof path, "damaged samples chunk.h5");
+    write_trials_file(path, NULL);
+    if (chunk_at(path, RB_H5_TRIAL_SAMPLES, 1, &addr, &size) != 0) {
+        printf("no H5Dget_chunk_info: damaged samples chunk not targeted\n");
+        return;
+    }
+    size_t len = 0;
+    unsigned char *data = slurp(path, &len);
+    CHECK(data != NULL && addr + size <= len);
+    if (data == NULL || addr + size > len) {
+        free(data);
+        return;
+    }
+    data[addr + size / 3] ^= 0x04;
+    spill(path, data, len);
+    free(data);
+    h5in *r = opened(path, "a damaged samples chunk");
+    if (r == NULL)
+        return;
+    /* Chunk 1 holds samples [16384, 32768): trials 8 to 16, so cells 2 to 5. */
+    size_t rows = damaged_rows(r, "a damaged samples chunk", "cannot be read");
+    CHECK_MSG(rows == 4, "%zu rows marked", rows);
+    size_t trials = check_trial_samples(r, "a damaged samples chunk");
+    CHECK_MSG(trials == 9, "%zu trials marked", trials);
+    int named = 0;
+    for (size_t k = 0; k < h5in_nwarnings(r); k++)
+        named |= strstr(h5in_warning(r, k), RB_H5_TRIAL_SAMPLES) != NULL;
+    CHECK_MSG(named, "no warning names " RB_H5_TRIAL_SAMPLES);
+    h5in_close(r);
+}
+
+/* D6: HDF5's chunk index (a version-1 B-tree: no checksum) of /trial_samples, damaged one bit at a
+ * time. A damaged key can make a chunk "not allocated", read back as 0.0 with no error. Every flip
+ * must be refused, marked, or read back the samples that were written. */
+static void test_chunk_index(void)
+{
+    char path[4200];
+    path_in(path, sizeof path, "chunk index.h5");
+    write_trials_file(path, NULL);
+    size_t len = 0;
+    unsigned char *data = slurp(path, &len), *copy = data ? malloc(len) : NULL;
+    haddr_t addr = HADDR_UNDEF;
+    hsize_t size = 0;
+    if (data == NULL || copy == NULL || chunk_at(path, RB_H5_TRIAL_SAMPLES, 0, &addr, &size) != 0) {
+        free(data);
+        free(copy);
+        return;
+    }
+    /* The B-tree node whose first child is chunk 0: "TREE", type 1 (raw data), level 0, then keys
+     * (4-byte size, 4-byte filter mask, two 8-byte offsets) and 8-byte child addresses in turn. */
+    size_t node = len, used = 0;
+    for (size_t at = 0; at + 56 <= len; at++) {
+        if (memcmp(data + at, "TREE", 4) != 0 || data[at + 4] != 1 || data[at + 5] != 0)
+            continue;
+        uint64_t child = 0;
+        for (int b = 0; b < 8; b++)
+            child |= (uint64_t)data[at + 48 + b] << (8 * b);
+        if (child == addr) {
+            node = at;
+            used = (size_t)data[at + 6] | (size_t)data[at + 7] << 8;
+            break;
+        }
+    }
+    CHECK_MSG(node < len && used >= 2, "the chunk index of " RB_H5_TRIAL_SAMPLES " was not found");
+    size_t from = node + 24, to = from + (used + 1) * 24 + used * 8;
+    int refused_n = 0, marked_n = 0, same_n = 0;
+    for (size_t at = from; at < to && to <= len; at++)
+        for (int bit = 0; bit < 8; bit++) {
+            char err[1024] = "";
+            memcpy(copy, data, len);
+            copy[at] ^= (unsigned char)(1u << bit);
+            spill(path, copy, len);
+            h5in *r = NULL;
+            if (h5in_open(path, &r, err, sizeof err) != 0) {
+                refused_n++;
+                CHECK_MSG(one_line(err), "index flip at %zu: '%s'", at, err);
+                continue;
+            }
+            size_t bad = check_trial_samples(r, "a flipped bit in the chunk index");
+            damaged_rows(r, "a flipped bit in the chunk index", NULL);
+            marked_n += bad > 0;
+            same_n += bad == 0;
+            h5in_close(r);
+        }
+    printf("chunk index: %zu bits flipped: %d refused, %d marked damaged, %d read back the same samples\n",
+           (to - from) * 8, refused_n, marked_n, same_n);
+    free(copy);
+    free(data);
+}
+
 int main(int argc, char **argv)
 {
     char valid[4200], err[512];
@@ -362,6 +708,10 @@ int main(int argc, char **argv)
     test_not_ringbench();
     test_newer_schema(valid, data, len);
     free(data);
+    test_inconsistent_rows();
+    test_checksums();
+    test_damaged_samples_chunk();
+    test_chunk_index();
     /* Every refusal closed what it had opened: no file or object of HDF5 is left open. */
     CHECK_INT(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL), 0);
     CHECK_DONE();

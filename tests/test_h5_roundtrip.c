@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #define NROWS 5
-static const size_t sample_counts[NROWS] = { 1000, 100000, 0, 1, 0 };
+static const size_t sample_counts[NROWS] = { 1000, 100000, 0, 1, 8 };
 
 static char workdir[4096];
 
@@ -127,16 +127,24 @@ static rb_row make_row(int i)
     return r;
 }
 
+static double *make_samples(int i, size_t n);
+
 /* What the reader must return for a written row: the id the writer gave, the reason truncated. */
 static rb_row expected_row(int i)
 {
     rb_row r = make_row(i);
     r.row_id = i;
     r.reason[sizeof r.reason - 1] = '\0';
+    /* The schema-3 checksums the writer adds: of the samples written, then of the row. */
+    double *s = make_samples(i, sample_counts[i]);
+    r.samples_check = rb_check_samples(s, sample_counts[i]);
+    r.check = rb_row_check(&r);
+    free(s);
     return r;
 }
 
-/* Deterministic samples with the awkward values too: -0, a denormal, infinities, NaN. */
+/* Deterministic samples, and in the failed row 4 the awkward values too: -0, a denormal, infinities,
+ * NaN (the reader marks an ok row whose samples are negative as damaged: no measurement is). */
 static double *make_samples(int i, size_t n)
 {
     double *s = malloc((n ? n : 1) * sizeof *s);
@@ -145,7 +153,7 @@ static double *make_samples(int i, size_t n)
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         s[k] = (double)(x >> 11) * 0x1p-53 * 100.0 + i;
     }
-    if (n >= 8) {
+    if (i == 4 && n >= 8) {
         s[1] = -0.0; s[2] = DBL_MIN / 4; s[3] = INFINITY; s[4] = -INFINITY; s[5] = NAN;
         s[6] = DBL_MAX; s[7] = -1e-300;
     }
@@ -173,14 +181,14 @@ static void check_columns_cover_row(void)
     RB_ROW_COLUMNS(RB_COVER)
 #undef COVER_T
     CHECK_MSG(sizeof(rb_row) - end < alignof(rb_row), "rb_row has fields after the last column");
-    CHECK_INT(ncols, 47);
+    CHECK_INT(ncols, 49);
     end = ncols = 0;
 #define COVER_T rb_trial
     RB_TRIAL_COLUMNS(RB_COVER)
 #undef COVER_T
 #undef RB_COVER
     CHECK_MSG(sizeof(rb_trial) - end < alignof(rb_trial), "rb_trial has fields after the last column");
-    CHECK_INT(ncols, 36);
+    CHECK_INT(ncols, 38);
 }
 
 static void check_families(void)
@@ -311,7 +319,8 @@ static void check_attrs(const h5in *r)
     check_attr(r, "/", RB_H5_ATTR_SCHEMA, version);
     check_attr(r, "/", RB_H5_ATTR_COMPLETE, "1");
     check_attr(r, "/", RB_H5_ATTR_INTERRUPTED, "");
-    CHECK_INT(h5in_attr_count(r, "/"), 5);
+    /* tool, schema_version, complete, interrupted_by, host, and the three lengths written at close */
+    CHECK_INT(h5in_attr_count(r, "/"), 8);
     CHECK(h5in_attr(r, RB_H5_PROVENANCE, "absent") == NULL);
     CHECK(h5in_attr(r, "/nogroup", "x") == NULL);
 }
@@ -703,7 +712,7 @@ static void test_trials(void)
     CHECK_MSG(h5in_open(path, &r, err, sizeof err) == 0, "%s", err);
     if (r == NULL)
         return;
-    CHECK_INT(h5in_schema_version(r), 2);
+    CHECK_INT(h5in_schema_version(r), RB_SCHEMA_VERSION);
     CHECK_INT(h5in_ntrials(r), 4);
     const size_t *idx = NULL;
     CHECK_INT(h5in_row_trials(r, 0, &idx), 3);

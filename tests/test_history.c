@@ -303,6 +303,55 @@ static void test_history(void)
     hist_close(h);
 }
 
+/* Issue 22: a machine fingerprint longer than any buffer (D2: it was cut, matched no run and
+ * runs[-1] was read) and a run without one ok cell (D4: qsort(NULL, 0)) are judged like any other. */
+static void test_hostile_runs(void)
+{
+    char dir[1100], path[1300], host[700], err[512];
+    int regr;
+    long long nruns = 0;
+    snprintf(dir, sizeof dir, "%s/hostile", g_work);
+    memset(host, 'H', 600);
+    host[600] = '\0';
+    for (int day = 1; day <= 2; day++) {
+        snprintf(path, sizeof path, "%s/long-day%02d.h5", g_work, day);
+        write_run(path, host, day, "580.95", 1.0);
+        char *s = track(dir, path, &regr, &nruns);
+        if (day == 1)
+            CHECK_MSG(strstr(s, "fingerprint: NEW") != NULL, "long fingerprint, first run:\n%s", s);
+        else
+            CHECK_MSG(strstr(s, "history: 1 earlier runs of this machine") != NULL && strstr(s, "long-day02.h5"),
+                      "long fingerprint, second run not judged against the first:\n%s", s);
+        CHECK_MSG(regr == 0, "long fingerprint, day %d: %d regressions", day, regr);
+        free(s);
+    }
+    /* A run interrupted before its first cell: one failed row, nothing ok. */
+    h5out *w = NULL;
+    snprintf(path, sizeof path, "%s/no-ok-cell.h5", g_work);
+    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
+    if (w == NULL)
+        return;
+    CHECK(h5out_attr_str(w, RB_H5_PROVENANCE, "hostname", "Z") == 0);
+    rb_row r;
+    memset(&r, 0, sizeof r);
+    set_str(r.backend, "cpu");
+    set_str(r.family, "latency");
+    set_str(r.host_mem, "pinned");
+    set_str(r.xfer, "async");
+    set_str(r.launch, "coop");
+    set_str(r.ctrl, "mapped");
+    set_str(r.status, RB_STATUS_FAILED);
+    set_str(r.unit, "us");
+    r.size_bytes = 8;
+    r.window = 1;
+    r.p50 = r.min = r.max = r.mean = r.ci_lo = r.ci_hi = NAN;
+    CHECK(h5out_append(w, &r, NULL, 0) == 0);
+    CHECK_MSG(h5out_close(w, 0, "SIGINT", err, sizeof err) == 0, "%s", err);
+    char *s = track(dir, path, &regr, &nruns);
+    CHECK_MSG(strstr(s, "unchanged: 0 cells") != NULL && regr == 0, "run without an ok cell:\n%s", s);
+    free(s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -316,5 +365,6 @@ int main(int argc, char **argv)
         return 1;
     test_history();
     test_machine_shift();
+    test_hostile_runs();
     CHECK_DONE();
 }

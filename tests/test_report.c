@@ -804,10 +804,106 @@ static void case_trials(void)
     CHECK_INT(run_cmd(compare_cmd, NULL, 8, "compare", a, inj, "-o", dir, "--no-render", "--min-effect", "x"), 2);
 }
 
+// --- hostile files: long texts, a trial without samples (issue 22) --------------------------------------
+
+/* A text of n copies of c (static buffers, two in flight). */
+static const char *long_text(char c, size_t n)
+{
+    static char bufs[2][2048];
+    static int next;
+    char *b = bufs[next++ % 2];
+    if (n >= sizeof bufs[0])
+        n = sizeof bufs[0] - 1;
+    memset(b, c, n);
+    b[n] = '\0';
+    return b;
+}
+
+/* A file with one ok latency cell of two trials, the first of which kept no samples. */
+static void write_empty_trial(const char *path)
+{
+    char err[512] = "";
+    h5out *w = NULL;
+    double s[50];
+    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
+    if (w == NULL)
+        return;
+    for (int t = 0; t < 2; t++) {
+        rb_trial tr;
+        memset(&tr, 0, sizeof tr);
+        snprintf(tr.family, sizeof tr.family, "latency");
+        snprintf(tr.host_mem, sizeof tr.host_mem, "pinned");
+        snprintf(tr.xfer, sizeof tr.xfer, "async");
+        snprintf(tr.launch, sizeof tr.launch, "coop");
+        snprintf(tr.ctrl, sizeof tr.ctrl, "mapped");
+        snprintf(tr.status, sizeof tr.status, "%s", RB_STATUS_OK);
+        tr.size_bytes = 8;
+        tr.window = 1;
+        tr.trial = t;
+        for (int k = 0; k < 50; k++)
+            s[k] = 10.0 + k * 0.01;
+        CHECK_MSG(h5out_append_trial(w, &tr, s, t == 0 ? 0 : 50) == 0, "%s", h5out_error(w));
+    }
+    rb_row row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.backend, sizeof row.backend, "cpu");
+    snprintf(row.family, sizeof row.family, "latency");
+    snprintf(row.host_mem, sizeof row.host_mem, "pinned");
+    snprintf(row.xfer, sizeof row.xfer, "async");
+    snprintf(row.launch, sizeof row.launch, "coop");
+    snprintf(row.ctrl, sizeof row.ctrl, "mapped");
+    snprintf(row.status, sizeof row.status, "%s", RB_STATUS_OK);
+    snprintf(row.unit, sizeof row.unit, "us");
+    snprintf(row.ci_method, sizeof row.ci_method, "%s", RB_CI_TRIALS);
+    row.size_bytes = 8;
+    row.window = 1;
+    row.trials = 2;
+    row.n = 50;
+    row.p50 = row.min = row.mean = 10.25;
+    row.ci_lo = row.ci_hi = NAN;
+    CHECK_MSG(h5out_append(w, &row, NULL, 0) == 0, "%s", h5out_error(w));
+    CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+}
+
+static void case_hostile(void)
+{
+    char a[4200], b[4200], dir[4200], md[4400];
+    char *err = NULL;
+    /* D1: provenance texts of 1000 characters that differ between the files: compare crashed when
+     * they filled its warning list. Every warning line must come out whole. */
+    path_in(a, sizeof a, "long texts A.h5");
+    path_in(b, sizeof b, "long texts B.h5");
+    path_in(dir, sizeof dir, "long texts compare");
+    fixture_opts o = fixture_defaults();
+    o.only_families = 1u << RB_FAM_CB_READ | 1u << RB_FAM_LATENCY;
+    o.gpu_name = long_text('A', 1000);
+    o.driver_version = long_text('D', 1000);
+    write_fixture(a, &o);
+    o.gpu_name = long_text('B', 1000);
+    o.driver_version = long_text('E', 1000);
+    write_fixture(b, &o);
+    CHECK_INT(run_cmd(compare_cmd, &err, 6, "compare", a, b, "-o", dir, "--no-render"), 0);
+    int warnings = 0;
+    for (const char *s = err; s && (s = strstr(s, "WARNING: the files differ in")) != NULL; s++)
+        warnings++;
+    CHECK_MSG(warnings == 2, "%d 'differ in' warnings in '%s'", warnings, err ? err : "");
+    CHECK_MSG(err && strstr(err, "...") != NULL, "long values are not marked as cut: '%s'", err ? err : "");
+    free(err);
+    snprintf(md, sizeof md, "%s/compare.md", dir);
+    CHECK(exists(md));
+
+    /* D3: a trial that kept no samples (qsort(NULL, 0) under UBSan); report and compare run. */
+    path_in(a, sizeof a, "empty trial.h5");
+    path_in(dir, sizeof dir, "empty trial report");
+    write_empty_trial(a);
+    CHECK_INT(run_cmd(report_cmd, NULL, 5, "report", a, "-o", dir, "--no-render"), 0);
+    CHECK_INT(run_cmd(compare_cmd, NULL, 6, "compare", a, a, "-o", dir, "--no-render"), 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s content|render|compare|damaged|paths|nognuplot|trials WORKDIR\n", argv[0]);
+        fprintf(stderr, "usage: %s content|render|compare|damaged|paths|nognuplot|trials|hostile WORKDIR\n", argv[0]);
         return 2;
     }
     snprintf(work, sizeof work, "%s", argv[2]);
@@ -836,6 +932,8 @@ int main(int argc, char **argv)
         case_nognuplot();
     else if (strcmp(argv[1], "trials") == 0)
         case_trials();
+    else if (strcmp(argv[1], "hostile") == 0)
+        case_hostile();
     else {
         fprintf(stderr, "unknown case %s\n", argv[1]);
         return 2;

@@ -87,6 +87,53 @@ DAT
         python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=d["compare/latency/pinned/async/coop/mapped/8B"]["overhead-pct"]; assert abs(m["value"]-16.309)<1e-6 and m["lower_value"]<m["value"]<m["upper_value"]' \
             "$work/pairs.bmf" && ok || bad "compare pairs BMF"
     fi
+    # Issue 22, D7: a FIFO as the input or the output is refused at once (it used to wait forever).
+    if mkfifo "$work/fifo" 2>/dev/null; then
+        timeout 20 "$rb" export "$work/fifo" --format csv >/dev/null 2>"$work/err"
+        rc=$?
+        [ "$rc" -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && ok || bad "export of a FIFO: exit $rc: $(cat "$work/err")"
+        timeout 20 "$rb" export "$work/q.h5" --format csv -o "$work/fifo" >/dev/null 2>"$work/err"
+        rc=$?
+        [ "$rc" -eq 2 ] && [ -p "$work/fifo" ] && ok || bad "export -o FIFO: exit $rc: $(cat "$work/err")"
+        mkfifo "$work/q.csv2.tmp"
+        timeout 20 "$rb" export "$work/q.h5" --format csv -o "$work/q.csv2" >/dev/null 2>"$work/err"
+        rc=$?
+        [ "$rc" -eq 2 ] && ok || bad "export over a FIFO left as OUTPUT.tmp: exit $rc: $(cat "$work/err")"
+    fi
+    # Issue 22: JSON of a file whose texts are not UTF-8 and whose counters exceed 2^63-1: nothing
+    # is dropped or wrapped to a negative number, and stderr says what was escaped.
+    hpy=""
+    for c in python3 /usr/bin/python3; do
+        if "$c" -c 'import h5py' 2>/dev/null; then hpy=$c && break; fi
+    done
+    if [ -n "$hpy" ] && "$rb" export "$work/q.h5" --format json -o "$work/probe.json" 2>/dev/null; then
+        echo "hostile JSON export: checked"
+        cp "$work/q.h5" "$work/hostile.h5"
+        "$hpy" - "$work/hostile.h5" <<'PY' || bad "could not write the hostile copy"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r+") as f:
+    p = f["/provenance"]
+    del p.attrs["hostname"]
+    p.attrs.create("hostname", np.bytes_(b"host\xff\xfe-\xc3\xa9"))
+    c = f["/cells"]
+    row = c[0]
+    row["lost"] = np.uint64(2**64 - 1)
+    c[0] = row
+PY
+        "$rb" export "$work/hostile.h5" --format json -o "$work/hostile.json" 2>"$work/err"
+        rc=$?
+        [ "$rc" -eq 0 ] && grep -q "not UTF-8" "$work/err" && grep -q "above 2^63-1" "$work/err" \
+            && grep -q "WARNING: .*/cells row 0" "$work/err" && ok || bad "hostile JSON export: exit $rc: $(cat "$work/err")"
+        python3 - "$work/hostile.json" <<'PY' && ok || bad "hostile JSON content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["provenance"]["hostname"] == "host\\xFF\\xFE-\u00e9", d["provenance"].get("hostname")
+r = d["rows"][0]
+assert r["lost"] == "18446744073709551615", r["lost"]
+assert r["status"] == "damaged" and r["reason"].startswith("damaged: its checksum"), (r["status"], r["reason"])
+assert all(isinstance(x["check"], str) and x["check"].startswith("0x") for x in d["rows"])
+PY
+    fi
     expect 2 export "$work/q.h5"
     expect 2 export "$work/q.h5" --format yaml
     expect 2 export "$work/missing.h5" --format csv
