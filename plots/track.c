@@ -171,15 +171,6 @@ static int is_ring_family(const char *f)
            strncmp(f, "lc_", 3) == 0 || strcmp(f, "harness_overhead") == 0;
 }
 
-/* The machine's own movement: per run and size, the log time of the same-run pinned memcpy
- * references (mean over H2D and D2H of -log GB/s), and the log of the floor; NAN where absent. */
-typedef struct machine_refs {
-    size_t nruns, nsizes;
-    uint64_t sizes[64];
-    double *lt;     /* [run * nsizes + k] */
-    double *floor;  /* [run] */
-} machine_refs;
-
 static double median_of(double *v, size_t n)
 {
     size_t k = 0;
@@ -192,101 +183,75 @@ static double median_of(double *v, size_t n)
     return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
-static int refs_load(hist *h, const id_pos *map, size_t n, machine_refs *m)
+/* The newest run's reference movement by kind, for the printed line: each size's pinned memcpy
+ * (the mean of the H2D and D2H cells' log changes) and the floor's. */
+typedef struct machine_detail {
+    size_t nsizes;
+    uint64_t sizes[64];
+    double sum[64];
+    int count[64];
+    double floor; /* log change; NAN when the run has no floor */
+} machine_detail;
+
+static void detail_add(machine_detail *d, const char *family, uint64_t size, double change)
 {
-    memset(m, 0, sizeof *m);
-    m->nruns = n;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(hist_db(h), "SELECT DISTINCT size_bytes FROM cells WHERE family = 'memcpy_h2d_pinned' "
-                           "ORDER BY size_bytes", -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    while (sqlite3_step(st) == SQLITE_ROW && m->nsizes < 64)
-        m->sizes[m->nsizes++] = (uint64_t)sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    m->lt = malloc((n * (m->nsizes ? m->nsizes : 1)) * sizeof *m->lt);
-    m->floor = malloc(n * sizeof *m->floor);
-    unsigned char *cnt = calloc(n * (m->nsizes ? m->nsizes : 1), 1);
-    if (!m->lt || !m->floor || !cnt) {
-        free(cnt);
-        return -1;
+    if (!isfinite(change))
+        return;
+    if (strcmp(family, "base_floor") == 0) {
+        d->floor = change;
+        return;
     }
-    for (size_t i = 0; i < n * m->nsizes; i++)
-        m->lt[i] = 0;
-    for (size_t i = 0; i < n; i++)
-        m->floor[i] = NAN;
-    if (sqlite3_prepare_v2(hist_db(h), "SELECT run_id, family, size_bytes, p50 FROM cells WHERE status = 'ok' AND "
-                           "family IN ('memcpy_h2d_pinned', 'memcpy_d2h_pinned', 'base_floor')", -1, &st,
-                           NULL) != SQLITE_OK) {
-        free(cnt);
-        return -1;
-    }
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        size_t i = pos_of(map, n, sqlite3_column_int64(st, 0));
-        const char *fam = (const char *)sqlite3_column_text(st, 1);
-        double v = sqlite3_column_double(st, 3);
-        if (i == (size_t)-1 || !fam || !(v > 0) || !isfinite(v))
-            continue;
-        if (strcmp(fam, "base_floor") == 0) {
-            m->floor[i] = log(v);
-            continue;
+    if (strcmp(family, "memcpy_h2d_pinned") != 0 && strcmp(family, "memcpy_d2h_pinned") != 0)
+        return;
+    size_t k = 0;
+    while (k < d->nsizes && d->sizes[k] != size)
+        k++;
+    if (k == d->nsizes) {
+        if (k == 64)
+            return;
+        /* kept in ascending size, the order the line prints them */
+        while (k > 0 && d->sizes[k - 1] > size) {
+            d->sizes[k] = d->sizes[k - 1];
+            d->sum[k] = d->sum[k - 1];
+            d->count[k] = d->count[k - 1];
+            k--;
         }
-        uint64_t size = (uint64_t)sqlite3_column_int64(st, 2);
-        for (size_t k = 0; k < m->nsizes; k++)
-            if (m->sizes[k] == size) {
-                m->lt[i * m->nsizes + k] -= log(v);
-                cnt[i * m->nsizes + k]++;
-            }
+        d->sizes[k] = size;
+        d->sum[k] = 0;
+        d->count[k] = 0;
+        d->nsizes++;
     }
-    sqlite3_finalize(st);
-    for (size_t i = 0; i < n * m->nsizes; i++)
-        m->lt[i] = cnt[i] ? m->lt[i] / cnt[i] : NAN;
-    free(cnt);
-    return 0;
-}
-
-static void refs_free(machine_refs *m)
-{
-    free(m->lt);
-    free(m->floor);
-}
-
-/* shift[i] for one size (k) or the floor (k = -1): run i's log reference minus the median of the
- * baseline's (the window's runs before the newest, n - 1). NAN where unknown. */
-static void refs_shift(const machine_refs *m, long k, size_t window, double *shift)
-{
-    size_t n = m->nruns, lo = n - 1 > window ? n - 1 - window : 0;
-    double tmp[1024];
-    size_t w = 0;
-    for (size_t i = lo; i + 1 < n && w < 1024; i++)
-        tmp[w++] = k < 0 ? m->floor[i] : m->lt[i * m->nsizes + (size_t)k];
-    double med = median_of(tmp, w);
-    for (size_t i = 0; i < n; i++) {
-        double v = k < 0 ? m->floor[i] : m->lt[i * m->nsizes + (size_t)k];
-        shift[i] = v - med;
-    }
+    d->sum[k] += change;
+    d->count[k]++;
 }
 
 /* The machine's common shift per run: for every machine reference cell (memcpy of every size, launch,
  * graph, the CUDA call costs, the floor), the log change of its time against its baseline median; the
  * run's shift is the median over those cells. ~100 references make it far steadier than one memcpy
  * of the same size (at 8 B a blocking cudaMemcpy, whose noise has nothing to do with a zero-copy
- * ring). NAN where a run has too few references. */
-static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, double *shift)
+ * ring). NAN where a run has too few references. The newest run's memcpy and floor changes go to
+ * *d as well. */
+static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, double *shift, machine_detail *d)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, run_id, unit, p50 FROM cells WHERE status = 'ok' AND p50 > 0 AND "
-                           "family NOT IN ('latency', 'throughput', 'harness_overhead') AND family NOT LIKE 'cb\\_%' "
-                           "ESCAPE '\\' AND family NOT LIKE 'lc\\_%' ESCAPE '\\' ORDER BY cell", -1, &st, NULL) != SQLITE_OK)
+    memset(d, 0, sizeof *d);
+    d->floor = NAN;
+    if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, run_id, unit, p50, family, size_bytes FROM cells WHERE "
+                           "status = 'ok' AND p50 > 0 ORDER BY cell", -1, &st, NULL) != SQLITE_OK)
         return -1;
     size_t cap = 256, ncells = 0;
     double *dv = malloc(cap * n * sizeof *dv), *tmp = malloc(n * sizeof *tmp);
-    char cur[256] = "";
+    char cur[256] = "", cur_family[32] = "";
+    uint64_t cur_size = 0;
     int rc = dv && tmp ? 0 : -1;
     size_t lo = n - 1 > window ? n - 1 - window : 0;
     while (rc == 0) {
         int step = sqlite3_step(st);
         const char *cell = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-        if (step != SQLITE_ROW || !cell || strcmp(cell, cur) != 0) {
+        const char *family = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 4) : NULL;
+        if (cell && (!family || is_ring_family(family)))
+            continue; /* the ring's own cells are what is judged, not a reference */
+        if (!cell || strcmp(cell, cur) != 0) {
             if (cur[0]) { /* close the previous cell: its changes against its baseline median */
                 double *row = dv + (ncells - 1) * n;
                 size_t w = 0;
@@ -295,10 +260,13 @@ static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, doub
                 double med = median_of(tmp, w);
                 for (size_t i = 0; i < n; i++)
                     row[i] -= med;
+                detail_add(d, cur_family, cur_size, row[n - 1]);
             }
-            if (step != SQLITE_ROW || !cell)
+            if (!cell)
                 break;
             snprintf(cur, sizeof cur, "%s", cell);
+            snprintf(cur_family, sizeof cur_family, "%s", family);
+            cur_size = (uint64_t)sqlite3_column_int64(st, 5);
             if (ncells == cap) {
                 double *t = realloc(dv, 2 * cap * n * sizeof *dv);
                 if (!t) {
@@ -337,7 +305,7 @@ static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, doub
 }
 
 /* The series of one cell over runs[0..n-1] (NaN where a run lacks it). A latency cell with two modes
- * in any run (x->bimodal) is judged on its fast mode, run by run (a run with one mode: its p50). */
+ * in a run is judged on its fast mode there (x->bimodal is set); a run with one mode keeps its p50. */
 static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n, track_point *s, double *slow)
 {
     for (size_t i = 0; i < n; i++) {
@@ -346,27 +314,22 @@ static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n
     }
     sqlite3_reset(st);
     sqlite3_bind_text(st, 1, x->cell, -1, SQLITE_TRANSIENT);
-    track_point *fast = malloc(n * sizeof *fast);
     x->bimodal = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         size_t i = pos_of(map, n, sqlite3_column_int64(st, 0));
         if (i == (size_t)-1)
             continue;
         track_point *t = &s[i];
+        if (sqlite3_column_type(st, 4) != SQLITE_NULL) {
+            x->bimodal = 1;
+            *t = (track_point){sqlite3_column_double(st, 4), NAN, NAN};
+            slow[i] = sqlite3_column_double(st, 5);
+            continue;
+        }
         t->est = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
         t->lo = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
         t->hi = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
-        if (fast)
-            fast[i] = *t;
-        if (sqlite3_column_type(st, 4) != SQLITE_NULL && fast) {
-            x->bimodal = 1;
-            fast[i] = (track_point){sqlite3_column_double(st, 4), NAN, NAN};
-            slow[i] = sqlite3_column_double(st, 5);
-        }
     }
-    if (x->bimodal && fast)
-        memcpy(s, fast, n * sizeof *s);
-    free(fast);
 }
 
 /* Divides a series by the machine's movement (time-like units) or multiplies it (GB/s). */
@@ -539,9 +502,7 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     size_t n1 = 0, n = 0, nj = 0;
     judged *j = NULL;
     track_point *series = NULL;
-    double *slow = NULL, *shift = NULL, *common = NULL;
-    machine_refs refs;
-    int have_refs = 0;
+    double *slow = NULL, *common = NULL;
     id_pos *map = NULL;
     sqlite3_stmt *cells = NULL, *ser = NULL;
     int rc = -1;
@@ -602,18 +563,12 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     map = malloc(n * sizeof *map);
     series = malloc(n * sizeof *series);
     slow = malloc(n * sizeof *slow);
-    shift = malloc(n * sizeof *shift);
     common = malloc(n * sizeof *common);
-    if (!map || !series || !slow || !shift || !common)
+    if (!map || !series || !slow || !common)
         goto out;
     for (size_t i = 0; i < n; i++)
         map[i] = (id_pos){runs[i].id, i};
     qsort(map, n, sizeof *map, cmp_id);
-    if (refs_load(h, map, n, &refs) != 0) {
-        snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
-        goto out;
-    }
-    have_refs = 1;
     if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
                            "|| launch || '/' || ctrl FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
                            -1, &cells, NULL) != SQLITE_OK ||
@@ -623,34 +578,28 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
         goto out;
     }
 
-    /* How far the machine moved tonight: the same-run memcpy references of each size and the floor,
-     * against the baseline's median. Ring cells of a size are judged after removing their size's
-     * shift (o->raw: not); the raw figures stay in the files and the index. */
-    if (n > 1) {
-        fputs("machine shift (same-run pinned memcpy time of each size, against the baseline's median):", out);
-        double med[64];
-        size_t nm = 0;
-        for (size_t k = 0; k < refs.nsizes; k++) {
-            refs_shift(&refs, (long)k, o->params.window, shift);
-            char sz[32];
-            if (isfinite(shift[n - 1])) {
-                fprintf(out, " %s %+.1f%%", report_size_str(refs.sizes[k], sz, sizeof sz), 100 * expm1(shift[n - 1]));
-                med[nm++] = shift[n - 1];
-            }
-        }
-        double m = median_of(med, nm);
-        refs_shift(&refs, -1, o->params.window, shift);
-        fprintf(out, "%s; median %+.1f%%; floor %+.1f%%\n", nm ? "" : " none recorded", 100 * expm1(m),
-                100 * expm1(shift[n - 1]));
-    }
-    if (refs_common(h, map, n, o->params.window, common) != 0) {
+    /* How far the machine moved tonight: the median change of every machine reference against the
+     * baseline's median, printed with its memcpy sizes and floor, and divided out of the ring cells
+     * before they are judged (o->raw: not); the raw figures stay in the files and the index. */
+    machine_detail md;
+    if (refs_common(h, map, n, o->params.window, common, &md) != 0) {
         snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
         goto out;
     }
-    if (n > 1)
+    if (n > 1) {
+        fputs("machine shift (same-run pinned memcpy time of each size, against the baseline's median):", out);
+        double med[64];
+        for (size_t k = 0; k < md.nsizes; k++) {
+            char sz[32];
+            med[k] = md.sum[k] / md.count[k];
+            fprintf(out, " %s %+.1f%%", report_size_str(md.sizes[k], sz, sizeof sz), 100 * expm1(med[k]));
+        }
+        fprintf(out, "%s; median %+.1f%%; floor %+.1f%%\n", md.nsizes ? "" : " none recorded",
+                100 * expm1(median_of(med, md.nsizes)), 100 * expm1(md.floor));
         fprintf(out, "machine shift tonight: %+.1f%% (median over every machine reference: memcpy, launch, graph, CUDA "
                 "call costs, floor); ring cells are judged %s\n", 100 * expm1(common[n - 1]),
                 o->raw ? "on their raw figures (--raw)" : "beyond it (each run's ring figures divided by its shift)");
+    }
 
     sqlite3_bind_int64(cells, 1, run_id);
     size_t cap = 0;
@@ -684,8 +633,9 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     }
     mark_headline(j, nj);
 
-    /* The night's false-alarm budget, family-wise: 4% over the headline cells, 1% over the other ring
-     * cells; within a family Bonferroni on a t with the baseline's degrees of freedom. */
+    /* The night's false-alarm budget, family-wise: TRACK_ALPHA_HEADLINE over the headline cells,
+     * TRACK_ALPHA_RING over the other ring cells; within a family Bonferroni on a t with the baseline's
+     * degrees of freedom. */
     size_t nfam[3] = {0};
     for (size_t i = 0; i < nj; i++)
         nfam[j[i].role]++;
@@ -772,10 +722,7 @@ out:
     free(j);
     free(series);
     free(slow);
-    free(shift);
     free(common);
-    if (have_refs)
-        refs_free(&refs);
     free(map);
     return rc;
 }
