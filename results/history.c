@@ -275,34 +275,16 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The modes of row k (latency rows of a file with trials, when a modes function was given): binds
- * mode_lo, mode_hi and slow_share at i, i+1, i+2, NULL when unimodal or unknown. */
+/* The modes of row k (ok latency rows, when a modes function was given): binds mode_lo, mode_hi
+ * and slow_share at i, i+1, i+2, NULL when unimodal or unknown. The samples are all the row's
+ * trials', as h5in_samples gives them. */
 static void bind_modes(hist *h, const h5in *r, size_t k, const rb_row *row, sqlite3_stmt *st, int i)
 {
-    double lo = NAN, hi = NAN, share = NAN;
-    const size_t *idx;
-    size_t nt = strcmp(row->family, "latency") == 0 && strcmp(row->status, RB_STATUS_OK) == 0 && h->modes
-                    ? h5in_row_trials(r, k, &idx)
-                    : 0;
-    double *all = NULL;
+    double lo = NAN, hi = NAN, share = NAN, *all = NULL;
     size_t n = 0;
-    for (size_t t = 0; t < nt; t++) {
-        double *part;
-        size_t m;
-        char err[256];
-        if (h5in_trial_samples(r, idx[t], &part, &m, err, sizeof err) != 0)
-            break;
-        double *grown = m ? realloc(all, (n + m) * sizeof *all) : all;
-        if (grown == NULL) {
-            free(part);
-            break;
-        }
-        all = grown;
-        memcpy(all + n, part, m * sizeof *part);
-        n += m;
-        free(part);
-    }
-    if (n > 0) {
+    char err[256];
+    if (h->modes && strcmp(row->family, "latency") == 0 && strcmp(row->status, RB_STATUS_OK) == 0 &&
+        h5in_samples(r, k, &all, &n, err, sizeof err) == 0 && n > 0) {
         qsort(all, n, sizeof *all, cmp_double);
         if (h->modes(all, n, &lo, &hi, &share) != 1)
             lo = hi = share = NAN;
