@@ -35,18 +35,13 @@ trap 'rm -rf "$work"' EXIT
 
 have_nvcc() { command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; }
 
-# --- the checks: check_CAPABILITY returns 0 when it works; $found says what was found -------------
-found=""
+# --- the checks: check_CAPABILITY returns 0 when it works ------------------------------------------
 check_cmake() {
     v=$(cmake --version 2>/dev/null | sed -n '1s/^cmake version \([0-9][0-9.]*\).*/\1/p')
     [ -n "$v" ] || return 1
-    found="cmake $v at $(command -v cmake)"
     major=${v%%.*} rest=${v#*.}
     minor=${rest%%.*}
-    [ "$major" -gt 3 ] || { [ "$major" -eq 3 ] && [ "$minor" -ge 25 ]; } || {
-        found="$found, older than 3.25"
-        return 1
-    }
+    [ "$major" -gt 3 ] || { [ "$major" -eq 3 ] && [ "$minor" -ge 25 ]; }
 }
 check_make() { make --version >/dev/null 2>&1; }
 check_cc() {
@@ -89,12 +84,11 @@ probe_libs() {
 check_lib() { # check_lib NAME: the probe found it
     [ "$probe" = ok ] || return 1
     line=$(grep "^$1 " "$work/found")
-    case $line in *" yes"* | *" ON") found="$line" && return 0 ;; esac
+    case $line in *" yes"* | *" ON") return 0 ;; esac
     return 1
 }
 
 check() { # check CAPABILITY
-    found=""
     case $1 in
     cmake) check_cmake ;;
     make) check_make ;;
