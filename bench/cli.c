@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 volatile sig_atomic_t cli_stop, cli_signal;
 
@@ -23,6 +25,20 @@ void cli_install_signals(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+void cli_run_stamp(char *buf, size_t n)
+{
+    char host[128] = "host", ts[32];
+    gethostname(host, sizeof host - 1);
+    for (char *p = host; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-'))
+            *p = '_';
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(ts, sizeof ts, "%Y%m%dT%H%M%SZ", &tm);
+    snprintf(buf, n, "%s-%s", host, ts);
 }
 
 int cli_ring_switch(const char *arg, cli_ring_switches *s)

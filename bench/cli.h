@@ -37,6 +37,10 @@ unsigned long long cli_parse_bytes(const char *opt, const char *s, unsigned long
 /* A positive number of seconds, at most a day. */
 double cli_parse_seconds(const char *opt, const char *s);
 
+/* "<host>-<UTC time>" for a default output name: the host name with every character but letters,
+ * digits and '-' made '_', and the time as 20261123T223133Z. */
+void cli_run_stamp(char *buf, size_t n);
+
 /* Raised by SIGINT or SIGTERM once cli_install_signals ran (cli_signal says which); a second
  * signal ends the process at once. Measurements poll cli_stop and finish what they are doing. */
 extern volatile sig_atomic_t cli_stop, cli_signal;

@@ -286,19 +286,15 @@ static void usage_run(FILE *f)
 
 static void default_output(char *buf, size_t n)
 {
-    char host[128] = "host", ts[32];
-    gethostname(host, sizeof host - 1);
-    for (char *p = host; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-'))
-            *p = '_';
-    utc_now(ts, sizeof ts, "%Y%m%dT%H%M%SZ");
+    char stamp[192];
+    cli_run_stamp(stamp, sizeof stamp);
     /* Run from the source tree (a results/ folder here): results/runs/, which git ignores, so a
      * user's runs never land among the sources or the committed reference runs. */
     struct stat st;
     int have_dir = stat("results", &st) == 0 && S_ISDIR(st.st_mode);
     if (have_dir && mkdir("results/runs", 0777) != 0 && errno != EEXIST)
         have_dir = 0;
-    snprintf(buf, n, "%s%s-%s.h5", have_dir ? "results/runs/" : "", host, ts);
+    snprintf(buf, n, "%s%s.h5", have_dir ? "results/runs/" : "", stamp);
 }
 
 static int cmd_run(int argc, char **argv)

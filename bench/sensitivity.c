@@ -177,16 +177,9 @@ static int run_child(const sens_run *r, const char *path, const char *sizes, int
 
 static void default_dir(char *buf, size_t n)
 {
-    char host[128] = "host", ts[32];
-    gethostname(host, sizeof host - 1);
-    for (char *p = host; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-'))
-            *p = '_';
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(ts, sizeof ts, "%Y%m%dT%H%M%SZ", &tm);
-    snprintf(buf, n, "results/runs/sensitivity-%s-%s", host, ts);
+    char stamp[192];
+    cli_run_stamp(stamp, sizeof stamp);
+    snprintf(buf, n, "results/runs/sensitivity-%s", stamp);
 }
 
 static int cmd_run(int argc, char **argv)
