@@ -32,9 +32,15 @@ static void usage(FILE *f)
         "  --samples N         timed round trips (default 2000); with --warmup-msgs at most %u\n"
         "  --warmup-msgs N     untimed round trips first, on the same ring (default 200)\n"
         "  --warmup S          seconds of GPU warm-up before the ring opens (default 2; CUDA only)\n"
+        "  --window LIST       instead: where a window's messages wait - pump each window of LIST\n"
+        "                      (the --window grammar of run: 1,8,64,cap) and print, per window, the rate\n"
+        "                      against Little's bound, the kernel's batches and the host's posts\n"
+        "  --seconds S         with --window: timed pump per window (default 0.2)\n"
         "  --blocks N          grid of the ring kernel (default 0: every co-resident block)\n"
         "  --no-early-take     every message waits for in_tail (ring_config.early_take = 0)\n"
         "  --no-leader-reply   a lone small message goes to a warp behind block barriers (ring_config.leader_reply = 0)\n"
+        "  --no-early-replies  the host takes a reply only when out_tail or its copy says it is there\n"
+        "  --shortcuts-busy    the shortcuts apply whatever is in flight (default: only on an idle ring)\n"
         "  --stream-ops        queue idle round trips in stream order where allowed (ring_config.stream_ops)\n"
         "  --backend B         auto | cuda | cpu (default auto: CUDA if a device is usable)\n"
         "  --device N          CUDA device (default 0)\n"
@@ -51,9 +57,65 @@ static void row(const char *name, const rb_quantiles *q, const char *what)
     printf("| %-10s | %8.3f | %8.3f | %8.3f | %s |\n", name, q->p10, q->p50, q->p90, what);
 }
 
+/* One row of the window table; bound: Little's law (window x the window-1 rate), capped by the
+ * rate at the largest window. */
+static void window_row(const rb_anatomy_window *w, double rate1, double rate_full)
+{
+    double bound = rate1 * w->window;
+    if (rate_full > 0 && bound > rate_full)
+        bound = rate_full;
+    printf("| %6u | %8.3f | %8.3f | %5.0f %% | %7.1f | %5.0f | %5.0f %% | %5.0f %% | %5.0f %% | %5.1f | %5.0f %% | %7.1f | %7.1f | %7.1f | %5.0f %% |\n",
+           w->window, w->msgs_per_s * 1e-6, bound * 1e-6, 100 * w->msgs_per_s / bound, w->per_batch, w->batch.p50,
+           100 * w->single_share, 100 * w->early_share, 100 * w->leader_share, w->polls.p50, 100 * w->kernel_busy,
+           w->per_post, w->per_announce, w->per_fetch, 100 * w->early_replies);
+}
+
+/* `anatomy --window LIST`: every window of LIST, then the table. */
+static int anatomy_windows(const ring_config *cfg, uint32_t size, const char *spec, double seconds,
+                           const cli_ring_switches *sw)
+{
+    uint32_t win[8];
+    size_t nw = 0;
+    char err[512] = "";
+    if (rb_windows_parse(spec, win, 8, &nw, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench anatomy: --window '%s': %s\n", spec, err);
+        return CLI_EXIT_USAGE;
+    }
+    rb_anatomy_window a[8];
+    for (size_t i = 0; i < nw; i++) {
+        const uint32_t w = win[i] == 0 || win[i] > cfg->capacity ? cfg->capacity : win[i]; /* RB_WINDOW_CAP */
+        if (rb_anatomy_window_run(cfg, size, w, seconds, &cli_stop, &a[i], err, sizeof err) != 0) {
+            fprintf(stderr, "ringbench anatomy: window %u: %s\n", w, err);
+            return CLI_EXIT_FAIL;
+        }
+    }
+    char label[64], sname[32];
+    printf("ringbench anatomy: %s, %s, %s backend, early take %s, leader reply %s, early replies %s, "
+           "shortcuts %s, %.2g s per window; every reply verified\n\n",
+           rb_mode_label(&cfg->mode, label, sizeof label), rb_size_name(size, sname, sizeof sname),
+           ring_backend_name(cfg->backend), sw->early_take ? "on" : "off", sw->leader_reply ? "on" : "off",
+           sw->early_replies ? "on" : "off", sw->shortcuts_busy ? "at any load" : "on an idle ring", seconds);
+    printf("| window | M msg/s  | bound    | share   | msg/bat | p50   | single  | early   | leader  | polls | k busy  | "
+           "msg/post | msg/ann | msg/fetch | h early |\n");
+    printf("| ---    | ---      | ---      | ---     | ---     | ---   | ---     | ---     | ---     | ---   | ---     | "
+           "---     | ---     | ---     | ---     |\n");
+    const double rate1 = win[0] == 1 ? a[0].msgs_per_s : 0, full = a[nw - 1].msgs_per_s;
+    for (size_t i = 0; i < nw; i++)
+        window_row(&a[i], rate1 > 0 ? rate1 : a[i].msgs_per_s / a[i].window, full);
+    printf("\nbound: Little's law, window x the window-1 rate, capped by the largest window's rate (the first\n"
+           "window must be 1 for it); msg/bat: messages per kernel batch (mean, p50); single: messages in a\n"
+           "batch of one; early/leader: batches taken before in_tail / answered by the leader; polls: per batch;\n"
+           "k busy: kernel time from a finding poll to its batch published; msg/post, msg/ann, msg/fetch:\n"
+           "messages per host post, per in_tail move, per out_tail read that found replies; h early: replies\n"
+           "the host took before out_tail or their copy said so.\n");
+    return CLI_EXIT_OK;
+}
+
 int anatomy_cmd(int argc, char **argv)
 {
     const char *mode = "pinned/zerocopy/coop/mapped", *size_spec = "8", *backend = "auto", *cpu_list = NULL;
+    const char *windows = NULL;
+    double pump_s = 0.2;
     long samples = 2000, warm_msgs = 200, blocks = 0, device = 0;
     double warm_s = 2.0;
     cli_ring_switches sw = CLI_RING_SWITCHES_DEFAULT;
@@ -72,6 +134,10 @@ int anatomy_cmd(int argc, char **argv)
             warm_msgs = cli_parse_long("--warmup-msgs", v, 0, RB_ANATOMY_MAX - 1);
         } else if (cli_opt_value(argc, argv, &i, "--warmup", NULL, &v)) {
             warm_s = strcmp(v, "0") == 0 ? 0 : cli_parse_seconds("--warmup", v);
+        } else if (cli_opt_value(argc, argv, &i, "--window", NULL, &v)) {
+            windows = v;
+        } else if (cli_opt_value(argc, argv, &i, "--seconds", NULL, &v)) {
+            pump_s = cli_parse_seconds("--seconds", v);
         } else if (cli_opt_value(argc, argv, &i, "--blocks", NULL, &v)) {
             blocks = cli_parse_long("--blocks", v, 0, 1 << 20);
         } else if (cli_opt_value(argc, argv, &i, "--device", NULL, &v)) {
@@ -139,7 +205,11 @@ int anatomy_cmd(int argc, char **argv)
     cfg.blocks = (uint32_t)blocks;
     cfg.early_take = sw.early_take;
     cfg.leader_reply = sw.leader_reply;
+    cfg.early_replies = sw.early_replies ? -1 : 0;
+    cfg.shortcuts_busy = sw.shortcuts_busy;
     cfg.stream_ops = sw.stream_ops;
+    if (windows)
+        return anatomy_windows(&cfg, size, windows, pump_s, &sw);
     rb_anatomy a;
     int rc = rb_anatomy_run(&cfg, size, (uint32_t)warm_msgs, (uint32_t)samples, &cli_stop, &a, err, sizeof err);
     if (rc < 0) {

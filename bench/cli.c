@@ -51,6 +51,10 @@ int cli_ring_switch(const char *arg, cli_ring_switches *s)
         s->leader_reply = 0;
     else if (strcmp(arg, "--stream-ops") == 0)
         s->stream_ops = 1;
+    else if (strcmp(arg, "--no-early-replies") == 0)
+        s->early_replies = 0;
+    else if (strcmp(arg, "--shortcuts-busy") == 0)
+        s->shortcuts_busy = 1;
     else
         return 0;
     return 1;

@@ -21,9 +21,9 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char *a
 /* The ring's switches that run and anatomy both take: --no-pin, --no-early-take, --no-leader-reply,
  * --stream-ops. CLI_RING_SWITCHES_DEFAULT is what they mean when not given. */
 typedef struct cli_ring_switches {
-    int pin, early_take, leader_reply, stream_ops;
+    int pin, early_take, leader_reply, stream_ops, early_replies, shortcuts_busy;
 } cli_ring_switches;
-#define CLI_RING_SWITCHES_DEFAULT {.pin = 1, .early_take = 1, .leader_reply = 1, .stream_ops = 0}
+#define CLI_RING_SWITCHES_DEFAULT {.pin = 1, .early_take = 1, .leader_reply = 1, .stream_ops = 0, .early_replies = 1, .shortcuts_busy = 0}
 
 /* Returns 1 when arg is one of those switches (and sets it in *s), 0 when not. */
 int cli_ring_switch(const char *arg, cli_ring_switches *s);

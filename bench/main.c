@@ -255,6 +255,12 @@ static void usage_run(FILE *f)
         "  --no-leader-reply   such a lone message goes to a warp of the kernel's first block, behind two\n"
         "                      block barriers, instead of being answered by the polling thread itself\n"
         "                      (default: answered by the poller); for measuring what that saves\n"
+        "  --no-early-replies  the host takes a reply only once out_tail (zero-copy) or its copy's\n"
+        "                      completion (async) says it is there (default: a lone small reply is\n"
+        "                      taken as soon as all of it verifies); for measuring what that saves\n"
+        "  --shortcuts-busy    apply the three shortcuts above whatever is in flight (default: only to a\n"
+        "                      lone message on an idle ring, where they save latency; with more in\n"
+        "                      flight they split batches); for measuring what that rule saves\n"
         "  --stream-ops        async modes with pinned memory and a mapped or managed control block:\n"
         "                      an idle ring queues its whole round trip in stream order (stream memory\n"
         "                      operations, where `ringbench probe` says they work) instead of fetching\n"
@@ -430,6 +436,8 @@ static int cmd_run(int argc, char **argv)
     o.quiet = quiet;
     o.early_take = sw.early_take;
     o.leader_reply = sw.leader_reply;
+    o.no_early_replies = !sw.early_replies;
+    o.shortcuts_busy = sw.shortcuts_busy;
     o.stream_ops = sw.stream_ops;
 
     rb_caps caps;
@@ -521,7 +529,9 @@ static int cmd_run(int argc, char **argv)
         h5out_attr_str(w, RB_H5_PROVENANCE, "max_lifetime_source", lifetime_source) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_take", sw.early_take ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "leader_reply", sw.leader_reply ? "on" : "off") != 0 ||
-        h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", sw.stream_ops ? "on" : "off") != 0) {
+        h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", sw.stream_ops ? "on" : "off") != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "early_replies", sw.early_replies ? "on" : "off") != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "shortcuts", sw.shortcuts_busy ? "busy" : "idle") != 0) {
         fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
         h5out_close(w, 0, "write error", err, sizeof err);
         return EXIT_FAIL;

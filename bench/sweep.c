@@ -538,7 +538,8 @@ int rb_sweep_run(const rb_sweep_opts *o, const rb_caps *caps, h5out *w, volatile
                            .tput_reps = p->tput_reps, .tput_rep_seconds = p->tput_rep_seconds,
                            .memcpy_reps = p->memcpy_reps, .memcpy_rep_seconds = p->memcpy_rep_seconds,
                            .lifecycle_cycles = p->lifecycle_cycles, .early_take = o->early_take,
-                           .leader_reply = o->leader_reply,
+                           .leader_reply = o->leader_reply, .no_early_replies = o->no_early_replies,
+                           .shortcuts_busy = o->shortcuts_busy,
                            .stream_ops = o->stream_ops, .limits = o->limits,
                            .nwindows = o->nwindows, .stop = stop};
     memcpy(sw.tc.windows, o->windows, sizeof sw.tc.windows);

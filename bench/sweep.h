@@ -80,6 +80,8 @@ typedef struct rb_sweep_opts {
     int quiet;               /* no progress on stderr */
     int early_take;          /* ring_config.early_take (--no-early-take sets 0) */
     int leader_reply;        /* ring_config.leader_reply (--no-leader-reply sets 0) */
+    int no_early_replies;    /* 1: ring_config.early_replies = 0 (--no-early-replies); 0: the backend's default */
+    int shortcuts_busy;      /* ring_config.shortcuts_busy (--shortcuts-busy sets 1) */
     int stream_ops;          /* ring_config.stream_ops (--no-stream-ops sets 0) */
     const rb_limits *limits; /* --platform-limits (harness/platform_limits.h), or NULL */
 } rb_sweep_opts;

@@ -54,7 +54,7 @@ static int summarize(const host_stamps *h, uint32_t warmup, uint32_t samples, co
         if (!t || !t->seen_ns || !t->written_ns || t->seen_ns < t->poll_ns || t->written_ns < t->seen_ns)
             continue;
         out->traced++;
-        out->early += t->early != 0;
+        out->early += (t->how & RING_TRACE_EARLY) != 0;
         const double kernel = (double)(t->written_ns - t->poll_ns) * 1e-3;
         v[POLL][n[POLL]++] = (double)(t->seen_ns - t->poll_ns) * 1e-3;
         v[WORK][n[WORK]++] = (double)(t->written_ns - t->seen_ns) * 1e-3;
@@ -138,6 +138,141 @@ ring_failed:
 done:
     ring_close(r);
     free(h);
+    free(trace);
+    return result;
+}
+
+/* --- windows ------------------------------------------------------------------------------------ */
+
+static int by_first(const void *a, const void *b)
+{
+    const ring_trace_rec *x = a, *y = b;
+    return ring_diff(x->first, y->first) < 0 ? -1 : ring_diff(x->first, y->first) > 0;
+}
+
+/* Keeps the records of batches from message `from` on, in message order; returns how many. */
+static size_t window_records(ring_trace_rec *t, uint32_t from)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < RING_TRACE_RECS; i++)
+        if (t[i].poll_ns && t[i].n && ring_diff(t[i].first, from) >= 0)
+            t[n++] = t[i];
+    qsort(t, n, sizeof *t, by_first);
+    return n;
+}
+
+/* The kernel's side of a window from its batch records (in message order). */
+static int window_kernel(const ring_trace_rec *t, size_t n, rb_anatomy_window *out)
+{
+    enum { BATCH, POLLS, POLL, WORK, PUBLISH, GAP, NPARTS };
+    double *v[NPARTS];
+    size_t k[NPARTS] = {0};
+    int rc = 0;
+    for (int p = 0; p < NPARTS; p++)
+        if (!(v[p] = malloc((n ? n : 1) * sizeof(double))))
+            rc = -1;
+    uint64_t msgs = 0, single = 0, early = 0, leader = 0, busy = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const ring_trace_rec *x = &t[i];
+        msgs += x->n;
+        single += x->n == 1;
+        early += (x->how & RING_TRACE_EARLY) != 0;
+        leader += (x->how & RING_TRACE_LEADER) != 0;
+        v[BATCH][k[BATCH]++] = x->n;
+        v[POLLS][k[POLLS]++] = x->polls;
+        v[POLL][k[POLL]++] = (double)(x->seen_ns - x->poll_ns) * 1e-3;
+        if (x->written_ns >= x->seen_ns)
+            v[WORK][k[WORK]++] = (double)(x->written_ns - x->seen_ns) * 1e-3;
+        if (!x->published_ns || x->published_ns < x->written_ns)
+            continue; /* published by another block (ordinary launch): no stamp */
+        v[PUBLISH][k[PUBLISH]++] = (double)(x->published_ns - x->written_ns) * 1e-3;
+        busy += x->published_ns - x->poll_ns;
+        if (i + 1 < n && t[i + 1].poll_ns >= x->published_ns)
+            v[GAP][k[GAP]++] = (double)(t[i + 1].poll_ns - x->published_ns) * 1e-3;
+    }
+    if (rc == 0) {
+        out->batches = n;
+        out->per_batch = n ? (double)msgs / (double)n : NAN;
+        out->single_share = msgs ? (double)single / (double)msgs : NAN;
+        out->early_share = n ? (double)early / (double)n : NAN;
+        out->leader_share = n ? (double)leader / (double)n : NAN;
+        const uint64_t span = n > 1 && t[n - 1].published_ns > t[0].poll_ns ? t[n - 1].published_ns - t[0].poll_ns : 0;
+        out->kernel_busy = span ? (double)busy / (double)span : NAN;
+        rb_quantiles *q[NPARTS] = {&out->batch, &out->polls, &out->poll, &out->work, &out->publish, &out->gap};
+        for (int p = 0; p < NPARTS; p++)
+            rb_quantiles_of(v[p], k[p], q[p]);
+    }
+    for (int p = 0; p < NPARTS; p++)
+        free(v[p]);
+    return rc;
+}
+
+/* The host's side of a window: the timed pump's counters, end minus start. */
+static void window_host(const ring_stats *a, const ring_stats *b, const ring_pump_result *p, rb_anatomy_window *out)
+{
+    ring_stats d = {
+        .sent = b->sent - a->sent, .received = b->received - a->received, .verified = b->verified - a->verified,
+        .lost = b->lost - a->lost, .duplicated = b->duplicated - a->duplicated, .corrupted = b->corrupted - a->corrupted,
+        .kernel_errors = b->kernel_errors - a->kernel_errors, .early = b->early - a->early,
+        .ordered = b->ordered - a->ordered, .posts = b->posts - a->posts, .announces = b->announces - a->announces,
+        .fetches = b->fetches - a->fetches,
+    };
+    out->st = d;
+    out->messages = p->messages;
+    out->seconds = p->seconds;
+    out->msgs_per_s = p->msgs_per_s;
+    out->per_post = d.posts ? (double)d.sent / (double)d.posts : NAN;
+    out->per_announce = d.announces ? (double)d.sent / (double)d.announces : NAN;
+    out->per_fetch = d.fetches ? (double)d.sent / (double)d.fetches : NAN;
+    out->early_replies = d.verified ? (double)d.early / (double)d.verified : NAN;
+}
+
+int rb_anatomy_window_run(const ring_config *cfg, uint32_t size, uint32_t window, double seconds,
+                          volatile sig_atomic_t *stop, rb_anatomy_window *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->window = window;
+    ring_config rc = *cfg;
+    rc.trace = 1;
+    if (rc.max_payload < size)
+        rc.max_payload = size;
+    ring *r = NULL;
+    ring_trace_rec *trace = calloc(RING_TRACE_RECS, sizeof *trace);
+    ring_pump_result warm, timed;
+    int result = -1;
+    if (!trace) {
+        snprintf(err, errlen, "anatomy: out of memory");
+        goto done;
+    }
+    if (ring_open(&rc, &r, err, errlen) != RING_OK)
+        goto done;
+    if (ring_launch(r) != RING_OK || ring_activate(r) != RING_OK ||
+        ring_pump(r, size, window, seconds / 10, stop, &warm) != RING_OK)
+        goto ring_failed;
+    const ring_stats before = *ring_get_stats(r);
+    if (ring_pump(r, size, window, seconds, stop, &timed) != RING_OK)
+        goto ring_failed;
+    const ring_stats after = *ring_get_stats(r);
+    if (ring_terminate(r) != RING_OK || ring_trace_read(r, trace) != RING_OK)
+        goto ring_failed;
+    window_host(&before, &after, &timed, out);
+    if (after.lost || after.duplicated || after.corrupted || after.verified != after.sent) {
+        snprintf(err, errlen, "anatomy: %llu of %llu replies verified (lost %llu, duplicated %llu, corrupted %llu)",
+                 (unsigned long long)after.verified, (unsigned long long)after.sent,
+                 (unsigned long long)after.lost, (unsigned long long)after.duplicated,
+                 (unsigned long long)after.corrupted);
+        goto done;
+    }
+    if (window_kernel(trace, window_records(trace, (uint32_t)before.sent), out) != 0) {
+        snprintf(err, errlen, "anatomy: out of memory");
+        goto done;
+    }
+    result = stop && *stop ? 1 : 0;
+    goto done;
+ring_failed:
+    snprintf(err, errlen, "%s", ring_error(r));
+done:
+    ring_close(r);
     free(trace);
     return result;
 }

@@ -54,4 +54,33 @@ void rb_quantiles_of(double *v, size_t n, rb_quantiles *q);
 int rb_anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples,
                    volatile sig_atomic_t *stop, rb_anatomy *out, char *err, size_t errlen);
 
+/* Where a window's messages wait: a ring of cfg pumped with `window` messages in flight (ring_pump,
+ * as the throughput family measures it) for `seconds`, after a tenth of that untimed, with the
+ * kernel's trace on. The trace keeps the last RING_TRACE_RECS batches; each batch of the timed
+ * pump among them gives its size, how it was taken and its kernel times, and the ring's counters
+ * give the host's side. Little's law bounds the rate by window / round trip; what falls short of
+ * that shows here as batches smaller than the window, polls that found nothing, or host work. */
+typedef struct rb_anatomy_window {
+    uint32_t window;
+    uint64_t messages;       /* replies verified in the timed pump */
+    double seconds, msgs_per_s;
+    uint64_t batches;        /* kernel batches of the timed pump kept in the trace */
+    double per_batch;        /* messages per kernel batch, mean over those batches */
+    rb_quantiles batch;      /* messages per kernel batch */
+    double single_share;     /* share of the traced messages that went in a batch of one */
+    double early_share;      /* share of batches taken before in_tail announced them */
+    double leader_share;     /* share of batches the leader answered itself */
+    rb_quantiles polls;      /* polls per batch, the finding one included */
+    rb_quantiles poll, work, publish, gap; /* us per batch; gap: published to the next finding poll */
+    double kernel_busy;      /* share of the traced span from a finding poll to its batch published */
+    double per_post, per_announce, per_fetch; /* host: messages per post, per in_tail move, per out_tail read */
+    double early_replies;    /* share of replies the host took before out_tail or its copy said so */
+    ring_stats st;           /* the timed pump's counts: lost, duplicated and corrupted must be 0 */
+} rb_anatomy_window;
+
+/* Returns 0 (out filled), 1 when *stop was raised, or -1 with one line in err (a ring error, a
+ * reply that failed verification, window above the ring's capacity). */
+int rb_anatomy_window_run(const ring_config *cfg, uint32_t size, uint32_t window, double seconds,
+                          volatile sig_atomic_t *stop, rb_anatomy_window *out, char *err, size_t errlen);
+
 #endif

@@ -59,6 +59,7 @@ void ring_config_default(ring_config *c)
     c->early_take = 1;
     c->leader_reply = 1;
     c->stream_ops = 0;
+    c->shortcuts_busy = 0;
 }
 
 int ring_fail(ring *r, int code, const char *fmt, ...)
@@ -601,7 +602,8 @@ int ring_progress(ring *r)
     /* 0. Replies that already verify: zero-copy before out_tail announces them, async before their
      *    copy reports done (only replies whose copy was started: fetched). */
     const uint32_t last = zc ? r->issued : r->fetched; /* the replies that may have landed */
-    if (r->early && (!zc || r->fetched == r->consumed) && r->consumed != last) {
+    const int lone = r->issued - r->consumed == 1 || r->cfg.shortcuts_busy; /* ring_config.shortcuts_busy */
+    if (r->early && lone && (!zc || r->fetched == r->consumed) && r->consumed != last) {
         const uint32_t c0 = r->consumed;
         while (r->consumed != last && try_reply(r, r->consumed)) {
             r->consumed++;
@@ -629,6 +631,7 @@ int ring_progress(ring *r)
         }
         if (p != r->published) {
             r->published = p;
+            r->st.announces++;
             r->shadow.in_tail = p;
             r->shadow.out_ack = r->consumed;
             if ((rc = publish(r, r->cfg.capacity)) != RING_OK)
@@ -647,6 +650,7 @@ int ring_progress(ring *r)
         if (ring_diff(t, r->issued) > 0)
             t = r->issued; /* never trust a count beyond what was sent */
         if (ring_diff(t, r->fetched) > 0) {
+            r->st.fetches++;
             if (!zc && (rc = copy_runs(r, 0, r->fetched, t, 1)) != RING_OK)
                 return rc;
             r->fetched = t;
@@ -717,13 +721,17 @@ static int post(ring *r, uint32_t len, uint32_t n, const char *what)
         r->shadow.in_tail = r->written.in_tail = to; /* the copy stream writes it, not the host */
         r->st.sent += n;
         r->st.ordered += n;
+        r->st.posts++;
+        r->st.announces++;
         return ring_progress(r);
     }
     if (!xfer_is(r, RB_XFER_ZEROCOPY) && (rc = copy_runs(r, 1, from, from + n, r->cb_direct != NULL)) != RING_OK)
         return rc;
     r->issued += n;
     r->st.sent += n;
+    r->st.posts++;
     if (!r->cb_direct) {
+        r->st.announces++;
         /* Staged control block: the in_tail copy follows the payload copies in stream order. */
         r->shadow.in_tail = r->issued;
         r->shadow.out_ack = r->consumed;

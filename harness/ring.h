@@ -78,6 +78,14 @@ typedef struct ring_config {
      * replies. 1 = on where the platform allows it, 0 = off (the default: on the H100 it made the
      * 8-byte round trip about 7 us slower, see README "The pipelined ring"). */
     int stream_ops;
+    /* The three latency shortcuts above (early_replies, early_take, leader_reply) are for a lone
+     * message: by default each applies only while the ring is idle - the host takes a reply early
+     * only when it is the one reply outstanding, the kernel takes a message early or answers it from
+     * its leader only when the host has acknowledged every earlier reply. With more in flight they
+     * split batches into single messages, which cost most of a window's throughput (README
+     * "Throughput at every window"). 1 = apply them whatever is in flight (the rule before), for
+     * measuring that; 0 = only when idle (the default). */
+    int shortcuts_busy;
     /* The kernel keeps a trace of its batches (ring_trace_rec, read with ring_trace_read): when each
      * was found, decided, written and published, by the kernel's own clock. 0 = off (the default;
      * the stamps are stores to device memory off the path the host waits on, but a measured ring
@@ -112,6 +120,9 @@ typedef struct ring_stats {
     uint64_t kernel_errors;   /* the kernel's own count of bad inputs */
     uint64_t early;           /* of verified: taken before out_tail announced them (early_replies) */
     uint64_t ordered;         /* of sent: posted with their whole round trip in stream order */
+    uint64_t posts;           /* host batches posted (messages per post = sent / posts) */
+    uint64_t announces;       /* in_tail moves the host wrote or queued (a staged write counts once) */
+    uint64_t fetches;         /* reads of out_tail that found new replies */
 } ring_stats;
 
 typedef struct ring ring;

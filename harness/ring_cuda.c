@@ -335,7 +335,8 @@ static int cuda_launch(ring *r)
         .max_lifetime_ns = (uint64_t)(r->cfg.max_lifetime_s * 1e9),
         .capacity = r->cfg.capacity,
         .max_payload = r->cfg.max_payload,
-        .flags = (r->cfg.early_take ? RING_KFLAG_EARLY_TAKE : 0u) | (r->cfg.leader_reply ? RING_KFLAG_LEADER_REPLY : 0u),
+        .flags = (r->cfg.early_take ? RING_KFLAG_EARLY_TAKE : 0u) | (r->cfg.leader_reply ? RING_KFLAG_LEADER_REPLY : 0u) |
+                 (r->cfg.shortcuts_busy ? RING_KFLAG_SHORTCUTS_BUSY : 0u),
         .trace = s->trace,
     };
     CC_COUNT(CC_LAUNCH);

@@ -164,6 +164,8 @@ static int open_ring(const rb_trial_cfg *c, const rb_mode *m, uint32_t size, rin
     rc.seed = c->seed;
     rc.early_take = c->early_take;
     rc.leader_reply = c->leader_reply;
+    rc.early_replies = c->no_early_replies ? 0 : -1;
+    rc.shortcuts_busy = c->shortcuts_busy;
     rc.stream_ops = c->stream_ops;
     return ring_open(&rc, r, why, n);
 }

@@ -46,6 +46,8 @@ typedef struct rb_trial_cfg {
     int lifecycle_cycles;
     int early_take;            /* ring_config.early_take */
     int leader_reply;          /* ring_config.leader_reply */
+    int no_early_replies;      /* 1: ring_config.early_replies = 0; 0: its default (-1) */
+    int shortcuts_busy;        /* ring_config.shortcuts_busy */
     int stream_ops;            /* ring_config.stream_ops */
     uint32_t windows[8];       /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
     size_t nwindows;

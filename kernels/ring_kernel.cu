@@ -289,7 +289,7 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job);
 // now, the time it was decided - taken after branches on what the poll read, so after its reads
 // were back. Counts the batch and restarts the poll count. Returns the record (lane 0 only), or NULL.
 __device__ ring_trace_rec *rk_trace_take(const ring_kernel_args &a, rk_leader *L, unsigned long long poll_ns,
-                                         unsigned int first, unsigned int n, bool early)
+                                         unsigned int first, unsigned int n, unsigned int how)
 {
     ring_trace_rec *t = a.trace && rk_lane0() ? &a.trace[L->batches & (RING_TRACE_RECS - 1)] : NULL;
     if (t) {
@@ -299,7 +299,7 @@ __device__ ring_trace_rec *rk_trace_take(const ring_kernel_args &a, rk_leader *L
         t->first = first;
         t->n = n;
         t->polls = L->polls;
-        t->early = early;
+        t->how = how;
     }
     L->batches++;
     L->polls = 0;
@@ -314,7 +314,7 @@ __device__ void rk_leader_reply(const ring_kernel_args &a, rk_leader *L, uint4 h
                                 unsigned long long poll_ns, bool early)
 {
     const unsigned int seq = hdr.x, len = hdr.y, nwords = len / 4, mask = a.capacity - 1;
-    ring_trace_rec *t = rk_trace_take(a, L, poll_ns, seq, 1, early);
+    ring_trace_rec *t = rk_trace_take(a, L, poll_ns, seq, 1, RING_TRACE_LEADER | (early ? RING_TRACE_EARLY : 0u));
     L->dispatched = seq + 1;
     if (!rk_lane0())
         return;
@@ -411,7 +411,14 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
         // host writes a slot before it announces it, so waiting for in_tail costs one more read
         // across the bus (zero-copy), or the host's wait for the copy to land plus its store of
         // in_tail (copy modes). Announced or not, a message is taken once: `dispatched` moves on.
-        if (n == 0 && whole && (a.flags & RING_KFLAG_EARLY_TAKE))
+        // Both shortcuts are for a lone message, and only an idle ring has one: the host has
+        // acknowledged every reply (out_ack == dispatched), so nothing else is in flight. While replies
+        // are outstanding, more messages are usually landing behind this one; taking it alone would
+        // split the host's batch into single-message batches (a poll, a publication and, in copy
+        // modes, a copy each), which cost most of the window's throughput (README "Throughput at
+        // every window"). RING_KFLAG_SHORTCUTS_BUSY keeps the old rule, for measuring that.
+        const bool idle = h.y == L->dispatched || (a.flags & RING_KFLAG_SHORTCUTS_BUSY);
+        if (n == 0 && whole && idle && (a.flags & RING_KFLAG_EARLY_TAKE))
             n = 1;
         if (n > room)
             n = room;
@@ -422,12 +429,12 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
         // A lone small message read ahead whole is complete as read. Anything else is read behind
         // an acquire fence: the slots were written before in_tail.
         const bool small = n == 1 && whole;
-        if (small && (a.flags & RING_KFLAG_LEADER_REPLY) && hdr.y <= a.max_payload) {
+        if (small && idle && (a.flags & RING_KFLAG_LEADER_REPLY) && hdr.y <= a.max_payload) {
             rk_leader_reply(a, L, hdr, q0, now, ahead <= 0);
             continue;
         }
         const unsigned int trace_i = L->batches;
-        rk_trace_take(a, L, now, L->dispatched, n, ahead <= 0);
+        rk_trace_take(a, L, now, L->dispatched, n, ahead <= 0 ? RING_TRACE_EARLY : 0u);
         if (lane == 0) {
             if (!small)
                 __threadfence_system(); // lane 0 read in_tail: the acquire is its

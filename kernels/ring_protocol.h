@@ -217,11 +217,13 @@ typedef struct ring_trace_rec {
     uint64_t published_ns; /* after the publishing fence and the stores of in_head and out_tail */
     uint32_t first, n;     /* the batch: messages first .. first + n - 1 */
     uint32_t polls;        /* polls since the previous batch was taken, the finding one included */
-    uint32_t early;        /* 1 when the batch was taken early (before in_tail announced it) */
+    uint32_t how;          /* RING_TRACE_EARLY | RING_TRACE_LEADER bits: how the batch was taken */
 } ring_trace_rec;
 RING_STATIC_ASSERT(sizeof(ring_trace_rec) == 48, "ring_trace_rec layout is shared with the kernel");
 
 #define RING_TRACE_RECS 4096u
+#define RING_TRACE_EARLY 1u  /* taken before in_tail announced it (the early take) */
+#define RING_TRACE_LEADER 2u /* answered by the leader thread itself (the leader's reply) */
 
 /* The check word of an input header. The kernel reads a header while the host may be writing it
  * (it reads ahead, see ring_kernel.cu rk_lead), and a 16-byte read across the bus can see part of

@@ -137,8 +137,8 @@ static int write_pairs_dat(const compare_ctx *c, const char *dir, char *err, siz
         return -1;
     fputs("# every pair: overhead of OTHER over BASE = est(OTHER)/est(BASE) - 1, est = mean of trial medians (GB/s\n"
           "# families: on time per byte), with its 95% trial-level CI; verdict faster|slower|same (same = interval\n"
-          "# includes 0 or |overhead| < --min-effect) or n/a\n"
-          "# family mode size_bytes base_p50 other_p50 overhead ci_lo ci_hi verdict\n",
+          "# includes 0 or |overhead| < --min-effect) or n/a; window: messages in flight (throughput), else 0\n"
+          "# family mode size_bytes base_p50 other_p50 overhead ci_lo ci_hi verdict window\n",
           rf.f);
     char label[1100]; /* injected or limits-applied files (issue 21): `ringbench export` carries it on */
     report_label_pair(&c->base, &c->other, label, sizeof label);
@@ -148,9 +148,9 @@ static int write_pairs_dat(const compare_ctx *c, const char *dir, char *err, siz
         const rb_row *a = report_row(&c->base, (size_t)c->pairs[i].ia);
         const report_ov *ov = &c->pairs[i].ov;
         rb_mode m;
-        fprintf(rf.f, "%s %s %llu %.9g %.9g %.6f %.6f %.6f %s\n", a->family,
+        fprintf(rf.f, "%s %s %llu %.9g %.9g %.6f %.6f %.6f %s %llu\n", a->family,
                 report_row_mode(a, &m) ? report_mode_str(&m) : "baseline", (unsigned long long)a->size_bytes,
-                ov->p50_a, ov->p50_b, ov->est, ov->lo, ov->hi, verdict_token(ov));
+                ov->p50_a, ov->p50_b, ov->est, ov->lo, ov->hi, verdict_token(ov), (unsigned long long)a->window);
     }
     return report_file_close(&rf, err, errlen);
 }

@@ -344,7 +344,7 @@ int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errl
 
 typedef struct pair_line {
     char family[64], mode[128], verdict[32];
-    unsigned long long size;
+    unsigned long long size, window; /* window: 0 where the pair has none (and in files before it) */
     double base, other, ov, lo, hi;
 } pair_line;
 
@@ -404,8 +404,10 @@ static long read_pairs(const char *path, pair_line **out, char *err, size_t errl
         }
         pair_line *p = &(*out)[n];
         char nums[5][64];
-        if (sscanf(line, "%63s %127s %llu %63s %63s %63s %63s %63s %31s", p->family, p->mode, &p->size, nums[0], nums[1],
-                   nums[2], nums[3], nums[4], p->verdict) != 9) {
+        p->window = 0;
+        const int got = sscanf(line, "%63s %127s %llu %63s %63s %63s %63s %63s %31s %llu", p->family, p->mode, &p->size,
+                               nums[0], nums[1], nums[2], nums[3], nums[4], p->verdict, &p->window);
+        if (got != 9 && got != 10) {
             snprintf(err, errlen, "%s:%ld: not a compare_pairs.dat line", path, lineno);
             fclose(f);
             free(*out);
@@ -425,8 +427,11 @@ static void pair_key(const pair_line *p, const char *label, char *buf, size_t n)
 {
     char s[32];
     size_text(p->size, s, sizeof s);
-    snprintf(buf, n, "%s%scompare/%s/%s%s%s", label, label[0] ? "/" : "", p->family, p->mode, p->size ? "/" : "",
-             p->size ? s : "");
+    char w[32] = "";
+    if (p->window && strcmp(p->family, "throughput") == 0) /* as a row's key (cell_key) */
+        snprintf(w, sizeof w, "/w%llu", p->window);
+    snprintf(buf, n, "%s%scompare/%s/%s%s%s%s", label, label[0] ? "/" : "", p->family, p->mode, p->size ? "/" : "",
+             p->size ? s : "", w);
 }
 
 /* The "# run_label: ..." line compare writes for injected or limits-applied files (run_label.h);
@@ -459,12 +464,12 @@ int export_compare_pairs(const char *path, export_format f, FILE *out, char *err
     pairs_label(path, label, sizeof label);
     int rc = 0;
     if (f == EXPORT_CSV) {
-        fputs("cell,family,mode,size_bytes,base_p50,other_p50,overhead,ci_lo,ci_hi,verdict,run_label\n", out);
+        fputs("cell,family,mode,size_bytes,window,base_p50,other_p50,overhead,ci_lo,ci_hi,verdict,run_label\n", out);
         for (long i = 0; i < n; i++) {
             char key[1800];
             pair_key(&p[i], label, key, sizeof key);
             export_csv_field(out, key);
-            fprintf(out, ",%s,%s,%llu,", p[i].family, p[i].mode, p[i].size);
+            fprintf(out, ",%s,%s,%llu,%llu,", p[i].family, p[i].mode, p[i].size, p[i].window);
             double v[5] = {p[i].base, p[i].other, p[i].ov, p[i].lo, p[i].hi};
             for (int k = 0; k < 5; k++) {
                 if (isfinite(v[k]))
@@ -497,6 +502,7 @@ int export_compare_pairs(const char *path, export_format f, FILE *out, char *err
             json_object_set_new(o, "family", json_string(p[i].family));
             json_object_set_new(o, "mode", json_string(p[i].mode));
             json_object_set_new(o, "size_bytes", json_integer((json_int_t)p[i].size));
+            json_object_set_new(o, "window", json_integer((json_int_t)p[i].window));
             json_object_set_new(o, "base_p50", num_or_null(p[i].base));
             json_object_set_new(o, "other_p50", num_or_null(p[i].other));
             json_object_set_new(o, "overhead", num_or_null(p[i].ov));

@@ -9,6 +9,10 @@
 #   gputests  ctest -L gpu, then compute-sanitizer memcheck/racecheck/synccheck on the ring kernel
 #   anatomy   ringbench anatomy of the best mode and its variants, the copy modes and the fallback
 #             (anatomy.md)
+#   windows   ringbench anatomy --window 1,8,64,cap: where a window's messages wait, per mode,
+#             size and shortcut switch (windows.md)
+#   ablation  quick runs at 8 B, 64 B, 4 KiB and windows 1, 8, 64, cap: defaults against each
+#             shortcut switch and against the defaults again, compared (ablation.md)
 #   early     latency of the pinned modes at 8 B, 64 B and 4 KiB: defaults, early take off, stream
 #             ops on, defaults again (early.md); compare each variant against the first
 #   quick     one quick run (timed)
@@ -81,6 +85,54 @@ for step in "$@"; do
             done
         } >"$out/anatomy.md"
         say "anatomy: $(grep -c '^| round trip' "$out/anatomy.md") of 10 runs"
+        ;;
+    windows)
+        # Where a window's messages wait (issue 19): ringbench anatomy --window for the best native
+        # mode, the best async mode and the WSL2 fallback at 8 B, 64 B and 4 KiB, with the defaults;
+        # at 8 B also with each latency shortcut applied whatever is in flight (--shortcuts-busy,
+        # the rule before) and with each shortcut off (windows.md).
+        for m in pinned/zerocopy/coop/mapped pinned/async/coop/mapped malloc/sync/noncoop/device; do
+            for s in 8 64 4K; do
+                v=(defaults)
+                [ "$s" = 8 ] && v+=(--shortcuts-busy --no-early-take --no-leader-reply --no-early-replies)
+                for x in "${v[@]}"; do
+                    sw=()
+                    [ "$x" != defaults ] && sw=("$x")
+                    echo "### $m, $s, $x"
+                    "$rb" anatomy --mode "$m" --size "$s" --window 1,8,64,cap --warmup 0 "${sw[@]}" 2>&1 | sed -n '3,8p'
+                    echo
+                done
+            done
+        done >"$out/windows.md" 2>&1
+        say "windows: $(grep -c '^###' "$out/windows.md") anatomies"
+        cat "$out/windows.md"
+        ;;
+    ablation)
+        # The guard of the shortcuts (issue 19): quick runs at 8 B, 64 B, 4 KiB and windows 1, 8,
+        # 64 and cap, every mode: the defaults, then each switch, then the defaults again; compare
+        # each against the first defaults. A switch that beats the defaults shows as "faster" pairs
+        # (interval clear of 0, >= 5 %); the second defaults run says how many such pairs noise makes.
+        a=(--preset quick --sizes 8,64,4K --window 1,8,64,cap)
+        timed abl_defaults "$rb" run "${a[@]}" -o "$out/abl-defaults.h5" --force
+        for x in no-early-take no-leader-reply no-early-replies shortcuts-busy stream-ops defaults; do
+            f=$out/abl-$x.h5
+            [ "$x" = defaults ] && f=$out/abl-defaults2.h5
+            sw=()
+            [ "$x" != defaults ] && sw=("--$x")
+            timed "abl_$x" "$rb" run "${a[@]}" "${sw[@]}" -o "$f" --force
+            "$rb" compare "$out/abl-defaults.h5" "$f" -o "$out/cmp-$x" --no-render >/dev/null 2>&1
+        done
+        {
+            echo "| switch | pairs | switch faster (>= 5 %, interval clear of 0) | switch slower | faster pairs (family mode size window overhead) |"
+            echo "| --- | --- | --- | --- | --- |"
+            for x in no-early-take no-leader-reply no-early-replies shortcuts-busy stream-ops defaults; do
+                awk -v x="$x" '!/^#/ && ($1 == "latency" || $1 == "throughput") {
+                        n++; if ($9 == "faster") { f++; l = l sprintf("%s %s %s w%s %+.0f%%; ", $1, $2, $3, $10, 100 * $6) }
+                        if ($9 == "slower") s++ }
+                    END { printf "| %s | %d | %d | %d | %s |\n", x == "defaults" ? "defaults again" : "--" x, n, f, s, l }' "$out/cmp-$x/compare_pairs.dat"
+            done
+        } >"$out/ablation.md"
+        cat "$out/ablation.md"
         ;;
     early)
         # What the early take and the stream ops do: latency of every pinned mode at 8 B, 64 B and

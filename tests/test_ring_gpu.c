@@ -178,7 +178,7 @@ static void check_trace(ring *r, uint64_t sent)
     uint64_t early = 0, bad = 0;
     for (size_t i = 0; i < n; i++) {
         const ring_trace_rec *x = &t[i];
-        early += x->early;
+        early += (x->how & RING_TRACE_EARLY) != 0;
         bad += x->n == 0 || x->polls == 0 || x->seen_ns < x->poll_ns ||
                (x->written_ns && (x->written_ns < x->seen_ns || x->published_ns < x->written_ns)) ||
                (i + 1 < n && t[i + 1].first != x->first + x->n);
