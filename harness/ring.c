@@ -486,7 +486,7 @@ static void fill_slots(ring *r)
 }
 
 /* Makes slot carry message seq of len bytes: only the sealed header changes. */
-static void stage_message(ring *r, uint32_t slot, uint32_t seq, uint32_t len)
+static void stage_message(ring *r, uint32_t slot, uint32_t seq, uint32_t len, int lone)
 {
     unsigned char *base = r->in_stage + (size_t)slot * r->stride;
     if (r->slot_len[slot] != len) {
@@ -494,7 +494,7 @@ static void stage_message(ring *r, uint32_t slot, uint32_t seq, uint32_t len)
         r->slot_len[slot] = len;
     }
     const uint32_t sum = ring_seal(r->slot_sum[slot], seq, len);
-    ring_hdr h = {seq, len, sum, ring_hdr_check(seq, len, sum)};
+    ring_hdr h = {seq, len, sum, lone ? ring_hdr_check_lone(seq, len, sum) : ring_hdr_check(seq, len, sum)};
     memcpy(base, &h, sizeof h);
 }
 
@@ -696,9 +696,12 @@ static int post(ring *r, uint32_t len, uint32_t n, const char *what)
         return ring_fail(r, RING_EFULL, "%s: %u messages already in flight, capacity %u", what,
                          r->issued - r->delivered, r->cfg.capacity);
     const uint32_t from = r->issued;
+    /* One message onto an idle ring is marked lone: the kernel's shortcuts are for it alone
+     * (RING_HDR_LONE; ring_config.shortcuts_busy lets them take any message). */
+    const int lone = n == 1 && r->consumed == from;
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t slot = (from + i) & r->mask;
-        stage_message(r, slot, from + i, len);
+        stage_message(r, slot, from + i, len, lone);
         r->lens[slot] = len;
     }
     int rc;

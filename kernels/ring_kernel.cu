@@ -4,10 +4,12 @@
 // takes EVERY pending message at once - a batch [first, first + n), n = in_tail - in_head, bounded
 // by the free output slots and by RING_BATCH_BYTES of slots - and the batch is processed in one of two tiers, chosen by the ring's
 // slot size (max_payload, fixed at launch, so a batch never mixes tiers):
-//   - warp tier (max_payload <= RK_WARP_MSG_MAX): one warp per message. Lane L reads quad L of the
-//     slot (the header is quad 0), so a message of up to 496 bytes is read with ONE coalesced load
-//     instruction - one round trip over PCIe with zero-copy rings; the warp transforms, reduces the
-//     checksums with shuffles and lane 0 writes the reply header. No fan-in per message.
+//   - warp tier (max_payload <= RK_WARP_MSG_MAX): one warp per message, or, for slots of up to 256
+//     bytes, one group of 4, 8 or 16 lanes per message (rk_warp_group: 8 messages of 8 B per warp).
+//     Lane L reads quad L of the slot (the header is quad 0), so a message of up to 496 bytes, or a
+//     warp's group of small ones, is read with ONE coalesced load instruction - one round trip over
+//     PCIe with zero-copy rings; the lanes transform, reduce the checksums with shuffles and the
+//     first lane of each message writes its reply header. No fan-in per message.
 //   - block tier (larger slots): bpm = ceil(slot quads / RK_THREADS) blocks per message (one block up
 //     to 8 KiB, the whole grid at 4 MiB); message j of the batch owns "virtual blocks" j*bpm .. and
 //     virtual block v runs on block v % grid, so a batch of n messages fills min(grid, n*bpm) blocks.
@@ -18,8 +20,8 @@
 // message is as fast for a single message and the batch still spreads across blocks. The value
 // is a reasoned choice, not a measurement: change the constant and compare `ringbench run` results.
 //
-// A batch that block 0 can do alone (n <= 16 warp-tier messages, or one block-tier message of up to
-// 8 KiB) is done by block 0 alone: no fan-out, no fan-in, in either launch kind - this is the
+// A batch that block 0 can do alone (what its 16 warps take in one pass: 128 messages of 8 B, 16 of
+// more than 240 B; or one block-tier message of up to 8 KiB) is done by block 0 alone: no fan-out, no fan-in, in either launch kind - this is the
 // latency path (one message in flight). Anything larger is handed to every block through the
 // scratch job (fan-out), and published once: after ONE grid.sync() per batch (cooperative launch) or
 // by the last working block to finish (ordinary launch, atomic counter). Publishing a batch: every
@@ -32,17 +34,21 @@
 // batch's slots it issues __threadfence_system() (acquire), and every other block only reads slots
 // after it saw the fan-out epoch (release by the leader's fence + atomic). Slot loads are __ldcg (L2,
 // never L1: a slot is reused every `capacity` messages). With one message in flight the leader's
-// read-ahead of the next header and first payload quad (concurrent with the control-block read)
-// lets a message of up to 16 bytes go without a second read across the bus - and, with
-// RING_KFLAG_EARLY_TAKE, without waiting for in_tail at all: a sealed header naming exactly the
-// next sequence number and a payload matching its checksum are the message, whether or not in_tail
-// says so yet (in copy modes the host would otherwise wait for the copy's event before it stores
-// in_tail). The early take is limited to one message of up to 16 bytes because only those are
+// read-ahead of the next slots' headers and first payload quads (concurrent with the control-block
+// read; as many slots as the last batch had, up to RK_AHEAD_MAX) lets messages of up to 16 bytes go
+// without a second read across the bus - and, with RING_KFLAG_EARLY_TAKE, a lone one without
+// waiting for in_tail at all: a sealed header naming exactly the next sequence number and a payload
+// matching its checksum are the message, whether or not in_tail says so yet (in copy modes the host
+// would otherwise wait for the copy's event before it stores in_tail). The early take is limited to
+// a message the host marked lone (RING_HDR_LONE: posted alone onto an idle ring) - taken early, the
+// first message of a batch would split it from the rest, which cost most of a window's throughput
+// (results/RESULTS.md "Throughput at every window") - and to up to 16 bytes, because only those are
 // vouched for by what the leader has already read; anything else waits for in_tail.
 //
-// The leader's own reply (RING_KFLAG_LEADER_REPLY, rk_leader_reply). A lone message of up to 16
-// bytes that the leader holds whole is answered by the leader thread itself, inside its polling loop:
-// transform of at most four words, reply words and header, one release fence, in_head and out_tail.
+// The leader's own reply (RING_KFLAG_LEADER_REPLY, rk_leader_reply). A batch of up to RK_AHEAD_MAX
+// messages of up to 16 bytes that the leader warp holds whole from its poll is answered by that warp
+// itself, inside its polling loop: lane j transforms message j's words and writes its reply, then
+// one release fence by lane 0, in_head and out_tail.
 // The warp path costs two block barriers and a dozen shuffles around four words of work; `ringbench
 // anatomy` measured it at 0.8 us from the poll's return to the reply written, against 0.1 us here
 // (H100, README "Where a round trip goes"). Two variants were measured and dropped: issuing the
@@ -67,6 +73,7 @@ namespace cg = cooperative_groups;
 #define RK_THREADS 512u                 // threads per block; occupancy decides blocks per SM
 #define RK_WARPS (RK_THREADS / 32u)     // warps per block
 #define RK_WARP_MSG_MAX 2048u           // slots of up to this many payload bytes: a warp per message
+#define RK_AHEAD_MAX 15u                // slots a poll reads ahead: two lanes each, lane 0 the control block
 
 // --- shared state in device memory -------------------------------------------------------------
 
@@ -246,6 +253,7 @@ struct rk_leader {
     unsigned long long start_ns, last_beat_ns;
     unsigned int beats, state, flag_ack, dispatched;
     unsigned int polls, batches; // for the trace: polls since the last batch, batches taken
+    unsigned int ahead;          // slots the next poll reads ahead: the last batch's size, 1..RK_AHEAD_MAX
 };
 
 // The batch every working thread reads from shared memory. For a batch of one message of up to 16
@@ -306,99 +314,142 @@ __device__ ring_trace_rec *rk_trace_take(const ring_kernel_args &a, rk_leader *L
     return t;
 }
 
-// The leader answers a lone message of up to 16 bytes that it holds whole (hdr, q0) by itself:
-// transform, reply words and header, one release fence, in_head and out_tail, all by lane 0 - no
-// barrier, no other warp. The message was vouched for by its sealed checksum, so it cannot be a
-// bad input.
-__device__ void rk_leader_reply(const ring_kernel_args &a, rk_leader *L, uint4 hdr, uint4 q0,
+// The leader warp answers a batch of n messages of up to 16 bytes each that it holds whole from its
+// poll (lane j: message dispatched + j, its header and payload quad) by itself: lane j transforms
+// and writes reply j, the warp meets at a __syncwarp (which orders its lanes' writes before lane
+// 0's fence), and lane 0 issues one release fence and stores in_head and out_tail - no block
+// barrier, no other warp, no second read of the slots. Every message was vouched for by its sealed
+// checksum, so none can be a bad input.
+__device__ void rk_leader_reply(const ring_kernel_args &a, rk_leader *L, uint4 hdr, uint4 q0, unsigned int n,
                                 unsigned long long poll_ns, bool early)
 {
-    const unsigned int seq = hdr.x, len = hdr.y, nwords = len / 4, mask = a.capacity - 1;
-    ring_trace_rec *t = rk_trace_take(a, L, poll_ns, seq, 1, RING_TRACE_LEADER | (early ? RING_TRACE_EARLY : 0u));
-    L->dispatched = seq + 1;
-    if (!rk_lane0())
+    const unsigned int lane = threadIdx.x & 31u, first = L->dispatched, mask = a.capacity - 1;
+    ring_trace_rec *t = rk_trace_take(a, L, poll_ns, first, n, RING_TRACE_LEADER | (early ? RING_TRACE_EARLY : 0u));
+    L->dispatched = first + n;
+    if (lane < n) {
+        const unsigned int seq = hdr.x, len = hdr.y, nwords = len / 4;
+        unsigned char *out = a.out_ring + (size_t)(seq & mask) * a.slot_stride;
+        uint4 o;
+        const uint2 sums = rk_transform_quad(q0, seq, 0, nwords, &o);
+        rk_store_quad((unsigned int *)(out + sizeof(ring_hdr)), o, nwords);
+        __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(sums.y, seq, len), 0u));
+    }
+    __syncwarp();
+    if (lane != 0)
         return;
-    unsigned char *out = a.out_ring + (size_t)(seq & mask) * a.slot_stride;
-    uint4 o;
-    const uint2 sums = rk_transform_quad(q0, seq, 0, nwords, &o);
-    rk_store_quad((unsigned int *)(out + sizeof(ring_hdr)), o, nwords);
-    __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(sums.y, seq, len), 0u));
     if (t)
         t->written_ns = globaltimer_ns();
     fence_release_sys();
-    st_volatile(&a.cb->k.in_head, seq + 1);
-    st_volatile(&a.cb->k.out_tail, seq + 1);
+    st_volatile(&a.cb->k.in_head, first + n);
+    st_volatile(&a.cb->k.out_tail, first + n);
     if (t)
         t->published_ns = globaltimer_ns();
 }
 
-// One 16-byte word of lane `src`, in every lane.
+// One 16-byte word of lane `src` (which may differ per lane), in every lane.
 __device__ __forceinline__ uint4 rk_shfl4(uint4 v, int src)
 {
     return make_uint4(__shfl_sync(0xFFFFFFFFu, v.x, src), __shfl_sync(0xFFFFFFFFu, v.y, src),
                       __shfl_sync(0xFFFFFFFFu, v.z, src), __shfl_sync(0xFFFFFFFFu, v.w, src));
 }
 
-// Run by the whole leader warp (warp 0 of block 0). Its lanes read one poll's three words with ONE
-// load instruction - lane 0 the control block's host half, lane 1 the next slot's header, lane 2
-// its first payload quad - and every lane then takes the same decisions on the same values, so the
-// warp never diverges on them; lane 0 alone writes. Loads of one thread to one 32-byte sector of
-// host memory are served one after the other: read by one thread, the header and the payload quad
-// (one sector) made a poll of a zero-copy slot 2.24 us against 1.28 us for one load (H100, README
-// "Where a round trip goes").
+// The address lane `lane` reads in a poll that reads `ahead` slots ahead: lane 0 the control block's
+// host half, lane 2j + 1 the header of message dispatched + j, lane 2j + 2 its first payload quad
+// (one 32-byte sector with the header, so one read across the bus per slot); NULL for the rest.
+__device__ __forceinline__ const void *rk_poll_addr(const ring_kernel_args &a, const rk_leader *L, unsigned int lane)
+{
+    if (lane == 0)
+        return &a.cb->h;
+    const unsigned int j = (lane - 1) >> 1;
+    if (j >= L->ahead)
+        return NULL;
+    const unsigned char *slot_p = a.in_ring + (size_t)((L->dispatched + j) & (a.capacity - 1)) * a.slot_stride;
+    return (lane & 1u) ? (const void *)slot_p : (const void *)(slot_p + sizeof(ring_hdr));
+}
+
+// Run by lane j for message dispatched + j as read ahead: whole when its header is sealed for exactly
+// that message (plain or lone check word) and its payload of up to 16 bytes matches the checksum. A
+// stale slot carries seq - capacity, a header still landing fails its check word, a payload still
+// landing its seal.
+__device__ __forceinline__ bool rk_whole(const ring_kernel_args &a, const rk_leader *L, uint4 hdr, uint4 q0,
+                                         unsigned int j, bool *lone)
+{
+    *lone = hdr.w == ring_hdr_check_lone(hdr.x, hdr.y, hdr.z);
+    return j < L->ahead && a.max_payload <= RK_WARP_MSG_MAX && hdr.x == L->dispatched + j &&
+           (*lone || hdr.w == ring_hdr_check(hdr.x, hdr.y, hdr.z)) && hdr.y <= 16 && hdr.y <= a.max_payload &&
+           hdr.y % 4 == 0 && hdr.y > 0 && ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) == hdr.z;
+}
+
+// The poll's housekeeping on the control block's host half h: heartbeat, handshake flag, exit and
+// the active/idle state. Returns false when the kernel must leave (*job says so).
+__device__ bool rk_poll_control(const ring_kernel_args &a, rk_leader *L, rk_job *job, uint4 h,
+                                unsigned long long now)
+{
+    const bool lane0 = rk_lane0();
+    if (now - L->last_beat_ns >= RING_HEARTBEAT_NS) {
+        L->last_beat_ns = now;
+        ++L->beats;
+        if (lane0)
+            st_volatile(&a.cb->k.heartbeat, L->beats);
+    }
+    if (h.z != L->flag_ack) {
+        L->flag_ack = h.z;
+        if (lane0) {
+            st_volatile(&a.cb->k.flag_ack, h.z);
+            __threadfence_system();
+        }
+    }
+    unsigned int exit_reason = RING_EXIT_NONE;
+    if (h.w & RING_CMD_TERMINATE)
+        exit_reason = RING_EXIT_REQUESTED;
+    else if (a.max_lifetime_ns && now - L->start_ns >= a.max_lifetime_ns)
+        exit_reason = RING_EXIT_LIFETIME;
+    if (exit_reason != RING_EXIT_NONE) {
+        if (lane0) {
+            st_volatile(&a.cb->k.exit_reason, exit_reason);
+            job->kind = JOB_EXIT;
+            job->grid = 1;
+        }
+        return false;
+    }
+    const unsigned int want = (h.w & RING_CMD_ACTIVE) ? RING_STATE_ACTIVE : RING_STATE_IDLE;
+    if (want != L->state)
+        rk_set_state(a, L, want);
+    return true;
+}
+
+// Run by the whole leader warp (warp 0 of block 0). Its lanes read one poll with ONE load
+// instruction - lane 0 the control block's host half, lanes 1.. the next L->ahead slots' headers and
+// first payload quads (rk_poll_addr) - and every lane then takes the same decisions on the same
+// values, so the warp never diverges on them; lane 0 alone writes the control block. Loads of one
+// thread to one 32-byte sector of host memory are served one after the other: read by one thread,
+// the header and the payload quad made a poll of a zero-copy slot 2.24 us against 1.28 us for one
+// load (H100, results/RESULTS.md "Where a round trip goes"); spread over lanes they are one request
+// per slot, issued together. L->ahead is the size of the last batch (1 to RK_AHEAD_MAX): a window
+// of w small messages is read whole by the poll that finds it and answered by this warp alone.
 __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
 {
-    const unsigned int mask = a.capacity - 1, lane = threadIdx.x & 31u;
+    const unsigned int lane = threadIdx.x & 31u;
     for (;;) {
-        const unsigned char *slot_p = a.in_ring + (size_t)(L->dispatched & mask) * a.slot_stride;
-        const void *mine = lane == 0 ? (const void *)&a.cb->h : lane == 1 ? (const void *)slot_p
-                                                                         : (const void *)(slot_p + sizeof(ring_hdr));
+        const void *mine = rk_poll_addr(a, L, lane);
         uint4 v = make_uint4(0u, 0u, 0u, 0u);
-        if (lane < 3)
+        if (mine)
             v = ld_volatile4(mine);
         // Lane 0's clock, issued before the reads above are back.
         const unsigned long long now = __shfl_sync(0xFFFFFFFFu, globaltimer_ns(), 0);
-        const uint4 h = rk_shfl4(v, 0);   // in_tail, out_ack, flag, cmd
-        const uint4 hdr = rk_shfl4(v, 1);
-        const uint4 q0 = rk_shfl4(v, 2);
+        const uint4 h = rk_shfl4(v, 0); // in_tail, out_ack, flag, cmd
+        const uint4 hdr = rk_shfl4(v, (int)((2 * lane + 1) & 31u)); // lane j: message dispatched + j
+        const uint4 q0 = rk_shfl4(v, (int)((2 * lane + 2) & 31u));
         L->polls++;
-        if (now - L->last_beat_ns >= RING_HEARTBEAT_NS) {
-            L->last_beat_ns = now;
-            ++L->beats;
-            if (lane == 0)
-                st_volatile(&a.cb->k.heartbeat, L->beats);
-        }
-        if (h.z != L->flag_ack) {
-            L->flag_ack = h.z;
-            if (lane == 0) {
-                st_volatile(&a.cb->k.flag_ack, h.z);
-                __threadfence_system();
-            }
-        }
-        unsigned int exit_reason = RING_EXIT_NONE;
-        if (h.w & RING_CMD_TERMINATE)
-            exit_reason = RING_EXIT_REQUESTED;
-        else if (a.max_lifetime_ns && now - L->start_ns >= a.max_lifetime_ns)
-            exit_reason = RING_EXIT_LIFETIME;
-        if (exit_reason != RING_EXIT_NONE) {
-            if (lane == 0) {
-                st_volatile(&a.cb->k.exit_reason, exit_reason);
-                job->kind = JOB_EXIT;
-                job->grid = 1;
-            }
+        if (!rk_poll_control(a, L, job, h, now))
             return;
-        }
-        const unsigned int want = (h.w & RING_CMD_ACTIVE) ? RING_STATE_ACTIVE : RING_STATE_IDLE;
-        if (want != L->state)
-            rk_set_state(a, L, want);
         if (L->state != RING_STATE_ACTIVE)
             continue;
-        // The next message, complete as read ahead: a sealed header for exactly message `dispatched`
-        // and a payload of up to 16 bytes that matches its checksum. A stale slot carries seq -
-        // capacity, a header still landing fails its check word, a payload still landing its seal.
-        const bool whole = a.max_payload <= RK_WARP_MSG_MAX && hdr.x == L->dispatched &&
-                           hdr.w == ring_hdr_check(hdr.x, hdr.y, hdr.z) && hdr.y <= 16 && hdr.y % 4 == 0 &&
-                           hdr.y > 0 && ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) == hdr.z;
+        bool lone;
+        const bool whole = rk_whole(a, L, hdr, q0, lane, &lone);
+        // held: messages dispatched, dispatched + 1, ... read ahead whole, without a gap.
+        const unsigned int held = (unsigned int)__ffs(~__ballot_sync(0xFFFFFFFFu, whole)) - 1u;
+        const bool lone0 = __shfl_sync(0xFFFFFFFFu, (int)(whole && lone), 0) != 0;
         // Every pending message, bounded by the output slots the host has freed (the host never has
         // more than capacity in flight, so the bound is a safeguard). in_tail may lag behind
         // `dispatched` after an early take.
@@ -407,18 +458,13 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
             continue; // a corrupt count: never trusted
         unsigned int n = ahead > 0 ? (unsigned int)ahead : 0u;
         const unsigned int room = h.y + a.capacity - L->dispatched;
-        // Early take: in_tail has not announced the next message yet, but all of it is here. The
-        // host writes a slot before it announces it, so waiting for in_tail costs one more read
-        // across the bus (zero-copy), or the host's wait for the copy to land plus its store of
-        // in_tail (copy modes). Announced or not, a message is taken once: `dispatched` moves on.
-        // Both shortcuts are for a lone message, and only an idle ring has one: the host has
-        // acknowledged every reply (out_ack == dispatched), so nothing else is in flight. While replies
-        // are outstanding, more messages are usually landing behind this one; taking it alone would
-        // split the host's batch into single-message batches (a poll, a publication and, in copy
-        // modes, a copy each), which cost most of the window's throughput (README "Throughput at
-        // every window"). RING_KFLAG_SHORTCUTS_BUSY keeps the old rule, for measuring that.
-        const bool idle = h.y == L->dispatched || (a.flags & RING_KFLAG_SHORTCUTS_BUSY);
-        if (n == 0 && whole && idle && (a.flags & RING_KFLAG_EARLY_TAKE))
+        // Early take: in_tail has not announced the next message yet, but all of it is here, and the
+        // host marked it lone (RING_HDR_LONE: posted alone onto an idle ring). The host writes a
+        // slot before it announces it, so waiting for in_tail costs one more read across the bus
+        // (zero-copy), or the host's wait for the copy to land plus its store of in_tail (copy
+        // modes). A message that is not lone is the first of a batch whose rest is landing behind
+        // it: taken alone it would split the batch. Announced or not, a message is taken once.
+        if (n == 0 && held && (lone0 || (a.flags & RING_KFLAG_SHORTCUTS_BUSY)) && (a.flags & RING_KFLAG_EARLY_TAKE))
             n = 1;
         if (n > room)
             n = room;
@@ -426,13 +472,15 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
             n = ring_batch_max(a.capacity, a.max_payload);
         if (n == 0)
             continue;
-        // A lone small message read ahead whole is complete as read. Anything else is read behind
-        // an acquire fence: the slots were written before in_tail.
-        const bool small = n == 1 && whole;
-        if (small && idle && (a.flags & RING_KFLAG_LEADER_REPLY) && hdr.y <= a.max_payload) {
-            rk_leader_reply(a, L, hdr, q0, now, ahead <= 0);
+        L->ahead = n < RK_AHEAD_MAX ? n : RK_AHEAD_MAX;
+        // Every message of the batch in hand: this warp answers them (rk_leader_reply).
+        if (n <= held && (a.flags & RING_KFLAG_LEADER_REPLY)) {
+            rk_leader_reply(a, L, hdr, q0, n, now, ahead <= 0);
             continue;
         }
+        // A lone small message read ahead whole is complete as read. Anything else is read behind
+        // an acquire fence: the slots were written before in_tail.
+        const bool small = n == 1 && held;
         const unsigned int trace_i = L->batches;
         rk_trace_take(a, L, now, L->dispatched, n, ahead <= 0 ? RING_TRACE_EARLY : 0u);
         if (lane == 0) {
@@ -443,7 +491,7 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
             job->first = L->dispatched;
             job->n = n;
             job->have_q0 = small;
-            job->hdr = hdr;
+            job->hdr = hdr; // lane 0: message dispatched
             job->q0 = q0;
         }
         L->dispatched += n;
@@ -460,11 +508,26 @@ __device__ __forceinline__ unsigned int rk_blocks_per_msg(const ring_kernel_args
     return b < gridDim.x ? (b ? b : 1) : gridDim.x;
 }
 
-// Whether block 0 handles the batch alone (no fan-out, no fan-in).
+// Lanes one message of the warp tier occupies: a power of two, at least the slot's quads (the
+// header's included), so a warp takes 32 / width messages of a small slot with ONE load (8 of 64-byte
+// slots, 4 of 128-byte ones, 2 up to 256 bytes) and a larger slot gets the whole warp.
+__device__ __forceinline__ unsigned int rk_msg_lanes(const ring_kernel_args &a)
+{
+    const unsigned int q = (unsigned int)(a.slot_stride / 16);
+    return q <= 4 ? 4u : q <= 8 ? 8u : q <= 16 ? 16u : 32u;
+}
+
+// Messages one warp takes per pass in the warp tier.
+__device__ __forceinline__ unsigned int rk_msgs_per_warp(const ring_kernel_args &a)
+{
+    return a.max_payload <= RK_WARP_MSG_MAX ? 32u / rk_msg_lanes(a) : 1u;
+}
+
+// Whether block 0 handles the batch alone (no fan-out, no fan-in): a batch its warps take in one pass.
 __device__ __forceinline__ bool rk_local(const ring_kernel_args &a, unsigned int n)
 {
     if (a.max_payload <= RK_WARP_MSG_MAX)
-        return n <= RK_WARPS;
+        return n <= RK_WARPS * rk_msgs_per_warp(a);
     return n == 1 && rk_blocks_per_msg(a) == 1;
 }
 
@@ -485,6 +548,42 @@ __device__ void rk_fan_out(rk_scratch *s, const rk_job *job, unsigned int *fanou
 }
 
 // --- batch processing ----------------------------------------------------------------------------
+
+// Warp tier, small slots: this warp transforms messages first .. first + count - 1 (count at most
+// rk_msgs_per_warp) and writes their reply headers (not yet published). Message g of the group is on
+// lanes g * width .. g * width + width - 1 (rk_msg_lanes): lane u loads quad u of its slot - quad 0
+// is the header - so the whole group arrives with one coalesced load, and every payload quad is in
+// hand (a slot has at most width quads). The checksums are summed within each group of lanes.
+__device__ void rk_warp_group(const ring_kernel_args &a, rk_scratch *s, unsigned int first, unsigned int count)
+{
+    const unsigned int lane = threadIdx.x & 31u, width = rk_msg_lanes(a), g = lane / width, u = lane % width;
+    const unsigned int slot_quads = (unsigned int)(a.slot_stride / 16), slot = (first + g) & (a.capacity - 1);
+    const unsigned char *in = a.in_ring + (size_t)slot * a.slot_stride;
+    unsigned char *out = a.out_ring + (size_t)slot * a.slot_stride;
+    const bool mine = g < count;
+    uint4 v = make_uint4(0, 0, 0, 0);
+    if (mine && u < slot_quads)
+        v = __ldcg((const uint4 *)in + u);
+    const int head = (int)(lane - u);
+    const unsigned int seq = __shfl_sync(0xFFFFFFFFu, v.x, head), len = __shfl_sync(0xFFFFFFFFu, v.y, head);
+    const unsigned int sum = __shfl_sync(0xFFFFFFFFu, v.z, head);
+    const unsigned int nwords = mine && !ring_check_len(len, a.max_payload) ? len / 4 : 0;
+    uint2 sums = make_uint2(0, 0);
+    if (u >= 1 && (u - 1) * 4 < nwords) {
+        const unsigned int i = (u - 1) * 4, left = nwords - i;
+        uint4 o;
+        sums = rk_transform_quad(v, seq, i, left < 4 ? left : 4, &o);
+        rk_store_quad((unsigned int *)(out + sizeof(ring_hdr)) + i, o, left);
+    }
+    for (unsigned int off = width / 2; off > 0; off >>= 1) {
+        sums.x += __shfl_xor_sync(0xFFFFFFFFu, sums.x, (int)off);
+        sums.y += __shfl_xor_sync(0xFFFFFFFFu, sums.y, (int)off);
+    }
+    if (mine && u == 0) {
+        const unsigned int flags = rk_reply_flags(a, s, seq, len, sum, sums.x);
+        __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(sums.y, seq, len), flags));
+    }
+}
 
 // Warp tier: one warp transforms message `index` and writes its reply header (not yet published).
 // Lane L first loads quad L of the slot - quad 0 is the header - so the header and up to 496 payload
@@ -608,7 +707,13 @@ __device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_jo
 __device__ bool rk_work(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, unsigned int nblocks)
 {
     bool worked;
-    if (a.max_payload <= RK_WARP_MSG_MAX) {
+    const unsigned int per = rk_msgs_per_warp(a);
+    if (a.max_payload <= RK_WARP_MSG_MAX && per > 1 && !job.have_q0) {
+        const unsigned int warp = threadIdx.x >> 5, nwarps = nblocks * RK_WARPS, units = (job.n + per - 1) / per;
+        worked = blockIdx.x * RK_WARPS < units;
+        for (unsigned int w = blockIdx.x * RK_WARPS + warp; w < units; w += nwarps)
+            rk_warp_group(a, s, job.first + w * per, job.n - w * per < per ? job.n - w * per : per);
+    } else if (a.max_payload <= RK_WARP_MSG_MAX) {
         const unsigned int warp = threadIdx.x >> 5, nwarps = nblocks * RK_WARPS;
         worked = blockIdx.x * RK_WARPS < job.n;
         for (unsigned int j = blockIdx.x * RK_WARPS + warp; j < job.n; j += nwarps)
@@ -630,8 +735,8 @@ __device__ bool rk_work(const ring_kernel_args &a, rk_scratch *s, const rk_job &
 // Working blocks of a batch spread over the grid (the ordinary launch's fan-in count).
 __device__ __forceinline__ unsigned int rk_working_blocks(const ring_kernel_args &a, unsigned int n)
 {
-    const unsigned int units = a.max_payload <= RK_WARP_MSG_MAX ? (n + RK_WARPS - 1) / RK_WARPS
-                                                                : n * rk_blocks_per_msg(a);
+    const unsigned int per = RK_WARPS * rk_msgs_per_warp(a);
+    const unsigned int units = a.max_payload <= RK_WARP_MSG_MAX ? (n + per - 1) / per : n * rk_blocks_per_msg(a);
     return units < gridDim.x ? units : gridDim.x;
 }
 
@@ -653,6 +758,7 @@ __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
         L.flag_ack = __shfl_sync(0xFFFFFFFFu, ld_volatile(&a.cb->k.flag_ack), 0);
         L.dispatched = 0;
         L.polls = L.batches = 0;
+        L.ahead = 1;
         L.state = RING_STATE_NONE;
         if (leader) {
             st_volatile(&a.cb->k.blocks, gridDim.x);

@@ -113,7 +113,7 @@ typedef struct ring_hdr {
     uint32_t seq;   /* message sequence number, from 0 */
     uint32_t len;   /* payload bytes, a multiple of 4 */
     uint32_t sum;   /* ring_checksum of the payload, salted with seq and len */
-    uint32_t flags; /* input: ring_hdr_check(seq, len, sum); reply: RING_FLAG_* bits */
+    uint32_t flags; /* input: ring_hdr_check(seq, len, sum), or ring_hdr_check_lone; reply: RING_FLAG_* bits */
 } ring_hdr;
 RING_STATIC_ASSERT(sizeof(ring_hdr) == 16, "slot header is 16 bytes");
 
@@ -231,6 +231,17 @@ RING_STATIC_ASSERT(sizeof(ring_trace_rec) == 48, "ring_trace_rec layout is share
 RING_HD uint32_t ring_hdr_check(uint32_t seq, uint32_t len, uint32_t sum)
 {
     return (seq * 0x85EBCA6Bu) ^ (len * 0xC2B2AE35u) ^ sum ^ 0x5BD1E995u;
+}
+
+/* A lone message: the host posts it alone onto an idle ring (nothing else in flight, every earlier
+ * reply taken) and says so in the header, whose check word it salts with RING_HDR_LONE. Only the
+ * host knows that no other message is about to land behind this one, and only for such a message
+ * do the kernel's latency shortcuts pay (the early take, ring_kernel.cu rk_lead): applied to the
+ * first message of a batch they split the batch. A lone header is as whole as a plain one. */
+#define RING_HDR_LONE 0x4C4F4E45u
+RING_HD uint32_t ring_hdr_check_lone(uint32_t seq, uint32_t len, uint32_t sum)
+{
+    return ring_hdr_check(seq, len, sum) ^ RING_HDR_LONE;
 }
 
 /* The header checksum: payload sum salted with seq and len. */
