@@ -40,7 +40,7 @@ static void usage(FILE *f)
         "  --no-early-take     every message waits for in_tail (ring_config.early_take = 0)\n"
         "  --no-leader-reply   a lone small message goes to a warp behind block barriers (ring_config.leader_reply = 0)\n"
         "  --no-early-replies  the host takes a reply only when out_tail or its copy says it is there\n"
-        "  --shortcuts-busy    the shortcuts apply whatever is in flight (default: only on an idle ring)\n"
+        "  --shortcuts-busy    the early take applies to any small message (default: lone ones only)\n"
         "  --stream-ops        queue idle round trips in stream order where allowed (ring_config.stream_ops)\n"
         "  --backend B         auto | cuda | cpu (default auto: CUDA if a device is usable)\n"
         "  --device N          CUDA device (default 0)\n"
@@ -91,10 +91,10 @@ static int anatomy_windows(const ring_config *cfg, uint32_t size, const char *sp
     }
     char label[64], sname[32];
     printf("ringbench anatomy: %s, %s, %s backend, early take %s, leader reply %s, early replies %s, "
-           "shortcuts %s, %.2g s per window; every reply verified\n\n",
+           "early take of %s, %.2g s per window; every reply verified\n\n",
            rb_mode_label(&cfg->mode, label, sizeof label), rb_size_name(size, sname, sizeof sname),
            ring_backend_name(cfg->backend), sw->early_take ? "on" : "off", sw->leader_reply ? "on" : "off",
-           sw->early_replies ? "on" : "off", sw->shortcuts_busy ? "at any load" : "on an idle ring", seconds);
+           sw->early_replies ? "on" : "off", sw->shortcuts_busy ? "any message" : "lone messages", seconds);
     printf("| window | M msg/s  | bound    | share   | msg/bat | p50   | single  | early   | leader  | polls | k busy  | "
            "msg/post | msg/ann | msg/fetch | h early |\n");
     printf("| ---    | ---      | ---      | ---     | ---     | ---   | ---     | ---     | ---     | ---   | ---     | "

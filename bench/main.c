@@ -258,9 +258,9 @@ static void usage_run(FILE *f)
         "  --no-early-replies  the host takes a reply only once out_tail (zero-copy) or its copy's\n"
         "                      completion (async) says it is there (default: a lone small reply is\n"
         "                      taken as soon as all of it verifies); for measuring what that saves\n"
-        "  --shortcuts-busy    apply the three shortcuts above whatever is in flight (default: only to a\n"
-        "                      lone message on an idle ring, where they save latency; with more in\n"
-        "                      flight they split batches); for measuring what that rule saves\n"
+        "  --shortcuts-busy    the early take applies to any whole small message (default: only to one\n"
+        "                      the host posted alone onto an idle ring; taken early, the first message\n"
+        "                      of a batch is split from the rest); for measuring what that rule saves\n"
         "  --stream-ops        async modes with pinned memory and a mapped or managed control block:\n"
         "                      an idle ring queues its whole round trip in stream order (stream memory\n"
         "                      operations, where `ringbench probe` says they work) instead of fetching\n"
@@ -531,7 +531,7 @@ static int cmd_run(int argc, char **argv)
         h5out_attr_str(w, RB_H5_PROVENANCE, "leader_reply", sw.leader_reply ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", sw.stream_ops ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_replies", sw.early_replies ? "on" : "off") != 0 ||
-        h5out_attr_str(w, RB_H5_PROVENANCE, "shortcuts", sw.shortcuts_busy ? "busy" : "idle") != 0) {
+        h5out_attr_str(w, RB_H5_PROVENANCE, "early_take_of", sw.shortcuts_busy ? "any message" : "lone messages") != 0) {
         fprintf(stderr, "ringbench run: writing %s: %s\n", path, h5out_error(w));
         h5out_close(w, 0, "write error", err, sizeof err);
         return EXIT_FAIL;

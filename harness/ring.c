@@ -602,8 +602,7 @@ int ring_progress(ring *r)
     /* 0. Replies that already verify: zero-copy before out_tail announces them, async before their
      *    copy reports done (only replies whose copy was started: fetched). */
     const uint32_t last = zc ? r->issued : r->fetched; /* the replies that may have landed */
-    const int lone = r->issued - r->consumed == 1 || r->cfg.shortcuts_busy; /* ring_config.shortcuts_busy */
-    if (r->early && lone && (!zc || r->fetched == r->consumed) && r->consumed != last) {
+    if (r->early && (!zc || r->fetched == r->consumed) && r->consumed != last) {
         const uint32_t c0 = r->consumed;
         while (r->consumed != last && try_reply(r, r->consumed)) {
             r->consumed++;

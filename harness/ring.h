@@ -78,13 +78,11 @@ typedef struct ring_config {
      * replies. 1 = on where the platform allows it, 0 = off (the default: on the H100 it made the
      * 8-byte round trip about 7 us slower, see README "The pipelined ring"). */
     int stream_ops;
-    /* The three latency shortcuts above (early_replies, early_take, leader_reply) are for a lone
-     * message: by default each applies only while the ring is idle - the host takes a reply early
-     * only when it is the one reply outstanding, the kernel takes a message early or answers it from
-     * its leader only when the host has acknowledged every earlier reply. With more in flight they
-     * split batches into single messages, which cost most of a window's throughput (README
-     * "Throughput at every window"). 1 = apply them whatever is in flight (the rule before), for
-     * measuring that; 0 = only when idle (the default). */
+    /* The kernel's early take is for a lone message: by default it applies only to a message the
+     * host marked lone (RING_HDR_LONE: posted alone onto an idle ring). Taken early, the first
+     * message of a batch is split from the rest, which cost most of a window's throughput
+     * (results/RESULTS.md "Throughput at every window"). 1 = take any whole small message early (the
+     * rule before), for measuring that; 0 = lone messages only (the default). */
     int shortcuts_busy;
     /* The kernel keeps a trace of its batches (ring_trace_rec, read with ring_trace_read): when each
      * was found, decided, written and published, by the kernel's own clock. 0 = off (the default;

@@ -32,7 +32,7 @@ typedef struct ring_kernel_args {
 /* Bits of ring_kernel_args.flags. */
 #define RING_KFLAG_EARLY_TAKE 1u   /* take a lone small message by its own header (see rk_lead) */
 #define RING_KFLAG_LEADER_REPLY 2u /* the leader answers a lone small message itself (rk_leader_reply) */
-#define RING_KFLAG_SHORTCUTS_BUSY 4u /* the two above also while the host holds unacknowledged replies */
+#define RING_KFLAG_SHORTCUTS_BUSY 4u /* the early take applies to any message, not only lone ones (RING_HDR_LONE) */
 
 /* Bytes of device scratch the kernel needs (fan-out job, fan-in sums and counters). */
 size_t ring_kernel_scratch_bytes(void);
