@@ -472,7 +472,10 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
             n = ring_batch_max(a.capacity, a.max_payload);
         if (n == 0)
             continue;
-        L->ahead = n < RK_AHEAD_MAX ? n : RK_AHEAD_MAX;
+        // The next poll reads ahead as many slots as this batch had; after a batch larger than the
+        // leader can answer, one: reading 15 slots on every poll of a full window only loads the bus
+        // and the host's cache lines it is writing.
+        L->ahead = n <= RK_AHEAD_MAX ? n : 1u;
         // Every message of the batch in hand: this warp answers them (rk_leader_reply).
         if (n <= held && (a.flags & RING_KFLAG_LEADER_REPLY)) {
             rk_leader_reply(a, L, hdr, q0, n, now, ahead <= 0);
