@@ -76,7 +76,7 @@ typedef struct ring_config {
      * neither waits for the input copy before announcing it nor sees out_tail before fetching the
      * replies. Busy rings keep the host-triggered path, which merges many posts into one copy of
      * replies. 1 = on where the platform allows it, 0 = off (the default: on the H100 it made the
-     * 8-byte round trip about 7 us slower, see README "The pipelined ring"). */
+     * 8-byte round trip about 7 us slower, see results/RESULTS.md "The pipelined ring"). */
     int stream_ops;
     /* The kernel keeps a trace of its batches (ring_trace_rec, read with ring_trace_read): when each
      * was found, decided, written and published, by the kernel's own clock. 0 = off (the default;

@@ -45,7 +45,7 @@
 // transform of at most four words, reply words and header, one release fence, in_head and out_tail.
 // The warp path costs two block barriers and a dozen shuffles around four words of work; `ringbench
 // anatomy` measured it at 0.8 us from the poll's return to the reply written, against 0.1 us here
-// (H100, README "Where a round trip goes"). Two variants were measured and dropped: issuing the
+// (H100, results/RESULTS.md "Where a round trip goes"). Two variants were measured and dropped: issuing the
 // next poll before the fence (the fence then waits for the poll's reads: 0.64 -> 2.9 us), and a
 // next poll that reads the slot without the control block (the poll that finds a message took 2.2
 // us either way, and at full windows the leader took one message per poll: 18 -> 0.5 M msg/s).
@@ -344,7 +344,7 @@ __device__ __forceinline__ uint4 rk_shfl4(uint4 v, int src)
 // its first payload quad - and every lane then takes the same decisions on the same values, so the
 // warp never diverges on them; lane 0 alone writes. Loads of one thread to one 32-byte sector of
 // host memory are served one after the other: read by one thread, the header and the payload quad
-// (one sector) made a poll of a zero-copy slot 2.24 us against 1.28 us for one load (H100, README
+// (one sector) made a poll of a zero-copy slot 2.24 us against 1.28 us for one load (H100, results/RESULTS.md
 // "Where a round trip goes").
 __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
 {

@@ -5,7 +5,7 @@
  * Layout of DIR (default results/data/history/):
  *   *.h5           the runs, as `ringbench run` wrote them
  *   index.sqlite   tables runs, cells, skipped and meta (see HIST_SQL_SCHEMA in history.c and
- *                  the "Tracking" section of README.md for queries with sqlite3 and pandas)
+ *                  the "Nightly tracking" section of results/RESULTS.md for queries with sqlite3 and pandas)
  * Anything else in DIR that is not a run file is reported once per scan and skipped; a damaged or
  * foreign .h5 file is recorded in `skipped` with the reader's reason, and no other run is affected.
  *
