@@ -56,7 +56,7 @@
 //
 // The message format, checksum and transform come from ring_protocol.h, the same code the CPU
 // reference backend runs. Built by CMake (kernels/CMakeLists.txt) for the architectures in
-// RINGBENCH_CUDA_ARCHITECTURES; exercised by tests/test_ring_gpu and `ringbench run`.
+// RINGBENCH_CUDA_ARCHITECTURES; exercised by tests/test_ring_gpu.c and `ringbench run`.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
