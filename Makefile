@@ -78,10 +78,11 @@ reports: build
 	$(RINGBENCH) track --history $(DATA)/history --page
 	cd $(DATA)/sensitivity-h100 && for g in *.gp; do gnuplot "$$g" || exit 1; done
 
-# Applies .clang-format to every C, header and CUDA file that git tracks (tests/format_check.sh
-# checks without changing anything).
+# Applies .clang-format to every C, header and CUDA file outside build directories (the same files
+# tests/format_check.sh checks without changing anything).
 format:
-	git ls-files '*.c' '*.h' '*.cu' | xargs clang-format -i
+	find . \( -name 'build*' -o -name .git \) -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' \) \
+	  -print | xargs clang-format -i --style=file
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
