@@ -17,7 +17,7 @@ ifneq ($(NVCC),)
 CUDA_ARG := -DCMAKE_CUDA_COMPILER=$(NVCC)
 endif
 
-.PHONY: all build bench wsl2 nightly test test-asan test-tsan test-fuzz deps clean
+.PHONY: all build bench wsl2 nightly reports format test test-asan test-tsan test-fuzz deps clean
 
 all: build
 
@@ -49,7 +49,7 @@ bench: build
 # `ringbench track` into HISTORY, which refreshes HISTORY/history.md. Exit status: track's (0 no
 # regression, 1 a regression, 2 a file error), or 1 when the run itself failed a cell. The run is
 # written under BUILD/nightly/ and removed once the history holds its copy.
-HISTORY ?= results/history
+HISTORY ?= results/data/history
 TRACK_ARGS ?=
 nightly: build
 	@mkdir -p $(BUILD)/nightly; \
@@ -65,6 +65,24 @@ wsl2: build
 	$(BUILD)/bench/ringbench probe
 	@mkdir -p results/runs
 	$(BUILD)/bench/ringbench run --report --pinned-max 8G -o results/runs/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-wsl2-$$(date -u +%Y%m%dT%H%M%SZ).h5 $(BENCH_ARGS)
+
+# Everything generated from the committed record in results/data/ (git ignores it all; see
+# results/data/README.md): the report of the ccd5a00 pair's first run and the pair's A/A comparison,
+# the history page with its trend plots (and its SQLite index), and the sensitivity plots, whose
+# run files were never committed, drawn again from the committed .dat/.gp. No GPU needed.
+DATA := results/data
+RINGBENCH := $(BUILD)/bench/ringbench
+reports: build
+	$(RINGBENCH) report $(DATA)/history/h100-aa-3.h5 -o $(DATA)/history/h100-aa-3-report
+	$(RINGBENCH) compare $(DATA)/history/h100-aa-3.h5 $(DATA)/history/h100-aa-4.h5 -o $(DATA)/history/h100-aa-compare
+	$(RINGBENCH) track --history $(DATA)/history --page
+	cd $(DATA)/sensitivity-h100 && for g in *.gp; do gnuplot "$$g" || exit 1; done
+
+# Applies .clang-format to every C, header and CUDA file outside build directories (the same files
+# tests/format_check.sh checks without changing anything).
+format:
+	find . \( -name 'build*' -o -name .git \) -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' \) \
+	  -print | xargs clang-format -i --style=file
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

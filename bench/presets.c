@@ -1,5 +1,5 @@
 /* presets.c - the presets of `ringbench run` and the --sizes and --windows grammars (see sweep.h).
- * Exercised by tests/test_cli.sh (every grammar error path) and by every run. */
+ * Exercised by tests/cli_test.sh (every grammar error path) and by every run. */
 #include "sweep.h"
 
 #include <ctype.h>

@@ -213,7 +213,7 @@ static void usage_track(FILE *f)
         "       ringbench track --history DIR [--page]      (re-scan, rebuild the index if needed, refresh the page)\n"
         "Add a run to a history (copied in, never rewritten; SQLite index DIR/index.sqlite), judge it\n"
         "against the earlier runs of the same machine, and refresh DIR/history.md and its trend plots.\n\n"
-        "  --history DIR      the history (default results/history)\n"
+        "  --history DIR      the history (default results/data/history)\n"
         "  --window N         baseline: at most the last N comparable runs (default 20)\n"
         "  --min-history N    judge a cell only with at least N earlier runs (default 5)\n"
         "  --z Z              |z| from which a cell is listed as 'watch' (default 3.5); a regression needs\n"
@@ -230,7 +230,7 @@ static void usage_track(FILE *f)
 
 int track_cmd_track(int argc, char **argv)
 {
-    const char *run = NULL, *dir = "results/history", *export_path = NULL, *v;
+    const char *run = NULL, *dir = "results/data/history", *export_path = NULL, *v;
     double window = 20, min_history = 5, z = 3.5, min_effect = 3;
     int same_env = 0, page = 1, raw = 0;
     for (int i = 1; i < argc; i++) {

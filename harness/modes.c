@@ -14,7 +14,8 @@ static const axis_value host_values[RB_HOST_COUNT] = {
     {"malloc", "host buffers from malloc (pageable), the WSL2 fallback"},
 };
 static const axis_value xfer_values[RB_XFER_COUNT] = {
-    {"async", "cudaMemcpyAsync on a non-blocking stream, completion by stream synchronize"},
+    {"async", "cudaMemcpyAsync on non-blocking streams; completion by event query (an event per copy run, "
+              "none for the newest reply copy: cudaStreamQuery)"},
     {"sync", "synchronous cudaMemcpy, the WSL2 fallback"},
     {"zerocopy", "no copies: the rings live in mapped pinned memory that the kernel reads and writes"},
 };

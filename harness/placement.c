@@ -1,5 +1,5 @@
 /* placement.c - CPU placement of the host threads (see placement.h). Exercised by
- * tests/test_placement.c and by the CLI test that runs with a one-core --cpu list. */
+ * tests/cli_test.sh (its "placement" case runs with a one-core --cpu list) and by every run. */
 #define _GNU_SOURCE /* CPU_SET, sched_getcpu, pthread_setaffinity_np, RUSAGE_THREAD */
 #include "placement.h"
 #include "env.h"

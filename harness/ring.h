@@ -76,7 +76,7 @@ typedef struct ring_config {
      * neither waits for the input copy before announcing it nor sees out_tail before fetching the
      * replies. Busy rings keep the host-triggered path, which merges many posts into one copy of
      * replies. 1 = on where the platform allows it, 0 = off (the default: on the H100 it made the
-     * 8-byte round trip about 7 us slower, see README "The pipelined ring"). */
+     * 8-byte round trip about 7 us slower, see results/RESULTS.md "The pipelined ring"). */
     int stream_ops;
     /* The kernel's early take is for a lone message: by default it applies only to a message the
      * host marked lone (RING_HDR_LONE: posted alone onto an idle ring). Taken early, the first

@@ -1,5 +1,5 @@
 /* trial.c - one trial of one unit (see trial.h): a fresh ring or a fresh baseline, sampled once.
- * Exercised by the sweep (bench/sweep.c) and, through it, by tests/test_cli.sh on the CPU backend and
+ * Exercised by the sweep (bench/sweep.c) and, through it, by tests/cli_test.sh on the CPU backend and
  * by the H100 runs quoted in README.md. */
 #include "trial.h"
 

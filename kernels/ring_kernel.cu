@@ -51,7 +51,7 @@
 // one release fence by lane 0, in_head and out_tail.
 // The warp path costs two block barriers and a dozen shuffles around four words of work; `ringbench
 // anatomy` measured it at 0.8 us from the poll's return to the reply written, against 0.1 us here
-// (H100, README "Where a round trip goes"). Two variants were measured and dropped: issuing the
+// (H100, results/RESULTS.md "Where a round trip goes"). Two variants were measured and dropped: issuing the
 // next poll before the fence (the fence then waits for the poll's reads: 0.64 -> 2.9 us), and a
 // next poll that reads the slot without the control block (the poll that finds a message took 2.2
 // us either way, and at full windows the leader took one message per poll: 18 -> 0.5 M msg/s).
@@ -62,7 +62,7 @@
 //
 // The message format, checksum and transform come from ring_protocol.h, the same code the CPU
 // reference backend runs. Built by CMake (kernels/CMakeLists.txt) for the architectures in
-// RINGBENCH_CUDA_ARCHITECTURES; exercised by tests/test_ring_gpu and `ringbench run`.
+// RINGBENCH_CUDA_ARCHITECTURES; exercised by tests/test_ring_gpu.c and `ringbench run`.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 

@@ -9,7 +9,7 @@
 #include "history.h"
 #include "track_detect.h"
 
-/* The night's false-alarm budget (family-wise, README "Nightly tracking"): the chance that a night with
+/* The night's false-alarm budget (family-wise, results/RESULTS.md "Nightly tracking"): the chance that a night with
  * no change calls any regression, split between the headline cells and the other ring cells. */
 #define TRACK_ALPHA_HEADLINE 0.045
 #define TRACK_ALPHA_RING 0.005

@@ -8,7 +8,7 @@ Usage:
   variance.py --ab BASE.h5 OTHER.h5     two runs that differ in one condition (e.g. --warmup 0, or
                                         --no-pin): the spread of each, side by side
 
-This is the analysis behind README.md "Reproducibility". It decomposes the deviation of every
+This is the analysis behind results/RESULTS.md "Reproducibility". It decomposes the deviation of every
 trial's median from its cell's mean (log ratio) and asks how much of its variance each recorded
 condition explains (R^2 of a one-factor fit over all latency-like trials):
   clock      the SM clock at the trial's start below 90% of the run's highest (the idle clock ramp)

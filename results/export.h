@@ -3,7 +3,7 @@
  *
  * JSON is written with jansson (a maintained library, not hand-written escaping); jansson is an
  * optional dependency: without it (RINGBENCH_HAVE_JANSSON undefined) the JSON formats report what is
- * missing and CSV still works. Exercised by `ringbench export` and tests/export.cmake.
+ * missing and CSV still works. Exercised by `ringbench export` and tests/track.cmake (test_track_cli_export, _pandas).
  */
 #ifndef RINGBENCH_EXPORT_H
 #define RINGBENCH_EXPORT_H

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpu_session.sh - what the H100 runs quoted in README.md are made of, as one script a GPU machine
+# gpu_session.sh - what the H100 runs quoted in README.md and results/RESULTS.md are made of, as one script a GPU machine
 # runs over a copy of the tree (no .git there: the commit comes in RINGBENCH_GIT_COMMIT).
 #
 #   tests/gpu_session.sh OUTDIR STEP...
@@ -21,7 +21,7 @@
 #   series    12 quick runs of one build, then two with a documented slowdown (the nightly calibration)
 #   user      the README's commands as a user runs them: `make bench`, then `make test`, in a fresh
 #             copy of the tree, with the machine as it comes (user-bench, user-test: each half)
-#   causes    the reproducibility experiments of README "Reproducibility": GPU warm-up off/on, host
+#   causes    the reproducibility experiments of results/RESULTS.md "Reproducibility": GPU warm-up off/on, host
 #             threads pinned/not pinned, one-core placement, and five processes of one mode
 # Logs and results go to OUTDIR; a short table of what ran ends the output.
 set -uo pipefail
@@ -227,7 +227,7 @@ PY
         cat "$out/causes.md" | head -60
         ;;
     series)
-        # The nightly calibration series (README "Nightly tracking"): N quick runs of one build, minutes
+        # The nightly calibration series (results/RESULTS.md "Nightly tracking"): N quick runs of one build, minutes
         # apart as a nightly job would see them (N = RINGBENCH_SERIES_N, default 12), then the same
         # preset with two documented slowdowns: --no-leader-reply (lone small messages go behind two
         # block barriers) and --no-early-take. Tracked in order afterwards, anywhere (track needs no GPU).
