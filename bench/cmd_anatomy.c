@@ -1,8 +1,10 @@
-/* anatomy_cmd.c - `ringbench anatomy`: one mode, one size, round trips with the kernel's trace on,
+/* cmd_anatomy.c - `ringbench anatomy`: one mode, one size, round trips with the kernel's trace on,
  * printed as a table of where the time goes (harness/anatomy.h), next to the floor measured in
- * the same process. A diagnostic: it writes no results file. */
+ * the same process. A diagnostic: it writes no results file. The kernel lifetime is run's
+ * (harness/lifetime.h): below the Windows watchdog on WSL2. Exercised by tests/cli_test.sh (anatomy,
+ * badinput).
+ */
 #define _POSIX_C_SOURCE 200809L
-#include "anatomy_cmd.h"
 
 #include <math.h>
 #include <signal.h>
@@ -13,10 +15,29 @@
 #include "anatomy.h"
 #include "baselines.h"
 #include "cli.h"
+#include "commands.h"
+#include "lifetime.h"
 #include "placement.h"
 #include "probe.h"
 #include "sweep.h"
 #include "trial.h"
+#include "wsl.h"
+
+typedef struct anatomy_args {
+    const char *mode, *size_spec, *backend, *cpu_list;
+    long samples, warm_msgs, blocks, device;
+    double warm_s;
+    cli_ring_switches sw;
+} anatomy_args;
+
+/* What the arguments mean: the mode, the size, the backend and the kernel lifetime. */
+typedef struct anatomy_plan {
+    rb_mode m;
+    uint32_t size;
+    ring_backend be;
+    rb_caps caps;
+    double lifetime_s;
+} anatomy_plan;
 
 static void usage(FILE *f)
 {
@@ -51,134 +72,191 @@ static void row(const char *name, const rb_quantiles *q, const char *what)
     printf("| %-10s | %8.3f | %8.3f | %8.3f | %s |\n", name, q->p10, q->p50, q->p90, what);
 }
 
-int anatomy_cmd(int argc, char **argv)
+enum { OPT_MODE = CLI_OPT_LONG, OPT_SIZE, OPT_SAMPLES, OPT_WARMUP_MSGS, OPT_WARMUP, OPT_BLOCKS, OPT_DEVICE,
+       OPT_BACKEND, OPT_CPU };
+
+static const struct option anatomy_opts[] = {
+    CLI_OPT_HELP,
+    {"mode", required_argument, NULL, OPT_MODE},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"samples", required_argument, NULL, OPT_SAMPLES},
+    {"warmup-msgs", required_argument, NULL, OPT_WARMUP_MSGS},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"blocks", required_argument, NULL, OPT_BLOCKS},
+    {"device", required_argument, NULL, OPT_DEVICE},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"cpu", required_argument, NULL, OPT_CPU},
+    CLI_RING_SWITCH_OPTS,
+    {NULL, 0, NULL, 0}};
+
+/* One option into *a. Returns 0, or CLI_EXIT_USAGE. */
+static int anatomy_option(int c, const char *v, anatomy_args *a)
 {
-    const char *mode = "pinned/zerocopy/coop/mapped", *size_spec = "8", *backend = "auto", *cpu_list = NULL;
-    long samples = 2000, warm_msgs = 200, blocks = 0, device = 0;
-    double warm_s = 2.0;
-    cli_ring_switches sw = CLI_RING_SWITCHES_DEFAULT;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    switch (c) {
+    case OPT_MODE: a->mode = v; break;
+    case OPT_SIZE: a->size_spec = v; break;
+    case OPT_SAMPLES: a->samples = cli_parse_long("--samples", v, 1, RB_ANATOMY_MAX); break;
+    case OPT_WARMUP_MSGS: a->warm_msgs = cli_parse_long("--warmup-msgs", v, 0, RB_ANATOMY_MAX - 1); break;
+    case OPT_WARMUP: a->warm_s = strcmp(v, "0") == 0 ? 0 : cli_parse_seconds("--warmup", v); break;
+    case OPT_BLOCKS: a->blocks = cli_parse_long("--blocks", v, 0, 1 << 20); break;
+    case OPT_DEVICE: a->device = cli_parse_long("--device", v, 0, 1023); break;
+    case OPT_BACKEND: a->backend = v; break;
+    case OPT_CPU: a->cpu_list = v; break;
+    default:
+        if (!cli_ring_switch(c, &a->sw))
+            return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The command line into *a. Returns -1 to go on, else the exit status (0 after --help). */
+static int anatomy_parse(int argc, char **argv, anatomy_args *a)
+{
+    *a = (anatomy_args){.mode = "pinned/zerocopy/coop/mapped", .size_spec = "8", .backend = "auto", .samples = 2000,
+                        .warm_msgs = 200, .warm_s = 2.0, .sw = CLI_RING_SWITCHES_DEFAULT};
+    cli_getopt_begin();
+    int c;
+    while ((c = cli_getopt("anatomy", argc, argv, ":h", anatomy_opts)) != -1) {
+        if (c == 'h') {
             usage(stdout);
             return CLI_EXIT_OK;
-        } else if (cli_opt_value(argc, argv, &i, "--mode", NULL, &v)) {
-            mode = v;
-        } else if (cli_opt_value(argc, argv, &i, "--size", NULL, &v)) {
-            size_spec = v;
-        } else if (cli_opt_value(argc, argv, &i, "--samples", NULL, &v)) {
-            samples = cli_parse_long("--samples", v, 1, RB_ANATOMY_MAX);
-        } else if (cli_opt_value(argc, argv, &i, "--warmup-msgs", NULL, &v)) {
-            warm_msgs = cli_parse_long("--warmup-msgs", v, 0, RB_ANATOMY_MAX - 1);
-        } else if (cli_opt_value(argc, argv, &i, "--warmup", NULL, &v)) {
-            warm_s = strcmp(v, "0") == 0 ? 0 : cli_parse_seconds("--warmup", v);
-        } else if (cli_opt_value(argc, argv, &i, "--blocks", NULL, &v)) {
-            blocks = cli_parse_long("--blocks", v, 0, 1 << 20);
-        } else if (cli_opt_value(argc, argv, &i, "--device", NULL, &v)) {
-            device = cli_parse_long("--device", v, 0, 1023);
-        } else if (cli_opt_value(argc, argv, &i, "--backend", NULL, &v)) {
-            backend = v;
-        } else if (cli_opt_value(argc, argv, &i, "--cpu", NULL, &v)) {
-            cpu_list = v;
-        } else if (!cli_ring_switch(argv[i], &sw)) {
-            fprintf(stderr, "ringbench anatomy: unknown option '%s' (see ringbench anatomy --help)\n", argv[i]);
-            return CLI_EXIT_USAGE;
         }
+        if (c == CLI_OPT_BAD || anatomy_option(c, optarg, a) != 0)
+            return CLI_EXIT_USAGE;
     }
-    if (warm_msgs + samples > RB_ANATOMY_MAX) {
+    if (cli_no_operands("anatomy", argc, argv))
+        return CLI_EXIT_USAGE;
+    if (a->warm_msgs + a->samples > RB_ANATOMY_MAX) {
         fprintf(stderr, "ringbench anatomy: --warmup-msgs + --samples is %ld, at most %u (the kernel's trace)\n",
-                warm_msgs + samples, RB_ANATOMY_MAX);
+                a->warm_msgs + a->samples, RB_ANATOMY_MAX);
         return CLI_EXIT_USAGE;
     }
-    rb_mode m;
-    const char *invalid = rb_mode_parse_label(mode, &m) != 0
+    return -1;
+}
+
+/* The mode, the size, the placement and the backend. Returns 0, or the exit status. */
+static int anatomy_policy(const anatomy_args *a, anatomy_plan *p)
+{
+    const char *invalid = rb_mode_parse_label(a->mode, &p->m) != 0
                               ? "not a mode label host/xfer/launch/ctrl (see ringbench list modes)"
-                              : rb_mode_invalid_reason(&m);
+                              : rb_mode_invalid_reason(&p->m);
     if (invalid) {
-        fprintf(stderr, "ringbench anatomy: --mode '%s': %s\n", mode, invalid);
+        fprintf(stderr, "ringbench anatomy: --mode '%s': %s\n", a->mode, invalid);
         return CLI_EXIT_USAGE;
     }
     char err[512] = "";
     rb_sizes sizes;
-    if (rb_sizes_parse(size_spec, &sizes, err, sizeof err) != 0 || sizes.n != 1) {
-        fprintf(stderr, "ringbench anatomy: --size '%s': %s\n", size_spec, err[0] ? err : "one size only");
+    if (rb_sizes_parse(a->size_spec, &sizes, err, sizeof err) != 0 || sizes.n != 1) {
+        fprintf(stderr, "ringbench anatomy: --size '%s': %s\n", a->size_spec, err[0] ? err : "one size only");
         return CLI_EXIT_USAGE;
     }
-    if (cli_backend_check("anatomy", backend) != 0)
+    p->size = sizes.v[0];
+    if (cli_backend_check("anatomy", a->backend) != 0)
         return CLI_EXIT_USAGE;
-    if (rb_place_init(cpu_list, sw.pin, err, sizeof err) != 0) {
+    if (rb_place_init(a->cpu_list, a->sw.pin, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench anatomy: --cpu: %s\n", err);
         return CLI_EXIT_USAGE;
     }
     if (rb_place_get()->warning[0])
         fprintf(stderr, "ringbench anatomy: WARNING: %s\n", rb_place_get()->warning);
-    ring_backend be;
-    rb_caps caps;
     const char *notice;
-    int brc = cli_backend_choose("anatomy", backend, (int)device, &caps, &be, &notice);
+    int brc = cli_backend_choose("anatomy", a->backend, (int)a->device, &p->caps, &p->be, &notice);
     if (brc != 0)
         return brc;
-    if (be == RING_BACKEND_CPU && strcmp(backend, "cpu") != 0)
-        fprintf(stderr, "ringbench anatomy: %s (%s)\n", notice, caps.cuda_error);
-    cli_install_signals();
+    if (p->be == RING_BACKEND_CPU && strcmp(a->backend, "cpu") != 0)
+        fprintf(stderr, "ringbench anatomy: %s (%s)\n", notice, p->caps.cuda_error);
+    wsl_info wsl;
+    wsl_detect(NULL, NULL, NULL, &wsl);
+    p->lifetime_s = lifetime_choose(0, wsl.kind).seconds;
+    return 0;
+}
 
-    const uint32_t size = sizes.v[0];
-    if (be == RING_BACKEND_CUDA && warm_s > 0) {
-        rb_trial_cfg tc = {.backend = be, .device = (int)device, .seed = 1, .timeout_s = 5, .max_lifetime_s = 60,
-                           .early_take = 1, .leader_reply = 1, .stop = &cli_stop};
+/* The round trips with the trace on, into *an. Returns rb_anatomy_run's status (0, 1 interrupted, -1). */
+static int anatomy_measure(const anatomy_args *a, const anatomy_plan *p, rb_anatomy *an, char *err, size_t errlen)
+{
+    if (p->be == RING_BACKEND_CUDA && a->warm_s > 0) {
+        rb_trial_cfg tc = {.backend = p->be, .device = (int)a->device, .seed = 1, .timeout_s = 5,
+                           .max_lifetime_s = p->lifetime_s, .early_take = 1, .leader_reply = 1, .stop = &cli_stop};
         double secs, sm, target;
-        rb_trial_warmup(&tc, NULL, warm_s, &secs, &sm, &target);
+        rb_trial_warmup(&tc, NULL, a->warm_s, &secs, &sm, &target);
     }
     ring_config cfg;
     ring_config_default(&cfg);
-    cfg.backend = be;
-    cfg.mode = m;
-    cfg.device = (int)device;
-    cfg.capacity = ring_capacity_for(size);
-    cfg.max_payload = size;
-    cfg.blocks = (uint32_t)blocks;
-    cfg.early_take = sw.early_take;
-    cfg.leader_reply = sw.leader_reply;
-    cfg.stream_ops = sw.stream_ops;
-    rb_anatomy a;
-    int rc = rb_anatomy_run(&cfg, size, (uint32_t)warm_msgs, (uint32_t)samples, &cli_stop, &a, err, sizeof err);
+    cfg.backend = p->be;
+    cfg.mode = p->m;
+    cfg.device = (int)a->device;
+    cfg.capacity = ring_capacity_for(p->size);
+    cfg.max_payload = p->size;
+    cfg.blocks = (uint32_t)a->blocks;
+    cfg.early_take = a->sw.early_take;
+    cfg.leader_reply = a->sw.leader_reply;
+    cfg.stream_ops = a->sw.stream_ops;
+    cfg.max_lifetime_s = p->lifetime_s;
+    return rb_anatomy_run(&cfg, p->size, (uint32_t)a->warm_msgs, (uint32_t)a->samples, &cli_stop, an, err, errlen);
+}
+
+/* The floor in the same process, right after: the reference the round trip is held against. */
+static void anatomy_floor(const anatomy_args *a, const anatomy_plan *p, rb_quantiles *q, char *ferr, size_t n)
+{
+    rb_policy pol = {.warmup = 200, .rule = {.min_samples = (size_t)a->samples, .max_seconds = 10,
+                                             .max_samples = (size_t)a->samples, .rel_ci_width = 0}};
+    rb_samples fs = {0};
+    *q = (rb_quantiles){NAN, NAN, NAN};
+    if (rb_base_floor(p->be, (int)a->device, &pol, &fs, ferr, n, &cli_stop) == RB_BASE_OK)
+        rb_quantiles_of(fs.us, fs.n, q);
+    rb_samples_free(&fs);
+}
+
+static void anatomy_print(const anatomy_args *a, const anatomy_plan *p, const rb_anatomy *an, int rc,
+                          const rb_quantiles *floor_q, const char *ferr)
+{
+    char label[64], sname[32];
+    printf("ringbench anatomy: %s, %s, %s backend, %u blocks, early take %s, leader reply %s%s\n",
+           rb_mode_label(&p->m, label, sizeof label), rb_size_name(p->size, sname, sizeof sname),
+           ring_backend_name(p->be), an->blocks, a->sw.early_take ? "on" : "off", a->sw.leader_reply ? "on" : "off",
+           a->sw.stream_ops ? ", stream ops asked for" : "");
+    printf("%llu round trips timed (all %llu replies verified), %llu matched with the kernel's trace, "
+           "%llu of those taken early%s\n\n",
+           (unsigned long long)an->messages, (unsigned long long)an->st.verified, (unsigned long long)an->traced,
+           (unsigned long long)an->early, rc == 1 ? " - INTERRUPTED, partial" : "");
+    printf("| part       |   p10 us |   p50 us |   p90 us | what |\n");
+    printf("| ---        |      --- |      --- |      --- | ---  |\n");
+    row("round trip", &an->rtt, "host: ring_send + ring_recv, as the latency family measures it");
+    row("send", &an->send, "host: until ring_send returns");
+    row("poll", &an->poll, "kernel: the finding poll, issue to reads back");
+    row("work", &an->work, "kernel: then until every reply word is written");
+    row("publish", &an->publish, "kernel: fence + in_head/out_tail stores after that");
+    row("outside", &an->outside, "round trip - (poll + work): the bus both ways, waits, host work");
+    row("idle", &an->idle, "kernel: previous message published to the finding poll's issue");
+    printf("| polls      | %8.1f | %8.1f | %8.1f | kernel: polls per message |\n", an->polls.p10, an->polls.p50,
+           an->polls.p90);
+    if (isnan(floor_q->p50))
+        printf("\nfloor: not measured%s%s\n", ferr[0] ? ": " : "", ferr);
+    else
+        printf("\nfloor (ping-pong, same process): p10 %.3f, p50 %.3f, p90 %.3f us; round trip / floor at p50: %.2fx\n",
+               floor_q->p10, floor_q->p50, floor_q->p90, an->rtt.p50 / floor_q->p50);
+}
+
+int cmd_anatomy(int argc, char **argv)
+{
+    anatomy_args a;
+    anatomy_plan p;
+    int rc = anatomy_parse(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    if ((rc = anatomy_policy(&a, &p)) != 0)
+        return rc;
+    cli_install_signals();
+    rb_anatomy an;
+    char err[512] = "", ferr[256] = "";
+    rc = anatomy_measure(&a, &p, &an, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "ringbench anatomy: %s\n", err);
         return CLI_EXIT_FAIL;
     }
-    /* The floor in the same process, right after: the reference the round trip is held against. */
-    rb_policy pol = {.warmup = 200, .rule = {.min_samples = (size_t)samples, .max_seconds = 10,
-                                             .max_samples = (size_t)samples, .rel_ci_width = 0}};
-    rb_samples fs = {0};
-    char ferr[256] = "";
     rb_quantiles floor_q = {NAN, NAN, NAN};
-    if (rc == 0 && rb_base_floor(be, (int)device, &pol, &fs, ferr, sizeof ferr, &cli_stop) == RB_BASE_OK)
-        rb_quantiles_of(fs.us, fs.n, &floor_q);
-    rb_samples_free(&fs);
-
-    char label[64], sname[32];
-    printf("ringbench anatomy: %s, %s, %s backend, %u blocks, early take %s, leader reply %s%s\n",
-           rb_mode_label(&m, label, sizeof label), rb_size_name(size, sname, sizeof sname), ring_backend_name(be),
-           a.blocks, sw.early_take ? "on" : "off", sw.leader_reply ? "on" : "off", sw.stream_ops ? ", stream ops asked for" : "");
-    printf("%llu round trips timed (all %llu replies verified), %llu matched with the kernel's trace, "
-           "%llu of those taken early%s\n\n",
-           (unsigned long long)a.messages, (unsigned long long)a.st.verified, (unsigned long long)a.traced,
-           (unsigned long long)a.early, rc == 1 ? " - INTERRUPTED, partial" : "");
-    printf("| part       |   p10 us |   p50 us |   p90 us | what |\n");
-    printf("| ---        |      --- |      --- |      --- | ---  |\n");
-    row("round trip", &a.rtt, "host: ring_send + ring_recv, as the latency family measures it");
-    row("send", &a.send, "host: until ring_send returns");
-    row("poll", &a.poll, "kernel: the finding poll, issue to reads back");
-    row("work", &a.work, "kernel: then until every reply word is written");
-    row("publish", &a.publish, "kernel: fence + in_head/out_tail stores after that");
-    row("outside", &a.outside, "round trip - (poll + work): the bus both ways, waits, host work");
-    row("idle", &a.idle, "kernel: previous message published to the finding poll's issue");
-    printf("| polls      | %8.1f | %8.1f | %8.1f | kernel: polls per message |\n", a.polls.p10, a.polls.p50,
-           a.polls.p90);
-    if (isnan(floor_q.p50))
-        printf("\nfloor: not measured%s%s\n", ferr[0] ? ": " : "", ferr);
-    else
-        printf("\nfloor (ping-pong, same process): p10 %.3f, p50 %.3f, p90 %.3f us; round trip / floor at p50: %.2fx\n",
-               floor_q.p10, floor_q.p50, floor_q.p90, a.rtt.p50 / floor_q.p50);
+    if (rc == 0)
+        anatomy_floor(&a, &p, &floor_q, ferr, sizeof ferr);
+    anatomy_print(&a, &p, &an, rc, &floor_q, ferr);
     return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
