@@ -23,7 +23,8 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
  * cli_getopt_begin restarts getopt (a process may parse several commands: run --report) and turns off
  * getopt's own messages. cli_getopt returns what getopt_long returns, except that an unknown option
  * or a missing value prints one line "ringbench CMD: ..." and returns CLI_OPT_BAD. shortopts must start
- * with ':' (or "+:" to stop at the first operand). */
+ * with ':' (or "+:" to stop at the first operand). As getopt_long does, an unambiguous prefix of a
+ * long name is accepted too (--pre quick). */
 enum { CLI_OPT_BAD = '?', CLI_OPT_LONG = 256 };
 void cli_getopt_begin(void);
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
@@ -41,7 +42,8 @@ typedef struct cli_ring_switches {
 } cli_ring_switches;
 #define CLI_RING_SWITCHES_DEFAULT {.pin = 1, .early_take = 1, .leader_reply = 1, .stream_ops = 0}
 
-/* Their getopt_long entries (keys CLI_RING_SWITCH_KEY + 0..3), to put in a command's table. */
+/* Their getopt_long entries (keys CLI_RING_SWITCH_KEY + 0..3, far above any command's own keys from
+ * CLI_OPT_LONG), to put in a command's table. */
 enum { CLI_RING_SWITCH_KEY = 1000 };
 #define CLI_RING_SWITCH_OPTS                                                                                   \
     {"no-pin", no_argument, NULL, CLI_RING_SWITCH_KEY}, {"no-early-take", no_argument, NULL, CLI_RING_SWITCH_KEY + 1}, \
