@@ -71,7 +71,8 @@ static void usage_track(FILE *f)
         "                     references of each size) from the ring cells\n"
         "  --min-effect PCT   smallest change called, in percent (default 3)\n"
         "  --same-env         compare only with runs of the same environment too (driver, kernel, ...)\n"
-        "  --export FILE      write every cell's judgement to FILE (.json: JSON, needs jansson; else CSV)\n"
+        "  --export FILE      write every cell's judgement to FILE (.json: JSON, needs jansson; else CSV);\n"
+        "  -o, --output FILE  the same\n"
         "  --no-page          do not refresh history.md and the plots\n"
         "Method and false-alarm rate: plots/README.md, \"Tracking\".\n"
         "Exit status: 0 no regression; 1 a regression; 2 a usage or file error.\n");
@@ -84,6 +85,7 @@ static const struct option track_opts[] = {
     CLI_OPT_HELP,
     {"history", required_argument, NULL, OPT_HISTORY},
     {"export", required_argument, NULL, OPT_EXPORT},
+    {"output", required_argument, NULL, 'o'}, /* the one file track writes: -o as everywhere */
     {"window", required_argument, NULL, OPT_WINDOW},
     {"min-history", required_argument, NULL, OPT_MIN_HISTORY},
     {"z", required_argument, NULL, OPT_Z},
@@ -99,6 +101,7 @@ static int track_option(int c, const char *v, track_args *a)
 {
     switch (c) {
     case OPT_HISTORY: a->dir = v; return 0;
+    case 'o':
     case OPT_EXPORT: a->export_path = v; return 0;
     case OPT_WINDOW: return parse_num("--window", v, 1, 10000, &a->window);
     case OPT_MIN_HISTORY: return parse_num("--min-history", v, 1, 10000, &a->min_history);
@@ -119,7 +122,7 @@ static int track_parse(int argc, char **argv, track_args *a)
                       .page = 1};
     cli_getopt_begin();
     int c;
-    while ((c = cli_getopt("track", argc, argv, ":h", track_opts)) != -1) {
+    while ((c = cli_getopt("track", argc, argv, ":ho:", track_opts)) != -1) {
         if (c == 'h') {
             usage_track(stdout);
             return CLI_EXIT_OK;

@@ -273,6 +273,8 @@ grammar)
     if "$rb" track --history "$work/h0" --no-page >/dev/null 2>&1; then
         expect 0 track --history="$work/h1" --window=5 --min-effect=3 --no-page "$work/eq.h5"
         expect 0 track --history "$work/h1" --no-page -- "$work/dd.h5"
+        expect 0 track --history "$work/h1" --no-page --output="$work/judged.csv" "$work/dd.h5"
+        [ -s "$work/judged.csv" ] && ok || bad "track --output wrote no judgement"
     else
         echo "note: built without SQLite: track's grammar not checked beyond --help"
     fi
