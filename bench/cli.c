@@ -136,6 +136,19 @@ long cli_parse_long(const char *opt, const char *s, long lo, long hi)
     return v;
 }
 
+int cli_number(const char *cmd, const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+        fprintf(stderr, "ringbench %s: %s: '%s' is not a number from %g to %g\n", cmd, opt, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 double cli_parse_seconds(const char *opt, const char *s)
 {
     char *end;

@@ -59,6 +59,10 @@ long cli_parse_long(const char *opt, const char *s, long lo, long hi);
 /* A number of bytes with an optional binary suffix K, M or G (KiB, MiB, GiB), from lo to hi. */
 unsigned long long cli_parse_bytes(const char *opt, const char *s, unsigned long long lo, unsigned long long hi);
 
+/* A number from lo to hi into *out for option opt of command cmd. Returns 0, or -1 after one line on
+ * stderr (it does not exit: report and track are also called as library functions by the tests). */
+int cli_number(const char *cmd, const char *opt, const char *s, double lo, double hi, double *out);
+
 /* A positive number of seconds, at most a day. */
 double cli_parse_seconds(const char *opt, const char *s);
 

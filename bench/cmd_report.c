@@ -43,7 +43,6 @@ static int count_value(const char *cmd, const char *name, const char *v, unsigne
 static int report_option(const char *cmd, int c, const char *v, report_opts *o)
 {
     unsigned long long n;
-    char *end = NULL;
     switch (c) {
     case 'o': o->out_dir = v; return 0;
     case OPT_NO_RENDER: o->render = 0; return 0;
@@ -59,11 +58,9 @@ static int report_option(const char *cmd, int c, const char *v, report_opts *o)
         o->reps = (int)n;
         return 0;
     case OPT_MIN_EFFECT: {
-        double pct = strtod(v, &end);
-        if (end == v || *end != '\0' || !(pct >= 0 && pct <= 1000)) {
-            fprintf(stderr, "ringbench %s: --min-effect needs a percentage from 0 to 1000\n", cmd);
+        double pct;
+        if (cli_number(cmd, "--min-effect (percent)", v, 0, 1000, &pct) != 0)
             return -1;
-        }
         o->min_effect = pct / 100.0;
         return 0;
     }

@@ -3,7 +3,6 @@
  * Exit status: 0 no regression, 1 a regression, 2 a usage or file error (including a build without
  * SQLite, which says what is missing). Exercised by tests/track_cli.sh.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,19 +22,6 @@ typedef struct track_args {
     double window, min_history, z, min_effect;
     int same_env, page, raw;
 } track_args;
-
-static int parse_num(const char *name, const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= lo && v <= hi)) {
-        fprintf(stderr, "ringbench track: %s: '%s' is not a number from %g to %g\n", name, s, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
 
 /* An injected or limits-applied run (run_label.h) is not a measurement of its machine as it is: it
  * never enters a history, where it would pass for one. A file that cannot be read is left to the
@@ -103,10 +89,10 @@ static int track_option(int c, const char *v, track_args *a)
     case OPT_HISTORY: a->dir = v; return 0;
     case 'o':
     case OPT_EXPORT: a->export_path = v; return 0;
-    case OPT_WINDOW: return parse_num("--window", v, 1, 10000, &a->window);
-    case OPT_MIN_HISTORY: return parse_num("--min-history", v, 1, 10000, &a->min_history);
-    case OPT_Z: return parse_num("--z", v, 0.5, 100, &a->z);
-    case OPT_MIN_EFFECT: return parse_num("--min-effect", v, 0, 1000, &a->min_effect);
+    case OPT_WINDOW: return cli_number("track", "--window", v, 1, 10000, &a->window);
+    case OPT_MIN_HISTORY: return cli_number("track", "--min-history", v, 1, 10000, &a->min_history);
+    case OPT_Z: return cli_number("track", "--z", v, 0.5, 100, &a->z);
+    case OPT_MIN_EFFECT: return cli_number("track", "--min-effect", v, 0, 1000, &a->min_effect);
     case OPT_SAME_ENV: a->same_env = 1; return 0;
     case OPT_RAW: a->raw = 1; return 0;
     case OPT_NO_PAGE: a->page = 0; return 0;
