@@ -258,6 +258,10 @@ grammar)
     # --name=value, and -- ending the options, command by command.
     expect 0 run --backend=cpu --preset=quick --quiet --timeout=60 --sizes=8 --trials=1 \
         --modes=host=pinned,xfer=zerocopy,launch=noncoop,ctrl=mapped --output="$work/eq.h5"
+    if command -v h5dump >/dev/null; then # recorded as typed, not as getopt reorders argv
+        h5dump -a /provenance/command_line "$work/eq.h5" | grep -q -- "ringbench run --backend=cpu --preset=quick" &&
+            ok || bad "command_line not as typed: $(h5dump -a /provenance/command_line "$work/eq.h5" | grep '(0)')"
+    fi
     expect 0 run "${tiny[@]}" --trials 1 -o "$work/dd.h5" --
     expect 2 run "${tiny[@]}" --trials 1 -o "$work/extra.h5" -- extra
     expect 0 probe --device=0 --pinned-max=64M --output="$work/probe.h5"
