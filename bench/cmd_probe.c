@@ -24,7 +24,7 @@ typedef struct probe_args {
 
 static void usage_probe(FILE *f)
 {
-    fprintf(f, "usage: ringbench probe [--device N] [--pinned-max BYTES] [-o FILE.h5 [--force]]\n"
+    fprintf(f, "usage: ringbench probe [--device N] [--pinned-max BYTES] [-o|--output FILE.h5 [--force]]\n"
                "Print what this machine is (native Linux or WSL2, virtualisation, CPU, kernel) and what the\n"
                "CUDA platform allows (pinned, mapped and managed allocation, concurrent managed access,\n"
                "cooperative launch...), with the CUDA error behind every 'no', what each CUDA call costs,\n"

@@ -51,7 +51,7 @@ static void usage(FILE *f)
         "`ringbench run` per injected per-call cost (--inject-call-us), then a report of latency and\n"
         "throughput against the cost, the arithmetic MODEL beside the measurement, and a break-even table.\n\n"
         "run options:\n"
-        "  -o DIR          where the runs go (default results/runs/sensitivity-<host>-<UTC time>)\n"
+        "  -o, --output DIR  where the runs go (default results/runs/sensitivity-<host>-<UTC time>)\n"
         "  --costs LIST    injected microseconds per call (default " SENS_COSTS "; 0 = the plain run)\n"
         "  --targets LIST  which calls get the cost: all, copies, queries, or a call kind (default " SENS_TARGETS ")\n"
         "  --sizes SPEC    message sizes (default " SENS_SIZES ")\n"
