@@ -41,22 +41,17 @@ void cli_run_stamp(char *buf, size_t n)
     snprintf(buf, n, "%s-%s", host, ts);
 }
 
-int cli_ring_switch(const char *arg, cli_ring_switches *s)
+int cli_ring_switch(int c, cli_ring_switches *s)
 {
-    if (strcmp(arg, "--no-pin") == 0)
-        s->pin = 0;
-    else if (strcmp(arg, "--no-early-take") == 0)
-        s->early_take = 0;
-    else if (strcmp(arg, "--no-leader-reply") == 0)
-        s->leader_reply = 0;
-    else if (strcmp(arg, "--stream-ops") == 0)
-        s->stream_ops = 1;
-    else if (strcmp(arg, "--no-early-replies") == 0)
-        s->early_replies = 0;
-    else if (strcmp(arg, "--shortcuts-busy") == 0)
-        s->shortcuts_busy = 1;
-    else
-        return 0;
+    switch (c) {
+    case CLI_RING_SWITCH_KEY: s->pin = 0; break;
+    case CLI_RING_SWITCH_KEY + 1: s->early_take = 0; break;
+    case CLI_RING_SWITCH_KEY + 2: s->leader_reply = 0; break;
+    case CLI_RING_SWITCH_KEY + 3: s->stream_ops = 1; break;
+    case CLI_RING_SWITCH_KEY + 4: s->early_replies = 0; break;
+    case CLI_RING_SWITCH_KEY + 5: s->shortcuts_busy = 1; break;
+    default: return 0;
+    }
     return 1;
 }
 
@@ -97,23 +92,38 @@ int cli_backend_choose(const char *cmd, const char *name, int device, rb_caps *c
     return 0;
 }
 
-int cli_opt_value(int argc, char **argv, int *i, const char *name, const char *alias, const char **val)
+void cli_getopt_begin(void)
 {
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) == 0 && a[n] == '=') {
-        *val = a + n + 1;
-        return 1;
-    }
-    if (strcmp(a, name) == 0 || (alias && strcmp(a, alias) == 0)) {
-        if (*i + 1 >= argc) {
-            fprintf(stderr, "ringbench: %s needs a value\n", name);
-            exit(CLI_EXIT_USAGE);
-        }
-        *val = argv[++*i];
-        return 1;
-    }
-    return 0;
+    optind = 0; /* glibc: 0 restarts the scan, permutation state included */
+    opterr = 0;
+}
+
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+    int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+    if (c != '?' && c != ':')
+        return c;
+    /* argv[optind - 1] is the word getopt stopped at; a short option inside a cluster is optopt. */
+    const char *word = argv[optind - 1];
+    char shortname[3] = {'-', (char)optopt, '\0'};
+    if (optopt > 0 && optopt < CLI_OPT_LONG && word[0] == '-' && word[1] != '-')
+        word = shortname;
+    const char *eq = strchr(word, '=');
+    if (c == ':')
+        fprintf(stderr, "ringbench %s: %s needs a value\n", cmd, word);
+    else if (optopt != 0 && word[0] == '-' && word[1] == '-' && eq) /* a known switch given a value */
+        fprintf(stderr, "ringbench %s: %.*s takes no value\n", cmd, (int)(eq - word), word);
+    else
+        fprintf(stderr, "ringbench %s: unknown option '%s' (see ringbench %s --help)\n", cmd, word, cmd);
+    return CLI_OPT_BAD;
+}
+
+int cli_no_operands(const char *cmd, int argc, char **argv)
+{
+    if (optind >= argc)
+        return 0;
+    fprintf(stderr, "ringbench %s: unexpected argument '%s' (see ringbench %s --help)\n", cmd, argv[optind], cmd);
+    return CLI_EXIT_USAGE;
 }
 
 long cli_parse_long(const char *opt, const char *s, long lo, long hi)
@@ -126,6 +136,19 @@ long cli_parse_long(const char *opt, const char *s, long lo, long hi)
         exit(CLI_EXIT_USAGE);
     }
     return v;
+}
+
+int cli_number(const char *cmd, const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+        fprintf(stderr, "ringbench %s: %s: '%s' is not a number from %g to %g\n", cmd, opt, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
 }
 
 double cli_parse_seconds(const char *opt, const char *s)

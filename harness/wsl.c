@@ -1,6 +1,7 @@
 /* wsl.c - native, WSL1, WSL2 or a container inside WSL2 (see wsl.h for the evidence and why).
- * Exercised by tests/test_wsl2_detect.c against fake trees; bench/main.c writes the answer into the
- * provenance (wsl_kind, wsl_evidence, wsl_distro) and lowers the default --max-lifetime on WSL2.
+ * Exercised by tests/test_wsl2_detect.c against fake trees; bench/run_header.c writes the answer into the
+ * provenance (wsl_kind, wsl_evidence, wsl_distro) and harness/lifetime.c lowers the default
+ * --max-lifetime on WSL2.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "wsl.h"

@@ -1,4 +1,4 @@
-/* compare.c - `ringbench compare BASE.h5 OTHER.h5 [-o DIR] [--no-render] [--seed N]`: pairs the rows
+/* compare.c - compare_write (report.h), what `ringbench compare` does (bench/cmd_compare.c): pairs the rows
  * of two results files by family, mode and size (whatever their backends), and for each pair gives the
  * overhead of OTHER over BASE with a trial-level 95% CI (report_verdict.c) and a verdict (faster /
  * slower only when the CI excludes 0 and the overhead is at least --min-effect, else same within noise); then the verdict on the WSL2 claim across the two files (typically BASE = native Linux,
@@ -37,16 +37,6 @@ typedef struct compare_ctx {
     size_t npairs;
     char warnings[1024]; /* the loud lines, also written at the top of compare.md */
 } compare_ctx;
-
-static void usage(FILE *f)
-{
-    fputs("usage: ringbench compare BASE.h5 OTHER.h5 [-o DIR] [--no-render] [--seed N] [--reps N] [--min-effect PCT]\n"
-          "  Overhead of OTHER over BASE for every (family, mode, size) both measured, with a trial-level\n"
-          "  95% CI (slower/faster: the CI excludes 0 and the overhead is >= PCT%, default 5); writes\n"
-          "  compare.md, data, scripts and plots into DIR (default: OTHER-compare next to OTHER.h5).\n"
-          "  Typically BASE = native Linux run, OTHER = WSL2 run.\n",
-          f);
-}
 
 static int same_key(const rb_row *a, const rb_row *b)
 {
@@ -526,18 +516,13 @@ static int write_compare_md(const compare_ctx *c, const char *dir, const report_
     return report_file_close(&rf, err, errlen);
 }
 
-int compare_cmd(int argc, char **argv)
+int compare_write(const char *base, const char *other, const report_opts *opts)
 {
-    report_opts o;
-    const char *files[2] = {NULL, NULL};
+    const report_opts o = *opts;
+    const char *files[2] = {base, other};
     char dir[REPORT_PATH_MAX], err[REPORT_PATH_MAX + 512];
     compare_ctx c;
-    int rc = report_parse_opts("compare", argc, argv, &o, files, 2);
-    if (rc != 0) { /* the parser printed the one-line reason of an error */
-        if (rc > 0)
-            usage(stdout);
-        return rc > 0 ? 0 : 2;
-    }
+    int rc;
     memset(&c, 0, sizeof c);
     if (report_run_open(&c.base, files[0], err, sizeof err) != 0 ||
         report_run_open(&c.other, files[1], err, sizeof err) != 0) {

@@ -1,4 +1,4 @@
-/* report.c - `ringbench report RUN.h5 [-o DIR] [--no-render]`: one results file into a directory of
+/* report.c - report_write (report.h), what `ringbench report` does: one results file into a directory of
  * gnuplot data, scripts, rendered plots (PNG + SVG) and report.md with the environment, capabilities,
  * what could not be measured and why, best and worst modes, key numbers and the verdict on the WSL2
  * claim. Reads the file only; needs no GPU. Exercised by tests/test_report.c (ctest -L unit).
@@ -18,80 +18,9 @@
 static const char *const report_scripts[] = {"latency.gp", "latency_dist.gp", "throughput.gp", "heatmap.gp", "cb.gp",
                                              NULL};
 
-static void usage(FILE *f)
+void report_opts_default(report_opts *o)
 {
-    fputs("usage: ringbench report RUN.h5 [-o DIR] [--no-render] [--seed N] [--reps N] [--min-effect PCT]\n"
-          "  Writes gnuplot data (*.dat), scripts (*.gp), plots (*.png, *.svg) and report.md into DIR\n"
-          "  (default: RUN-report next to RUN.h5). --no-render writes data and scripts only;\n"
-          "  --seed and --reps set the bootstrap of the verdict (default seed 20261122, 2000 resamples);\n"
-          "  --min-effect PCT: an overhead is called slower/faster only when its 95% interval excludes 0\n"
-          "  and it is at least PCT% (default 5).\n"
-          "  --call-overhead 'memcpy=12us,query=3us,...' (or a file of KEY=VALUE lines) adds a MODEL section:\n"
-          "  each mode's latency if every CUDA call it makes cost that much more (see README).\n",
-          f);
-}
-
-int report_parse_opts(const char *cmd, int argc, char **argv, report_opts *o, const char **files, int nfiles)
-{
-    int got = 0;
     *o = (report_opts){NULL, 1, REPORT_DEFAULT_REPS, REPORT_DEFAULT_SEED, NULL, REPORT_DEFAULT_MIN_EFFECT};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-            return 1;
-        if (strcmp(a, "--no-render") == 0) {
-            o->render = 0;
-        } else if (strcmp(a, "--min-effect") == 0) {
-            char *end = NULL;
-            double pct = i + 1 < argc ? strtod(argv[i + 1], &end) : NAN;
-            if (i + 1 >= argc || end == argv[i + 1] || *end != '\0' || !(pct >= 0 && pct <= 1000)) {
-                fprintf(stderr, "ringbench %s: --min-effect needs a percentage from 0 to 1000\n", cmd);
-                return -1;
-            }
-            o->min_effect = pct / 100.0;
-            i++;
-        } else if (strcmp(a, "--call-overhead") == 0 && i + 1 < argc) {
-            o->call_overhead = argv[++i]; /* checked where it is used (attr_parse_overhead) */
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--reps") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "ringbench %s: %s needs a value\n", cmd, a);
-                return -1;
-            }
-            const char *v = argv[++i];
-            char *end = NULL;
-            errno = 0;
-            unsigned long long n = strtoull(v, &end, 10);
-            if (strcmp(a, "-o") == 0) {
-                o->out_dir = v;
-            } else if (*v == '\0' || *v == '-' || *end != '\0' || errno != 0 ||
-                       (strcmp(a, "--reps") == 0 && (n < 100 || n > 1000000))) {
-                fprintf(stderr, "ringbench %s: %s '%s': expected a number%s\n", cmd, a, v,
-                        strcmp(a, "--reps") == 0 ? " from 100 to 1000000" : "");
-                return -1;
-            } else if (strcmp(a, "--seed") == 0) {
-                o->seed = n;
-            } else {
-                o->reps = (int)n;
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "ringbench %s: unknown option '%s' (see --help)\n", cmd, a);
-            return -1;
-        } else if (got < nfiles) {
-            files[got++] = a;
-        } else {
-            fprintf(stderr, "ringbench %s: too many files: '%s' (see --help)\n", cmd, a);
-            return -1;
-        }
-    }
-    if (got != nfiles) {
-        fprintf(stderr, "ringbench %s: expected %d results file%s (see --help)\n", cmd, nfiles, nfiles > 1 ? "s" : "");
-        return -1;
-    }
-    if (o->out_dir && o->out_dir[0] == '\0') {
-        fprintf(stderr, "ringbench %s: -o needs a directory name\n", cmd);
-        return -1;
-    }
-    return 0;
 }
 
 // --- report.md sections ----------------------------------------------------------------------------------
@@ -536,18 +465,12 @@ static int write_report_md(const report_run *run, const char *dir, const report_
     return report_file_close(&rf, err, errlen);
 }
 
-int report_cmd(int argc, char **argv)
+int report_write(const char *file, const report_opts *opts)
 {
-    report_opts o;
-    const char *file = NULL;
+    const report_opts o = *opts;
     char dir[REPORT_PATH_MAX], err[REPORT_PATH_MAX + 512];
     report_run run;
-    int rc = report_parse_opts("report", argc, argv, &o, &file, 1);
-    if (rc != 0) { /* the parser printed the one-line reason of an error */
-        if (rc > 0)
-            usage(stdout);
-        return rc > 0 ? 0 : 2;
-    }
+    int rc;
     if (report_run_open(&run, file, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench report: %s\n", err);
         return 2;

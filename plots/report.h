@@ -1,16 +1,38 @@
-/* report.h - entry points of `ringbench report` and `ringbench compare` (plots/).
+/* report.h - the renderers of plots/ as library calls: a report of one results file, a comparison of
+ * two, and the report of an injected-cost sweep. Their command lines are bench/cmd_report.c,
+ * bench/cmd_compare.c and bench/cmd_sensitivity.c.
  *
- * Both read results files only, never a live run, and need no GPU. argv[0] is the subcommand name
- * ("report" / "compare"); the return value is the process exit code: 0 ok (also when gnuplot is
- * missing: data and scripts are written, with a warning), 1 runtime failure, 2 usage error or a file
- * that cannot be used (not HDF5, truncated, newer schema, nothing to pair).
+ * Each reads results files only, never a live run, needs no GPU, says what it wrote or why it failed
+ * on stdout/stderr, and returns 0 ok (also when gnuplot is missing: data and scripts are written, with
+ * a warning), 1 a runtime failure, 2 an input that cannot be used (not HDF5, truncated, newer schema,
+ * nothing to pair): the exit status the command returns.
  */
 #ifndef RINGBENCH_REPORT_H
 #define RINGBENCH_REPORT_H
 
-int report_cmd(int argc, char **argv);
-int compare_cmd(int argc, char **argv);
-/* `ringbench sensitivity report DIR`: the injected-cost sweep's files (plots/sensitivity.c). */
-int sensitivity_report_cmd(int argc, char **argv);
+#include <stdint.h>
+
+/* How to render: what report, compare and sensitivity report share. */
+typedef struct report_opts {
+    const char *out_dir;  /* -o DIR, or NULL for the default next to the (first) input */
+    int render;           /* 0 with --no-render: write data and scripts, do not run gnuplot */
+    int reps;             /* bootstrap resamples */
+    uint64_t seed;        /* bootstrap seed */
+    const char *call_overhead; /* --call-overhead SPEC|FILE: the MODEL section (attribution.h), or NULL */
+    double min_effect;    /* --min-effect PCT / 100: smallest |overhead| called slower or faster */
+} report_opts;
+
+/* The defaults: render, the stats module's bootstrap (reps, seed), minimum effect 5%. */
+void report_opts_default(report_opts *o);
+
+/* RUN.h5 into o->out_dir (default RUN-report next to it): data, scripts, plots and report.md. */
+int report_write(const char *file, const report_opts *o);
+
+/* OTHER.h5 against BASE.h5 into o->out_dir (default OTHER-compare next to OTHER.h5): compare.md,
+ * the pairs table, data, scripts and plots. */
+int compare_write(const char *base, const char *other, const report_opts *o);
+
+/* The runs `ringbench sensitivity run` wrote into dir, into o->out_dir (default DIR/report). */
+int sensitivity_report_write(const char *dir, const report_opts *o);
 
 #endif

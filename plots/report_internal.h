@@ -6,7 +6,9 @@
  *   report_gp.c       gnuplot: one visual code for modes, script skeletons, faceted plots, heat maps,
  *                     and running gnuplot (fork + exec, no shell, cwd = the output directory)
  *   report_verdict.c  overheads with bootstrap CIs and the verdict on the WSL2 claim
- *   report.c          `ringbench report`;  compare.c  `ringbench compare`
+ *   report.c          a report of one run;  compare.c  two runs compared;  sensitivity.c  an
+ *                     injected-cost sweep (their command lines: bench/cmd_report.c, cmd_compare.c,
+ *                     cmd_sensitivity.c)
  */
 #ifndef RINGBENCH_REPORT_INTERNAL_H
 #define RINGBENCH_REPORT_INTERNAL_H
@@ -16,6 +18,7 @@
 #include <stdio.h>
 
 #include "h5in.h"
+#include "report.h"
 #include "modes.h"
 #include "schema.h"
 #include "stats.h"
@@ -30,20 +33,6 @@
 #define REPORT_DEFAULT_MIN_EFFECT 0.05
 
 #define REPORT_PATH_MAX 4096
-
-/* Options common to report and compare. */
-typedef struct report_opts {
-    const char *out_dir;  /* -o DIR, or NULL for the default next to the (first) input */
-    int render;           /* 0 with --no-render: write data and scripts, do not run gnuplot */
-    int reps;             /* bootstrap resamples */
-    uint64_t seed;        /* bootstrap seed */
-    const char *call_overhead; /* --call-overhead SPEC|FILE: the MODEL section (attribution.h), or NULL */
-    double min_effect;    /* --min-effect PCT / 100: smallest |overhead| called slower or faster */
-} report_opts;
-
-/* Parses the options shared by report and compare (-o, --no-render, --seed, --reps, --min-effect, --help) and
- * exactly nfiles file names. Returns 0, 1 for --help, or -1 after a one-line message on stderr. */
-int report_parse_opts(const char *cmd, int argc, char **argv, report_opts *o, const char **files, int nfiles);
 
 // --- a loaded results file (report_data.c) -----------------------------------------------------------
 

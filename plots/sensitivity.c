@@ -1,5 +1,5 @@
-/* sensitivity.c - `ringbench sensitivity report DIR`: the injected-cost sweep (bench/sensitivity.c)
- * turned into plots and tables (issue 21).
+/* sensitivity.c - sensitivity_report_write (report.h), what `ringbench sensitivity report DIR` does:
+ * the injected-cost sweep (bench/cmd_sensitivity.c) turned into plots and tables (issue 21).
  *
  * DIR holds one results file per injected cost: the plain run (no inject_call_us) and one per target
  * (all calls, copies, queries: the set of kinds with a cost) and cost. For each target, path (the WSL2
@@ -518,19 +518,11 @@ static int write_md(const sens *S, const char *dir, const char *in, char *err, s
     return report_file_close(&rf, err, errlen);
 }
 
-int sensitivity_report_cmd(int argc, char **argv)
+int sensitivity_report_write(const char *in, const report_opts *opts)
 {
-    report_opts o;
-    const char *in = NULL;
+    const report_opts o = *opts;
     char dir[REPORT_PATH_MAX], err[REPORT_PATH_MAX + 512], title[512];
-    int rc = report_parse_opts("sensitivity report", argc, argv, &o, &in, 1);
-    if (rc != 0) {
-        if (rc > 0)
-            printf("usage: ringbench sensitivity report DIR [-o OUTDIR] [--no-render]\n"
-                   "Plots and break-even tables of the runs `ringbench sensitivity run` wrote into DIR\n"
-                   "(default OUTDIR: DIR/report).\n");
-        return rc > 0 ? 0 : 2;
-    }
+    int rc;
     sens *S = calloc(1, sizeof *S);
     if (!S) {
         fprintf(stderr, "ringbench sensitivity report: out of memory\n");

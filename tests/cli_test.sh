@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cli_test.sh - end-to-end tests of the ringbench command line on the CPU reference backend.
 #
-#   cli_test.sh RINGBENCH WORKDIR quick|interrupt|badinput [PYTHON_WITH_H5PY] [SCHEMA_H]
+#   cli_test.sh RINGBENCH WORKDIR quick|interrupt|badinput|grammar [PYTHON_WITH_H5PY] [SCHEMA_H]
 #
 # output     where a run without -o writes: results/runs/ in the source tree (ignored by git)
 # quick      a quick run, read back by h5dump and h5py where installed, then a report
@@ -10,6 +10,8 @@
 # placement  a one-core CPU list: a loud warning, and the provenance records it
 # anatomy    `ringbench anatomy` on the CPU backend: every part measured, every round trip traced
 # badinput   every documented error path: one line on stderr and the documented exit status
+# grammar    every command takes the same option grammar: --name=value as well as --name value, --
+#            ends the options, -h/--help prints help (exit 0), an unknown option is one line and exit 2
 set -u
 rb=$1 work=$2 what=$3 py=${4:-} schema=${5:-}
 rm -rf "$work" && mkdir -p "$work" || exit 1
@@ -240,8 +242,56 @@ badinput)
         [ ! -e "$work/c.h5" ] && [ ! -e "$work/c.h5.partial" ] && ok || bad "--backend cuda left a file"
     fi
     ;;
+grammar)
+    for cmd in run probe list report compare track export anatomy "sensitivity run" "sensitivity report"; do
+        # shellcheck disable=SC2086 # "sensitivity run" is two words
+        {
+            expect 0 $cmd --help
+            expect 0 $cmd -h
+            expect 2 $cmd --no-such-option
+            expect 2 $cmd --no-such-option=1
+            expect 2 $cmd --help=1
+        }
+    done
+    [ "$("$rb" --help | grep -c '^  [a-z]')" -eq 9 ] && ok || bad "ringbench --help does not list the 9 commands"
+    "$rb" help | cmp -s - <("$rb" --help) && ok || bad "ringbench help differs from ringbench --help"
+    # --name=value, and -- ending the options, command by command.
+    expect 0 run --backend=cpu --preset=quick --quiet --timeout=60 --sizes=8 --trials=1 \
+        --modes=host=pinned,xfer=zerocopy,launch=noncoop,ctrl=mapped --output="$work/eq.h5"
+    if command -v h5dump >/dev/null; then # recorded as typed, not as getopt reorders argv
+        h5dump -a /provenance/command_line "$work/eq.h5" | grep -q -- "ringbench run --backend=cpu --preset=quick" &&
+            ok || bad "command_line not as typed: $(h5dump -a /provenance/command_line "$work/eq.h5" | grep '(0)')"
+    fi
+    expect 0 run "${tiny[@]}" --trials 1 -o "$work/dd.h5" --
+    expect 2 run "${tiny[@]}" --trials 1 -o "$work/extra.h5" -- extra
+    expect 0 probe --device=0 --pinned-max=64M --output="$work/probe.h5"
+    expect 0 probe --
+    expect 0 list -- presets
+    expect 0 report --min-effect=5 --reps=100 --no-render --output="$work/r1" "$work/eq.h5"
+    [ -f "$work/r1/report.md" ] && ok || bad "report --output= wrote no report.md"
+    expect 0 report --no-render -o "$work/r2" -- "$work/eq.h5"
+    expect 0 compare --min-effect=5 --reps=100 --no-render --output="$work/c1" "$work/eq.h5" "$work/dd.h5"
+    expect 0 compare --no-render -o "$work/c2" -- "$work/eq.h5" "$work/dd.h5"
+    expect 0 export --format=csv --output="$work/e1.csv" "$work/eq.h5"
+    expect 0 export -f json -o "$work/e2.json" -- "$work/eq.h5"
+    if "$rb" track --history "$work/h0" --no-page >/dev/null 2>&1; then
+        expect 0 track --history="$work/h1" --window=5 --min-effect=3 --no-page "$work/eq.h5"
+        expect 0 track --history "$work/h1" --no-page -- "$work/dd.h5"
+        expect 0 track --history "$work/h1" --no-page --output="$work/judged.csv" "$work/dd.h5"
+        [ -s "$work/judged.csv" ] && ok || bad "track --output wrote no judgement"
+    else
+        echo "note: built without SQLite: track's grammar not checked beyond --help"
+    fi
+    expect 0 anatomy --backend=cpu --samples=50 --warmup-msgs=5 --no-pin
+    expect 0 anatomy --backend cpu --samples 50 --warmup-msgs 5 --no-pin --
+    expect 0 sensitivity run --dry-run --costs=1 --targets=all --output="$work/s"
+    expect 0 sensitivity run --dry-run --costs 1 -- --cpu 0
+    expect 2 sensitivity run --dry-run stray
+    expect 2 sensitivity report --reps=100 -- "$work/no-such-dir"
+    grep -q "no-such-dir" "$work/err" && ok || bad "sensitivity report -- DIR: $(cat "$work/err")"
+    ;;
 *)
-    echo "usage: cli_test.sh RINGBENCH WORKDIR quick|interrupt|badinput [PYTHON] [SCHEMA_H]"
+    echo "usage: cli_test.sh RINGBENCH WORKDIR quick|interrupt|badinput|grammar [PYTHON] [SCHEMA_H]"
     exit 2
     ;;
 esac

@@ -97,11 +97,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (spill(data, size) != 0)
         abort();
 #if FUZZ_TARGET == FUZZ_REPORT
-    char *argv[] = {"report", input, "-o", outdir, "--no-render", "--reps", "100", NULL};
-    report_cmd(7, argv);
+    report_opts o;
+    report_opts_default(&o);
+    o.out_dir = outdir, o.render = 0, o.reps = 100;
+    report_write(input, &o);
 #elif FUZZ_TARGET == FUZZ_COMPARE
-    char *argv[] = {"compare", input, input, "-o", outdir, "--no-render", "--reps", "100", NULL};
-    compare_cmd(8, argv);
+    report_opts o;
+    report_opts_default(&o);
+    o.out_dir = outdir, o.render = 0, o.reps = 100;
+    compare_write(input, input, &o);
 #elif FUZZ_TARGET == FUZZ_EXPORT
     char err[1024];
     FILE *sink = fopen("/dev/null", "w");

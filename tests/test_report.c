@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "modes.h"
+#include "commands.h"
 #include "report.h"
 #include "report_fixture.h"
 
@@ -186,8 +187,8 @@ static void case_content(void)
     path_in(dir, sizeof dir, "run report");
     fixture_opts o = fixture_defaults();
     write_fixture(file, &o);
-    CHECK_INT(run_cmd(report_cmd, NULL, 6, "report", file, "-o", dir, "--no-render", "--reps"), 2); /* --reps needs a value */
-    CHECK_INT(run_cmd(report_cmd, NULL, 7, "report", file, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_report, NULL, 6, "report", file, "-o", dir, "--no-render", "--reps"), 2); /* --reps needs a value */
+    CHECK_INT(run_cmd(cmd_report, NULL, 7, "report", file, "-o", dir, "--no-render", "--reps", reps), 0);
     snprintf(md_path, sizeof md_path, "%s/report.md", dir);
     char *md = slurp(md_path, NULL);
     CHECK_MSG(md != NULL, "no %s", md_path);
@@ -308,7 +309,7 @@ static void case_content(void)
     path_in(file, sizeof file, "interrupted.h5");
     write_fixture(file, &o);
     char *err = NULL;
-    CHECK_INT(run_cmd(report_cmd, &err, 7, "report", file, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_report, &err, 7, "report", file, "-o", dir, "--no-render", "--reps", reps), 0);
     CHECK(err && strstr(err, "INCOMPLETE") != NULL);
     free(err);
     snprintf(md_path, sizeof md_path, "%s/report.md", dir);
@@ -322,7 +323,7 @@ static void case_content(void)
     o.managed_unsupported = 1;
     path_in(file, sizeof file, "cpu.h5");
     write_fixture(file, &o);
-    CHECK_INT(run_cmd(report_cmd, NULL, 7, "report", file, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_report, NULL, 7, "report", file, "-o", dir, "--no-render", "--reps", reps), 0);
     md = slurp(md_path, NULL);
     CHECK(md && strstr(md, "CPU REFERENCE BACKEND") && strstr(md, "not GPU numbers"));
     CHECK(md && strstr(md, "n/a (native (ctrl managed): unsupported: concurrentManagedAccess = 0"));
@@ -394,7 +395,7 @@ static void case_render(void)
     write_fixture(file, &o);
     o.fallback_latency = 1.25;
     write_fixture(other, &o);
-    CHECK_INT(run_cmd(report_cmd, NULL, 6, "report", file, "-o", dir, "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_report, NULL, 6, "report", file, "-o", dir, "--reps", reps), 0);
     static const char *const stems[] = {"latency", "latency_dist", "throughput", "heatmap", "cb", NULL};
     for (size_t i = 0; stems[i]; i++)
         check_plot(dir, stems[i]);
@@ -406,7 +407,7 @@ static void case_render(void)
         CHECK_MSG(strstr(md, link) != NULL, "report.md does not embed %s.png", stems[i]);
     }
     free(md);
-    CHECK_INT(run_cmd(compare_cmd, NULL, 7, "compare", file, other, "-o", dir, "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_compare, NULL, 7, "compare", file, other, "-o", dir, "--reps", reps), 0);
     static const char *const cstems[] = {"compare_latency", "compare_throughput", "compare_heatmap", "compare_ops", NULL};
     for (size_t i = 0; cstems[i]; i++)
         check_plot(dir, cstems[i]);
@@ -486,7 +487,7 @@ static void case_compare(void)
     o.cb_read = 1.5;
     write_fixture(inj, &o);
 
-    CHECK_INT(run_cmd(compare_cmd, &err, 8, "compare", base, inj, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_compare, &err, 8, "compare", base, inj, "-o", dir, "--no-render", "--reps", reps), 0);
     CHECK(err && err[0] == '\0'); /* like for like: no warning */
     free(err);
     check_pairs(dir, expect_injected, &n);
@@ -516,7 +517,7 @@ static void case_compare(void)
     free(md);
 
     /* Identical files: every pair the same within noise. */
-    CHECK_INT(run_cmd(compare_cmd, NULL, 8, "compare", base, same, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", base, same, "-o", dir, "--no-render", "--reps", reps), 0);
     check_pairs(dir, expect_nothing, &n);
     CHECK(n > 500);
 
@@ -526,7 +527,7 @@ static void case_compare(void)
     o.driver_version = "581.15";
     path_in(same, sizeof same, "other gpu.h5");
     write_fixture(same, &o);
-    CHECK_INT(run_cmd(compare_cmd, &err, 8, "compare", base, same, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_compare, &err, 8, "compare", base, same, "-o", dir, "--no-render", "--reps", reps), 0);
     CHECK(err && strstr(err, "WARNING: the files differ in gpu_name") && strstr(err, "differ in driver_version"));
     free(err);
     md = slurp(path, NULL);
@@ -535,7 +536,7 @@ static void case_compare(void)
     o = fixture_defaults();
     o.backend = "cpu";
     write_fixture(same, &o);
-    CHECK_INT(run_cmd(compare_cmd, &err, 8, "compare", base, same, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_compare, &err, 8, "compare", base, same, "-o", dir, "--no-render", "--reps", reps), 0);
     CHECK(err && strstr(err, "differ in backend: BASE 'cuda', OTHER 'cpu'"));
     free(err);
 
@@ -549,7 +550,7 @@ static void case_compare(void)
     path_in(b, sizeof b, "only latency.h5");
     write_fixture(b, &o);
     path_in(none, sizeof none, "nothing in common");
-    CHECK_INT(run_cmd(compare_cmd, &err, 5, "compare", a, b, "-o", none), 2);
+    CHECK_INT(run_cmd(cmd_compare, &err, 5, "compare", a, b, "-o", none), 2);
     CHECK(err && count_lines(err) == 1 && strstr(err, "share no pairable rows"));
     free(err);
     CHECK(!exists(none));
@@ -563,10 +564,10 @@ static void expect_refusal(const char *what, const char *file, const char *expec
     char *err = NULL;
     path_in(dir, sizeof dir, "refused out");
     path_in(valid, sizeof valid, "valid.h5");
-    CHECK_MSG(run_cmd(report_cmd, &err, 5, "report", file, "-o", dir, "--no-render") == 2, "report %s", what);
+    CHECK_MSG(run_cmd(cmd_report, &err, 5, "report", file, "-o", dir, "--no-render") == 2, "report %s", what);
     CHECK_MSG(err && count_lines(err) == 1 && strstr(err, expect), "report %s: '%s'", what, err ? err : "");
     free(err);
-    CHECK_MSG(run_cmd(compare_cmd, &err, 6, "compare", valid, file, "-o", dir, "--no-render") == 2, "compare %s", what);
+    CHECK_MSG(run_cmd(cmd_compare, &err, 6, "compare", valid, file, "-o", dir, "--no-render") == 2, "compare %s", what);
     CHECK_MSG(err && count_lines(err) == 1 && strstr(err, expect), "compare %s: '%s'", what, err ? err : "");
     free(err);
     CHECK_MSG(!exists(dir), "%s: an output directory was made", what);
@@ -619,16 +620,16 @@ static void case_damaged(void)
 
     /* Usage errors are exit 2 with one line; --help is exit 0. */
     char *err = NULL;
-    CHECK_INT(run_cmd(report_cmd, &err, 1, "report"), 2);
+    CHECK_INT(run_cmd(cmd_report, &err, 1, "report"), 2);
     CHECK(err && strstr(err, "expected 1 results file"));
     free(err);
-    CHECK_INT(run_cmd(report_cmd, NULL, 3, "report", valid, "--bogus"), 2);
-    CHECK_INT(run_cmd(compare_cmd, NULL, 2, "compare", valid), 2);
-    CHECK_INT(run_cmd(compare_cmd, NULL, 5, "compare", valid, valid, "--seed", "x"), 2);
+    CHECK_INT(run_cmd(cmd_report, NULL, 3, "report", valid, "--bogus"), 2);
+    CHECK_INT(run_cmd(cmd_compare, NULL, 2, "compare", valid), 2);
+    CHECK_INT(run_cmd(cmd_compare, NULL, 5, "compare", valid, valid, "--seed", "x"), 2);
     fflush(stdout);
     int saved = dup(STDOUT_FILENO), devnull = open("/dev/null", O_WRONLY);
     dup2(devnull, STDOUT_FILENO);
-    int help = report_cmd(2, (char *[]){"report", "--help", NULL});
+    int help = cmd_report(2, (char *[]){"report", "--help", NULL});
     fflush(stdout);
     dup2(saved, STDOUT_FILENO);
     close(devnull);
@@ -661,9 +662,9 @@ static void case_paths(void)
     write_fixture(file, &o);
     /* Default DIR: next to the file, "<stem>-report"; rendered when gnuplot is here. */
     if (have_gnuplot())
-        CHECK_INT(run_cmd(report_cmd, NULL, 4, "report", file, "--reps", reps), 0);
+        CHECK_INT(run_cmd(cmd_report, NULL, 4, "report", file, "--reps", reps), 0);
     else
-        CHECK_INT(run_cmd(report_cmd, NULL, 5, "report", file, "--no-render", "--reps", reps), 0);
+        CHECK_INT(run_cmd(cmd_report, NULL, 5, "report", file, "--no-render", "--reps", reps), 0);
     snprintf(out, sizeof out, "%s/run \"1\" it's-report", sub);
     snprintf(path, sizeof path, "%s/report.md", out);
     CHECK_MSG(exists(path), "no %s", path);
@@ -675,7 +676,7 @@ static void case_paths(void)
 
     /* -o with a nested, not yet existing directory: mkdir -p. */
     snprintf(out, sizeof out, "%s/a b/c 'd'/e", sub);
-    CHECK_INT(run_cmd(compare_cmd, NULL, 8, "compare", file, file, "-o", out, "--no-render", "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", file, file, "-o", out, "--no-render", "--reps", reps), 0);
     snprintf(path, sizeof path, "%s/compare.md", out);
     CHECK(exists(path));
     CHECK_INT(count_entries(sub), 3);
@@ -695,7 +696,7 @@ static void case_nognuplot(void)
     o.only_families = 1u << RB_FAM_LATENCY | 1u << RB_FAM_THROUGHPUT;
     write_fixture(file, &o);
     setenv("PATH", empty, 1);
-    CHECK_INT(run_cmd(report_cmd, &err, 6, "report", file, "-o", dir, "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_report, &err, 6, "report", file, "-o", dir, "--reps", reps), 0);
     CHECK(err && count_lines(err) == 1 && strstr(err, "WARNING: gnuplot not found on PATH"));
     free(err);
     snprintf(path, sizeof path, "%s/latency.gp", dir);
@@ -776,7 +777,7 @@ static void case_trials(void)
     write_fixture(inj, &o);
 
     /* A/A: at least 95% of the cells "same within noise" (the issue's goal for two runs). */
-    CHECK_INT(run_cmd(compare_cmd, NULL, 8, "compare", a, b, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", a, b, "-o", dir, "--no-render", "--reps", reps), 0);
     count_pairs(dir, &same, &total, 0);
     printf("A/A compare of two 5-trial files: %d of %d pairs same within noise\n", same, total);
     CHECK_MSG(total > 500 && same >= 0.95 * total, "%d of %d same", same, total);
@@ -786,22 +787,22 @@ static void case_trials(void)
     free(md);
 
     /* A known 25% on the fallback's latency is found, inside its interval, and called slower. */
-    CHECK_INT(run_cmd(compare_cmd, NULL, 8, "compare", a, inj, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", a, inj, "-o", dir, "--no-render", "--reps", reps), 0);
     count_pairs(dir, &same, &total, 0.25);
 
     /* Within one file the fallback is compared with the native path round by round. */
-    CHECK_INT(run_cmd(report_cmd, NULL, 7, "report", a, "-o", dir, "--no-render", "--reps", reps), 0);
+    CHECK_INT(run_cmd(cmd_report, NULL, 7, "report", a, "-o", dir, "--no-render", "--reps", reps), 0);
     snprintf(path, sizeof path, "%s/report.md", dir);
     md = slurp(path, NULL);
     CHECK(md && strstr(md, "| trials k=5/5 paired |"));
     free(md);
 
     /* --min-effect: a 25% overhead is not "slower" when 30% is asked for, and bad values are refused. */
-    CHECK_INT(run_cmd(compare_cmd, NULL, 10, "compare", a, inj, "-o", dir, "--no-render", "--reps", reps,
+    CHECK_INT(run_cmd(cmd_compare, NULL, 10, "compare", a, inj, "-o", dir, "--no-render", "--reps", reps,
                       "--min-effect", "30"), 0);
     count_pairs(dir, &same, &total, 0);
     CHECK_INT(same, total);
-    CHECK_INT(run_cmd(compare_cmd, NULL, 8, "compare", a, inj, "-o", dir, "--no-render", "--min-effect", "x"), 2);
+    CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", a, inj, "-o", dir, "--no-render", "--min-effect", "x"), 2);
 }
 
 // --- hostile files: long texts, a trial without samples (issue 22) --------------------------------------
@@ -882,7 +883,7 @@ static void case_hostile(void)
     o.gpu_name = long_text('B', 1000);
     o.driver_version = long_text('E', 1000);
     write_fixture(b, &o);
-    CHECK_INT(run_cmd(compare_cmd, &err, 6, "compare", a, b, "-o", dir, "--no-render"), 0);
+    CHECK_INT(run_cmd(cmd_compare, &err, 6, "compare", a, b, "-o", dir, "--no-render"), 0);
     int warnings = 0;
     for (const char *s = err; s && (s = strstr(s, "WARNING: the files differ in")) != NULL; s++)
         warnings++;
@@ -896,8 +897,8 @@ static void case_hostile(void)
     path_in(a, sizeof a, "empty trial.h5");
     path_in(dir, sizeof dir, "empty trial report");
     write_empty_trial(a);
-    CHECK_INT(run_cmd(report_cmd, NULL, 5, "report", a, "-o", dir, "--no-render"), 0);
-    CHECK_INT(run_cmd(compare_cmd, NULL, 6, "compare", a, a, "-o", dir, "--no-render"), 0);
+    CHECK_INT(run_cmd(cmd_report, NULL, 5, "report", a, "-o", dir, "--no-render"), 0);
+    CHECK_INT(run_cmd(cmd_compare, NULL, 6, "compare", a, a, "-o", dir, "--no-render"), 0);
 }
 
 int main(int argc, char **argv)

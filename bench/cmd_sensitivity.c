@@ -12,9 +12,8 @@
  * (all calls, copies only, queries only) and cost (1, 2, 5, 10, 20 us). Each run is a child process
  * (`ringbench run` of this same binary), so every cost starts from a fresh process and CUDA context,
  * and an interrupted sweep resumes: a run whose file exists is kept unless --force.
+ * Exercised by tests/inject_cli.sh (sensitivity) on the CPU backend.
  */
-#include "sensitivity_cmd.h"
-
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -27,6 +26,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "cuda_calls.h"
 #include "plan.h"
 #include "report.h"
@@ -51,7 +51,7 @@ static void usage(FILE *f)
         "`ringbench run` per injected per-call cost (--inject-call-us), then a report of latency and\n"
         "throughput against the cost, the arithmetic MODEL beside the measurement, and a break-even table.\n\n"
         "run options:\n"
-        "  -o DIR          where the runs go (default results/runs/sensitivity-<host>-<UTC time>)\n"
+        "  -o, --output DIR  where the runs go (default results/runs/sensitivity-<host>-<UTC time>)\n"
         "  --costs LIST    injected microseconds per call (default " SENS_COSTS "; 0 = the plain run)\n"
         "  --targets LIST  which calls get the cost: all, copies, queries, or a call kind (default " SENS_TARGETS ")\n"
         "  --sizes SPEC    message sizes (default " SENS_SIZES ")\n"
@@ -66,6 +66,8 @@ static void usage(FILE *f)
         "Exit status: 0 every run ok; 1 a run failed or was interrupted; 2 a usage error.\n",
         SENS_TRIALS);
 }
+
+static int sens_report_cmd(int argc, char **argv);
 
 typedef struct sens_run {
     char spec[64];   /* --inject-call-us value, "" for the plain run */
@@ -182,73 +184,102 @@ static void default_dir(char *buf, size_t n)
     snprintf(buf, n, "results/runs/sensitivity-%s", stamp);
 }
 
-static int cmd_run(int argc, char **argv)
+typedef struct sens_args {
+    const char *dir, *costs, *targets, *sizes, *backend;
+    int trials, dry, force, report, quiet, nextra;
+    char **extra; /* after --: passed to every run */
+} sens_args;
+
+enum { OPT_COSTS = CLI_OPT_LONG, OPT_TARGETS, OPT_SIZES, OPT_TRIALS, OPT_BACKEND, OPT_DRY_RUN, OPT_FORCE, OPT_REPORT,
+       OPT_QUIET };
+
+static const struct option sens_opts[] = {
+    CLI_OPT_HELP,
+    {"output", required_argument, NULL, 'o'},
+    {"costs", required_argument, NULL, OPT_COSTS},
+    {"targets", required_argument, NULL, OPT_TARGETS},
+    {"sizes", required_argument, NULL, OPT_SIZES},
+    {"trials", required_argument, NULL, OPT_TRIALS},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"report", no_argument, NULL, OPT_REPORT},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {NULL, 0, NULL, 0}};
+
+static int sens_option(int c, const char *v, sens_args *a)
 {
-    const char *dir = NULL, *costs = SENS_COSTS, *targets = SENS_TARGETS, *sizes = SENS_SIZES, *backend = "auto";
-    int trials = SENS_TRIALS, dry = 0, force = 0, report = 0, quiet = 0, nextra = 0;
-    char **extra = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    switch (c) {
+    case 'o': a->dir = v; break;
+    case OPT_COSTS: a->costs = v; break;
+    case OPT_TARGETS: a->targets = v; break;
+    case OPT_SIZES: a->sizes = v; break;
+    case OPT_TRIALS: a->trials = (int)cli_parse_long("--trials", v, 1, 100); break;
+    case OPT_BACKEND: a->backend = v; break;
+    case OPT_DRY_RUN: a->dry = 1; break;
+    case OPT_FORCE: a->force = 1; break;
+    case OPT_REPORT: a->report = 1; break;
+    case OPT_QUIET: a->quiet = 1; break;
+    default: return CLI_EXIT_USAGE; /* cli_getopt said why */
+    }
+    return 0;
+}
+
+/* The command line into *a; options stop at "--", after which every word goes to each run. Returns
+ * -1 to go on, else the exit status (0 after --help). */
+static int sens_parse(int argc, char **argv, sens_args *a)
+{
+    *a = (sens_args){.costs = SENS_COSTS, .targets = SENS_TARGETS, .sizes = SENS_SIZES, .backend = "auto",
+                     .trials = SENS_TRIALS};
+    cli_getopt_begin();
+    int c;
+    while ((c = cli_getopt("sensitivity run", argc, argv, "+:ho:", sens_opts)) != -1) {
+        if (c == 'h') {
             usage(stdout);
             return CLI_EXIT_OK;
-        } else if (strcmp(argv[i], "--") == 0) {
-            extra = argv + i + 1;
-            nextra = argc - i - 1;
-            break;
-        } else if (cli_opt_value(argc, argv, &i, "--output", "-o", &v)) {
-            dir = v;
-        } else if (cli_opt_value(argc, argv, &i, "--costs", NULL, &v)) {
-            costs = v;
-        } else if (cli_opt_value(argc, argv, &i, "--targets", NULL, &v)) {
-            targets = v;
-        } else if (cli_opt_value(argc, argv, &i, "--sizes", NULL, &v)) {
-            sizes = v;
-        } else if (cli_opt_value(argc, argv, &i, "--trials", NULL, &v)) {
-            trials = (int)cli_parse_long("--trials", v, 1, 100);
-        } else if (cli_opt_value(argc, argv, &i, "--backend", NULL, &v)) {
-            backend = v;
-        } else if (strcmp(argv[i], "--dry-run") == 0) {
-            dry = 1;
-        } else if (strcmp(argv[i], "--force") == 0) {
-            force = 1;
-        } else if (strcmp(argv[i], "--report") == 0) {
-            report = 1;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
-            quiet = 1;
-        } else {
-            fprintf(stderr, "ringbench sensitivity run: unknown option '%s' (see ringbench sensitivity --help)\n",
-                    argv[i]);
-            return CLI_EXIT_USAGE;
         }
+        if (sens_option(c, optarg, a) != 0)
+            return CLI_EXIT_USAGE;
     }
-    if (cli_backend_check("sensitivity run", backend) != 0)
+    if (optind < argc && strcmp(argv[optind - 1], "--") != 0)
+        return cli_no_operands("sensitivity run", argc, argv);
+    a->extra = argv + optind;
+    a->nextra = argc - optind;
+    if (cli_backend_check("sensitivity run", a->backend) != 0)
         return CLI_EXIT_USAGE;
+    return -1;
+}
+
+/* Prints the plan; runs[] and *nruns from the costs and targets. Returns 0, or the exit status. */
+static int sens_plan(sens_args *a, char *dbuf, size_t dlen, sens_run *runs, size_t max, size_t *nruns)
+{
     rb_sizes sz;
-    char err[256], dbuf[512];
-    if (rb_sizes_parse(sizes, &sz, err, sizeof err) != 0) {
+    char err[256];
+    if (rb_sizes_parse(a->sizes, &sz, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench sensitivity run: %s\n", err);
         return CLI_EXIT_USAGE;
     }
-    sens_run runs[128];
-    size_t nruns = 0;
-    if (plan_runs(costs, targets, runs, sizeof runs / sizeof *runs, &nruns) != 0)
+    if (plan_runs(a->costs, a->targets, runs, max, nruns) != 0)
         return CLI_EXIT_USAGE;
-    if (!dir) {
-        default_dir(dbuf, sizeof dbuf);
-        dir = dbuf;
+    if (!a->dir) {
+        default_dir(dbuf, dlen);
+        a->dir = dbuf;
     }
-    const size_t per = trials_per_run(&sz, trials);
+    const size_t per = trials_per_run(&sz, a->trials), n = *nruns;
     printf("sensitivity plan: %zu runs (1 plain + %zu injected) x %zu trials = %zu trials; modes %s, sizes %s, "
            "windows %s, %d trials per cell, the quick preset's budgets; into %s\n",
-           nruns, nruns - 1, per, nruns * per, SENS_MODES, sizes, SENS_WINDOWS, trials, dir);
-    for (size_t i = 0; i < nruns; i++)
+           n, n - 1, per, n * per, SENS_MODES, a->sizes, SENS_WINDOWS, a->trials, a->dir);
+    for (size_t i = 0; i < n; i++)
         printf("  %-28s --inject-call-us %s\n", runs[i].file, runs[i].spec[0] ? runs[i].spec : "(none)");
-    if (dry)
-        return CLI_EXIT_OK;
-    /* The default lands in results/runs/ (git ignores it); only that default creates it. */
-    if (dir == dbuf && ((mkdir("results", 0777) != 0 && errno != EEXIST) ||
-                        (mkdir("results/runs", 0777) != 0 && errno != EEXIST))) {
+    return 0;
+}
+
+/* Creates the output folder: the default lands in results/runs/ (git ignores it); only that default
+ * creates results/runs. Returns 0, or the exit status. */
+static int sens_mkdir(const char *dir, int is_default)
+{
+    if (is_default && ((mkdir("results", 0777) != 0 && errno != EEXIST) ||
+                       (mkdir("results/runs", 0777) != 0 && errno != EEXIST))) {
         fprintf(stderr, "ringbench sensitivity run: cannot create results/runs: %s\n", strerror(errno));
         return CLI_EXIT_FAIL;
     }
@@ -256,22 +287,28 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "ringbench sensitivity run: cannot create %s: %s\n", dir, strerror(errno));
         return CLI_EXIT_USAGE;
     }
-    cli_install_signals();
+    return 0;
+}
+
+/* Every run of the plan as a child, in order; a run whose file exists is kept unless --force.
+ * Returns the exit status. */
+static int sens_runs(const sens_args *a, const sens_run *runs, size_t nruns)
+{
     int code = CLI_EXIT_OK;
     const uint64_t t0 = rb_now_ns();
     for (size_t i = 0; i < nruns && !cli_stop; i++) {
         char path[1024];
         struct stat st;
-        snprintf(path, sizeof path, "%s/%s", dir, runs[i].file);
-        if (!force && stat(path, &st) == 0) {
+        snprintf(path, sizeof path, "%s/%s", a->dir, runs[i].file);
+        if (!a->force && stat(path, &st) == 0) {
             fprintf(stderr, "ringbench sensitivity: %s exists: kept (--force runs it again)\n", path);
             continue;
         }
-        if (force)
+        if (a->force)
             unlink(path);
         fprintf(stderr, "ringbench sensitivity: run %zu/%zu (%s), %.0f s so far\n", i + 1, nruns,
                 runs[i].spec[0] ? runs[i].spec : "no injection", rb_seconds_since(t0));
-        int rc = run_child(&runs[i], path, sizes, trials, backend, quiet, nextra, extra);
+        int rc = run_child(&runs[i], path, a->sizes, a->trials, a->backend, a->quiet, a->nextra, a->extra);
         if (rc != 0) {
             fprintf(stderr, "ringbench sensitivity: run %s exited %d\n", runs[i].file, rc);
             code = CLI_EXIT_FAIL;
@@ -279,19 +316,53 @@ static int cmd_run(int argc, char **argv)
                 break;
         }
     }
-    printf("sensitivity: %zu runs in %s, %.0f s\n", nruns, dir, rb_seconds_since(t0));
+    printf("sensitivity: %zu runs in %s, %.0f s\n", nruns, a->dir, rb_seconds_since(t0));
+    return code;
+}
+
+static int sens_run_cmd(int argc, char **argv)
+{
+    sens_args a;
+    int rc = sens_parse(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    sens_run runs[128];
+    size_t nruns = 0;
+    char dbuf[512];
+    if ((rc = sens_plan(&a, dbuf, sizeof dbuf, runs, sizeof runs / sizeof *runs, &nruns)) != 0)
+        return rc;
+    if (a.dry)
+        return CLI_EXIT_OK;
+    if ((rc = sens_mkdir(a.dir, a.dir == dbuf)) != 0)
+        return rc;
+    cli_install_signals();
+    int code = sens_runs(&a, runs, nruns);
     if (cli_stop)
         return CLI_EXIT_FAIL;
-    if (report) {
-        char *rargv[] = {"report", (char *)dir, NULL};
-        int r = sensitivity_report_cmd(2, rargv);
-        if (r != 0 && code == CLI_EXIT_OK)
+    if (a.report) {
+        char *rargv[] = {"report", (char *)a.dir, NULL};
+        if (sens_report_cmd(2, rargv) != 0 && code == CLI_EXIT_OK)
             code = CLI_EXIT_FAIL;
     }
     return code;
 }
 
-int sensitivity_cmd(int argc, char **argv)
+/* `ringbench sensitivity report DIR`: the command line of sensitivity_report_write (plots/report.h). */
+static int sens_report_cmd(int argc, char **argv)
+{
+    report_opts o;
+    const char *in = NULL;
+    int rc = cmd_report_options("sensitivity report", argc, argv, &o, &in, 1);
+    if (rc > 0)
+        printf("usage: ringbench sensitivity report DIR [-o OUTDIR] [--no-render]\n"
+               "Plots and break-even tables of the runs `ringbench sensitivity run` wrote into DIR\n"
+               "(-o, --output; default OUTDIR: DIR/report). Takes report's options (--seed, --reps, ...).\n");
+    if (rc != 0)
+        return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    return sensitivity_report_write(in, &o);
+}
+
+int cmd_sensitivity(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "ringbench sensitivity: an action is needed: run or report (see ringbench sensitivity --help)\n");
@@ -302,9 +373,9 @@ int sensitivity_cmd(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(argv[1], "run") == 0)
-        return cmd_run(argc - 1, argv + 1);
+        return sens_run_cmd(argc - 1, argv + 1);
     if (strcmp(argv[1], "report") == 0)
-        return sensitivity_report_cmd(argc - 1, argv + 1);
+        return sens_report_cmd(argc - 1, argv + 1);
     fprintf(stderr, "ringbench sensitivity: unknown action '%s' (run or report)\n", argv[1]);
     return CLI_EXIT_USAGE;
 }
