@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const report_scripts[] = {"latency.gp", "latency_dist.gp", "throughput.gp", "heatmap.gp", "cb.gp",
+static const char *const report_scripts[] = {"latency.gp", "latency_dist.gp", "throughput.gp", "heatmap.gp", "cb.gp", "window.gp",
                                              NULL};
 
 void report_opts_default(report_opts *o)
@@ -376,8 +376,10 @@ static void window_md(FILE *md, const report_run *run)
     fputs("\n## Throughput against window\n\nMessages per second (millions) with W messages kept in flight "
           "(`--window`); a window larger than a size's ring is capped to its capacity. \"fb/nat\" is the "
           "fallback's time per message over the native path's at that window: whether batching changes the "
-          "fallback's cost.\n\n| size | window | best mode | best Mmsg/s | native Mmsg/s | fallback Mmsg/s | fb/nat |\n"
-          "| --- | ---: | --- | ---: | ---: | ---: | ---: |\n", md);
+          "fallback's cost. \"bound\" is Little's law for the best mode: W / its round trip at one message in "
+          "flight, capped by its rate at the widest window; \"share\" is how much of it the ring reached (plot (f)).\n\n"
+          "| size | window | best mode | best Mmsg/s | bound | share | native Mmsg/s | fallback Mmsg/s | fb/nat |\n"
+          "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n", md);
     for (size_t k = 0; k < ns; k++) {
         char sz[32];
         report_size_str(sizes[k], sz, sizeof sz);
@@ -397,8 +399,10 @@ static void window_md(FILE *md, const report_run *run)
             const double nm = n && report_row_ok(n) ? n->msgs_per_s : NAN, fm = f && report_row_ok(f) ? f->msgs_per_s : NAN;
             rb_mode bm;
             report_row_mode(best, &bm);
-            fprintf(md, "| %s | %llu | `%s` | %s | %s | %s | %s |\n", sz, (unsigned long long)wins[w], report_mode_str(&bm),
-                    report_num(best->msgs_per_s * 1e-6), report_num(nm * 1e-6), report_num(fm * 1e-6),
+            const double bound = report_window_bound(run, &bm, sizes[k], wins[w]);
+            fprintf(md, "| %s | %llu | `%s` | %s | %s | %s%% | %s | %s | %s |\n", sz, (unsigned long long)wins[w],
+                    report_mode_str(&bm), report_num(best->msgs_per_s * 1e-6), report_num(bound * 1e-6),
+                    report_num(100 * best->msgs_per_s / bound), report_num(nm * 1e-6), report_num(fm * 1e-6),
                     report_num(nm / fm));
         }
     }
@@ -414,6 +418,8 @@ static void plots_md(FILE *md)
         {"throughput", "(c) Throughput against message size, with the cudaMemcpy bandwidths"},
         {"heatmap", "(d) Every mode and size relative to the best native-path mode"},
         {"cb", "(e) Control-block operations and kernel lifecycle per mode, grouped by control block"},
+        {"window", "(f) Throughput against the window (messages in flight), beside Little's bound W / RTT capped by "
+                   "the full window: the best mode, the native path and the WSL2 fallback"},
     };
     fputs("\n## Plots\n\nEach plot has a gnuplot script next to it (`gnuplot NAME.gp` in this directory redraws it "
           "from NAME's .dat file) and an SVG twin. Colour = transfer mode, dash = launch, point = host memory; "
@@ -495,7 +501,8 @@ int report_write(const char *file, const report_opts *opts)
     if (report_mkdir_p(dir, err, sizeof err) != 0 || report_plot_latency(&run, dir, err, sizeof err) != 0 ||
         report_plot_latency_dist(&run, dir, err, sizeof err) != 0 ||
         report_plot_throughput(&run, dir, err, sizeof err) != 0 || report_plot_heatmap(&run, dir, err, sizeof err) != 0 ||
-        report_plot_cb(&run, dir, err, sizeof err) != 0 || write_report_md(&run, dir, &o, err, sizeof err) != 0 ||
+        report_plot_cb(&run, dir, err, sizeof err) != 0 || report_plot_window(&run, dir, err, sizeof err) != 0 ||
+        write_report_md(&run, dir, &o, err, sizeof err) != 0 ||
         report_label_headings(dir, "report.md", label, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench report: %s\n", err);
         goto out;

@@ -1,0 +1,172 @@
+/* report_window.c - (f) throughput against the window, beside the bound Little's law sets.
+ *
+ * With a round trip of RTT at one message in flight, W messages in flight can move at most W / RTT
+ * messages per second, and no window beats the ring kept full. So for each curve (the best mode at
+ * the full window, the native path and the WSL2 fallback) the plot draws the measured rate and,
+ * dashed in the same colour, min(W / RTT, rate at the widest window), with RTT the mode's own latency
+ * p50 at that size: the distance between the two is the ring's own inefficiency, not the platform's.
+ * One panel per size (the smallest, the ones nearest 64 B and 4 KiB, the largest). Written by
+ * `ringbench report` (plots/report.c); its table is report.md's "Throughput against window".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_internal.h"
+#include "report_plots.h"
+
+#define WIN_PANELS 4
+#define WIN_CURVES 3
+#define WIN_MAX 16
+
+/* The windows measured (ascending, at most WIN_MAX); their count. */
+static size_t window_list(const report_run *run, uint64_t *wins)
+{
+    size_t nw = 0;
+    for (size_t i = 0; i < report_nrows(run); i++) {
+        const rb_row *r = report_row(run, i);
+        if (report_row_family(r) != RB_FAM_THROUGHPUT || !report_row_ok(r) || r->window == 0)
+            continue;
+        size_t k = 0;
+        while (k < nw && wins[k] != r->window)
+            k++;
+        if (k == nw && nw < WIN_MAX)
+            wins[nw++] = r->window;
+    }
+    for (size_t a = 1; a < nw; a++)
+        for (size_t b = a; b > 0 && wins[b - 1] > wins[b]; b--) {
+            const uint64_t t = wins[b];
+            wins[b] = wins[b - 1];
+            wins[b - 1] = t;
+        }
+    return nw;
+}
+
+/* The panels' sizes: the smallest, the nearest to 64 B and to 4 KiB, the largest, each once. */
+static size_t panel_sizes(const uint64_t *sizes, size_t ns, uint64_t *out)
+{
+    if (ns == 0)
+        return 0;
+    const uint64_t want[WIN_PANELS] = {sizes[0], 64, 4096, sizes[ns - 1]};
+    size_t n = 0;
+    for (size_t w = 0; w < WIN_PANELS; w++) {
+        uint64_t best = sizes[0];
+        for (size_t k = 0; k < ns; k++)
+            if (llabs((long long)sizes[k] - (long long)want[w]) < llabs((long long)best - (long long)want[w]))
+                best = sizes[k];
+        size_t j = 0;
+        while (j < n && out[j] != best)
+            j++;
+        if (j == n)
+            out[n++] = best;
+    }
+    for (size_t a = 1; a < n; a++) /* ascending */
+        for (size_t b = a; b > 0 && out[b - 1] > out[b]; b--) {
+            const uint64_t t = out[b];
+            out[b] = out[b - 1];
+            out[b - 1] = t;
+        }
+    return n;
+}
+
+/* The mode with the highest rate at the widest window at this size (the native path when none). */
+static rb_mode best_mode(const report_run *run, uint64_t size, uint64_t widest)
+{
+    const rb_row *best = NULL;
+    for (size_t i = 0; i < report_nrows(run); i++) {
+        const rb_row *r = report_row(run, i);
+        if (report_row_family(r) == RB_FAM_THROUGHPUT && report_row_ok(r) && r->size_bytes == size &&
+            r->window == widest && isfinite(r->msgs_per_s) && (!best || r->msgs_per_s > best->msgs_per_s))
+            best = r;
+    }
+    rb_mode m = rb_mode_native();
+    if (best)
+        report_row_mode(best, &m);
+    return m;
+}
+
+double report_window_rate(const report_run *run, const rb_mode *m, uint64_t size, uint64_t window)
+{
+    const long i = report_find_window(run, RB_FAM_THROUGHPUT, m, size, window);
+    const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
+    return r && report_row_ok(r) && isfinite(r->msgs_per_s) ? r->msgs_per_s : NAN;
+}
+
+double report_window_bound(const report_run *run, const rb_mode *m, uint64_t size, uint64_t window)
+{
+    const long il = report_find(run, RB_FAM_LATENCY, m, size);
+    const rb_row *l = il >= 0 ? report_row(run, (size_t)il) : NULL;
+    const double little = l && report_row_ok(l) && l->p50 > 0 ? (double)window / (l->p50 * 1e-6) : NAN;
+    const double full = report_window_rate(run, m, size, REPORT_WINDOW_FULL);
+    return isfinite(full) && !(little <= full) ? full : little;
+}
+
+/* One block of window.dat: window, measured and bound rate (millions of messages per second). */
+static void write_block(FILE *f, const report_run *run, const rb_mode *m, uint64_t size, const uint64_t *wins,
+                        size_t nw)
+{
+    fprintf(f, "# %s at %llu B: window measured_Mmsg_s bound_Mmsg_s\n", report_mode_str(m), (unsigned long long)size);
+    for (size_t w = 0; w < nw; w++)
+        fprintf(f, "%llu %.6g %.6g\n", (unsigned long long)wins[w], report_window_rate(run, m, size, wins[w]) * 1e-6,
+                report_window_bound(run, m, size, wins[w]) * 1e-6);
+    fputs("\n\n", f);
+}
+
+/* One panel of window.gp: the three curves of data blocks base .. base + 2, and their bounds. */
+static void write_panel(FILE *gp, const rb_mode *curves, const char *const *names, int base)
+{
+    static const char *const colour[WIN_CURVES] = {"#1B9E77", "#D4A017", "#C2185B"};
+    fputs("plot ", gp);
+    for (int c = 0; c < WIN_CURVES; c++) {
+        fprintf(gp, "%s'window.dat' index %d using 1:2 with linespoints lc rgb '%s' lw 2 pt 7 title ", c ? ", \\\n  " : "",
+                base + c, colour[c]);
+        char t[160];
+        snprintf(t, sizeof t, "%s %s", names[c], report_mode_str(&curves[c]));
+        report_gp_quote(gp, t);
+        fprintf(gp, ", \\\n  'window.dat' index %d using 1:3 with lines lc rgb '%s' lw 1.5 dt (6,4) notitle", base + c,
+                colour[c]);
+    }
+    fputs("\n", gp);
+}
+
+int report_plot_window(const report_run *run, const char *dir, char *err, size_t errlen)
+{
+    uint64_t wins[WIN_MAX], *sizes = NULL, panel[WIN_PANELS];
+    const size_t nw = window_list(run, wins), ns = report_sizes(run, RB_FAM_THROUGHPUT, &sizes);
+    const size_t np = nw >= 2 ? panel_sizes(sizes, ns, panel) : 0;
+    free(sizes);
+    report_file dat, gpf;
+    if (report_file_open(&dat, dir, "window.dat", err, errlen) != 0)
+        return -1;
+    fputs("# throughput against the window (messages in flight), per panel size: the best mode at the widest\n"
+          "# window, the native path, the WSL2 fallback; bound = min(window / latency p50, widest-window rate)\n",
+          dat.f);
+    rb_mode curves[WIN_PANELS][WIN_CURVES];
+    for (size_t p = 0; p < np; p++) {
+        curves[p][0] = best_mode(run, panel[p], wins[nw - 1]);
+        curves[p][1] = rb_mode_native();
+        curves[p][2] = rb_mode_wsl2_fallback();
+        for (int c = 0; c < WIN_CURVES; c++)
+            write_block(dat.f, run, &curves[p][c], panel[p], wins, nw);
+    }
+    if (report_file_close(&dat, err, errlen) != 0 || report_file_open(&gpf, dir, "window.gp", err, errlen) != 0)
+        return -1;
+    FILE *gp = gpf.f;
+    static const char *const names[WIN_CURVES] = {"best:", "native:", "WSL2 fallback:"};
+    report_gp_begin(gp, "window", "throughput against the window, with Little's bound", (report_canvas){1600, 560});
+    fputs("set multiplot layout 1,", gp);
+    fprintf(gp, "%zu title 'Throughput against the window (messages in flight); dashed: the bound W / RTT, capped "
+                "by the full window' font ',13'\n", np ? np : 1);
+    fputs("set logscale xy\nset xlabel 'window (messages in flight)'\nset key top left font ',9'\n", gp);
+    if (np == 0)
+        fputs("set label 'fewer than two windows measured' at graph 0.3,0.5\nplot [1:2] NaN notitle\n", gp);
+    for (size_t p = 0; p < np; p++) {
+        char sz[32];
+        fprintf(gp, "set title 'message size %s'\nset ylabel %s\n", report_size_str(panel[p], sz, sizeof sz),
+                p == 0 ? "'million messages / s (log scale)'" : "''");
+        write_panel(gp, curves[p], names, (int)(p * WIN_CURVES));
+    }
+    report_gp_end(gp);
+    return report_file_close(&gpf, err, errlen);
+}
