@@ -508,6 +508,8 @@ static int write_compare_md(const compare_ctx *c, const char *dir, const report_
     if (attr_section_md(md, &c->base, &c->other, dir, o, err, errlen) != 0)
         return -1;
     summary_md(md, c, o);
+    report_modes_md(md, &c->base, "BASE");
+    report_modes_md(md, &c->other, "OTHER");
     fputs("\n## Plots\n\n![latency overhead](compare_latency.png)\n\n![throughput overhead](compare_throughput.png)\n\n"
           "![overhead heat map](compare_heatmap.png)\n\n![control-block and lifecycle overhead](compare_ops.png)\n\n"
           "Each has an SVG twin and a gnuplot script (`gnuplot NAME.gp` in this directory).\n",
