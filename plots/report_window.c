@@ -102,30 +102,46 @@ double report_window_bound(const report_run *run, const rb_mode *m, uint64_t siz
     return isfinite(full) && !(little <= full) ? full : little;
 }
 
-/* One block of window.dat: window, measured and bound rate (millions of messages per second). */
-static void write_block(FILE *f, const report_run *run, const rb_mode *m, uint64_t size, const uint64_t *wins,
-                        size_t nw)
+/* One block of window.dat: window, measured and bound rate (millions of messages per second).
+ * Returns bit 1 when a measured rate is finite and positive, bit 2 when a bound is (gnuplot refuses a
+ * curve on a log scale without one). */
+static int write_block(FILE *f, const report_run *run, const rb_mode *m, uint64_t size, const uint64_t *wins,
+                       size_t nw)
 {
+    int any = 0;
     fprintf(f, "# %s at %llu B: window measured_Mmsg_s bound_Mmsg_s\n", report_mode_str(m), (unsigned long long)size);
-    for (size_t w = 0; w < nw; w++)
-        fprintf(f, "%llu %.6g %.6g\n", (unsigned long long)wins[w], report_window_rate(run, m, size, wins[w]) * 1e-6,
-                report_window_bound(run, m, size, wins[w]) * 1e-6);
+    for (size_t w = 0; w < nw; w++) {
+        const double rate = report_window_rate(run, m, size, wins[w]), bound = report_window_bound(run, m, size, wins[w]);
+        any |= (isfinite(rate) && rate > 0) | (isfinite(bound) && bound > 0) << 1;
+        fprintf(f, "%llu %.6g %.6g\n", (unsigned long long)wins[w], rate * 1e-6, bound * 1e-6);
+    }
     fputs("\n\n", f);
+    return any;
 }
 
-/* One panel of window.gp: the three curves of data blocks base .. base + 2, and their bounds. */
-static void write_panel(FILE *gp, const rb_mode *curves, const char *const *names, int base)
+/* One panel of window.gp: the curves of data blocks base .. base + 2 that have data, and their bounds.
+ * gnuplot refuses a plot without a valid point: a panel with no curve gets a note over a fixed range. */
+static void write_panel(FILE *gp, const rb_mode *curves, const int *has, const char *const *names, int base)
 {
     static const char *const colour[WIN_CURVES] = {"#1B9E77", "#D4A017", "#C2185B"};
+    if (!((has[0] | has[1] | has[2]) & 1)) {
+        fputs("set yrange [0.1:10]\nplot [1:2] 1 lc rgb '#FFFFFF' title 'no throughput measured at this size'\n"
+              "set autoscale y\n", gp);
+        return;
+    }
+    int drawn = 0;
     fputs("plot ", gp);
     for (int c = 0; c < WIN_CURVES; c++) {
-        fprintf(gp, "%s'window.dat' index %d using 1:2 with linespoints lc rgb '%s' lw 2 pt 7 title ", c ? ", \\\n  " : "",
-                base + c, colour[c]);
+        if (!(has[c] & 1))
+            continue;
+        fprintf(gp, "%s'window.dat' index %d using 1:2 with linespoints lc rgb '%s' lw 2 pt 7 title ",
+                drawn++ ? ", \\\n  " : "", base + c, colour[c]);
         char t[160];
         snprintf(t, sizeof t, "%s %s", names[c], report_mode_str(&curves[c]));
         report_gp_quote(gp, t);
-        fprintf(gp, ", \\\n  'window.dat' index %d using 1:3 with lines lc rgb '%s' lw 1.5 dt (6,4) notitle", base + c,
-                colour[c]);
+        if (has[c] & 2)
+            fprintf(gp, ", \\\n  'window.dat' index %d using 1:3 with lines lc rgb '%s' lw 1.5 dt (6,4) notitle",
+                    base + c, colour[c]);
     }
     fputs("\n", gp);
 }
@@ -143,12 +159,13 @@ int report_plot_window(const report_run *run, const char *dir, char *err, size_t
           "# window, the native path, the WSL2 fallback; bound = min(window / latency p50, widest-window rate)\n",
           dat.f);
     rb_mode curves[WIN_PANELS][WIN_CURVES];
+    int has[WIN_PANELS][WIN_CURVES];
     for (size_t p = 0; p < np; p++) {
         curves[p][0] = best_mode(run, panel[p], wins[nw - 1]);
         curves[p][1] = rb_mode_native();
         curves[p][2] = rb_mode_wsl2_fallback();
         for (int c = 0; c < WIN_CURVES; c++)
-            write_block(dat.f, run, &curves[p][c], panel[p], wins, nw);
+            has[p][c] = write_block(dat.f, run, &curves[p][c], panel[p], wins, nw);
     }
     if (report_file_close(&dat, err, errlen) != 0 || report_file_open(&gpf, dir, "window.gp", err, errlen) != 0)
         return -1;
@@ -160,12 +177,14 @@ int report_plot_window(const report_run *run, const char *dir, char *err, size_t
                 "by the full window' font ',13'\n", np ? np : 1);
     fputs("set logscale xy\nset xlabel 'window (messages in flight)'\nset key top left font ',9'\n", gp);
     if (np == 0)
-        fputs("set label 'fewer than two windows measured' at graph 0.3,0.5\nplot [1:2] NaN notitle\n", gp);
+        fputs("set label 'fewer than two windows measured' at graph 0.3,0.5\nset yrange [0.1:10]\n"
+              "plot [1:2] 1 lc rgb '#FFFFFF' notitle\n", gp);
     for (size_t p = 0; p < np; p++) {
         char sz[32];
-        fprintf(gp, "set title 'message size %s'\nset ylabel %s\n", report_size_str(panel[p], sz, sizeof sz),
+        fprintf(gp, "set title 'message size %s'\nset ylabel %s\n",
+                report_size_str(panel[p], sz, sizeof sz),
                 p == 0 ? "'million messages / s (log scale)'" : "''");
-        write_panel(gp, curves[p], names, (int)(p * WIN_CURVES));
+        write_panel(gp, curves[p], has[p], names, (int)(p * WIN_CURVES));
     }
     report_gp_end(gp);
     return report_file_close(&gpf, err, errlen);

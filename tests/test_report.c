@@ -396,7 +396,7 @@ static void case_render(void)
     o.fallback_latency = 1.25;
     write_fixture(other, &o);
     CHECK_INT(run_cmd(cmd_report, NULL, 6, "report", file, "-o", dir, "--reps", reps), 0);
-    static const char *const stems[] = {"latency", "latency_dist", "throughput", "heatmap", "cb", NULL};
+    static const char *const stems[] = {"latency", "latency_dist", "throughput", "heatmap", "cb", "window", NULL};
     for (size_t i = 0; stems[i]; i++)
         check_plot(dir, stems[i]);
     snprintf(path, sizeof path, "%s/report.md", dir);
