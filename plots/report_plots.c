@@ -18,8 +18,7 @@
 
 #define NREFS_MAX 4
 
-/* Writes the title line every report plot shares: what, and which machine (or the CPU reference). */
-static void plot_title(char *buf, size_t n, const report_run *run, const char *what)
+void report_plot_title(char *buf, size_t n, const report_run *run, const char *what)
 {
     const char *gpu = report_prov(run, "gpu_name");
     char label[512];
@@ -122,7 +121,7 @@ int report_plot_latency(const report_run *run, const char *dir, char *err, size_
     char title[256];
     int rc = write_wide(run, dir, "latency_p50.dat", RB_FAM_LATENCY, refs, 3, has, out, &nout, &sizes, &ns, err,
                         errlen);
-    plot_title(title, sizeof title, run, "Round-trip latency p50 per message size");
+    report_plot_title(title, sizeof title, run, "Round-trip latency p50 per message size");
     report_facet p = {title, "latency p50 (us, log scale)", "latency_p50.dat", has, sizes, ns, 1, out, nout, NULL,
                       "lower is better; grey and black lines: baselines measured in the same run"};
     if (rc == 0)
@@ -147,7 +146,7 @@ int report_plot_throughput(const report_run *run, const char *dir, char *err, si
     char title[256];
     int rc = write_wide(run, dir, "throughput_p50.dat", RB_FAM_THROUGHPUT, refs, 4, has, out, &nout, &sizes, &ns,
                         err, errlen);
-    plot_title(title, sizeof title, run, "Throughput p50 per message size (window of messages in flight)");
+    report_plot_title(title, sizeof title, run, "Throughput p50 per message size (window of messages in flight)");
     report_facet p = {title, "throughput p50 (GB/s, log scale)", "throughput_p50.dat", has, sizes, ns, 1, out, nout,
                       NULL, "higher is better; black/grey lines: cudaMemcpy bandwidth measured in the same run"};
     if (rc == 0)
@@ -277,7 +276,7 @@ int report_plot_latency_dist(const report_run *run, const char *dir, char *err, 
     FILE *gp = rf.f;
     report_canvas c = {REPORT_DIST_W, 220 + REPORT_MODE_ROW_H * nrows};
     report_gp_begin(gp, "latency_dist", "latency percentiles per mode from raw samples at three sizes", c);
-    plot_title(title, sizeof title, run, "Latency distribution from raw samples");
+    report_plot_title(title, sizeof title, run, "Latency distribution from raw samples");
     fputs("set multiplot title ", gp);
     report_gp_quote(gp, title);
     fputs(" . \"\\n\" . 'box: p10-p90, bar: median, whiskers: min to p99.9, triangle: p99, cross: max' "
@@ -413,7 +412,7 @@ int report_plot_heatmap(const report_run *run, const char *dir, char *err, size_
     FILE *gp = rf.f;
     report_canvas c = {REPORT_HEAT_W, 240 + REPORT_MODE_ROW_H * nrows};
     report_gp_begin(gp, "heatmap", "every mode x size relative to the best native-path mode", c);
-    plot_title(title, sizeof title, run, "Every mode against the best native-path mode at each size");
+    report_plot_title(title, sizeof title, run, "Every mode against the best native-path mode at each size");
     fputs("set multiplot title ", gp);
     report_gp_quote(gp, title);
     fputs(" . \"\\n\" . 'cell = how many times slower than the best of pinned/async/coop/mapped|managed "
@@ -501,7 +500,7 @@ int report_plot_cb(const report_run *run, const char *dir, char *err, size_t err
     FILE *gp = rf.f;
     report_canvas c = {REPORT_CB_W, 260 + REPORT_MODE_ROW_H * nrows};
     report_gp_begin(gp, "cb", "control-block and lifecycle operation latency per mode", c);
-    plot_title(title, sizeof title, run, "Control-block operations (the claim's subject) and kernel lifecycle");
+    report_plot_title(title, sizeof title, run, "Control-block operations (the claim's subject) and kernel lifecycle");
     fputs("set multiplot title ", gp);
     report_gp_quote(gp, title);
     fputs(" . \"\\n\" . 'p50 with the 95% CI of the median; modes grouped by control block; gold = native path, "

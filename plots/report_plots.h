@@ -20,6 +20,9 @@ int report_plot_latency_dist(const report_run *run, const char *dir, char *err, 
 int report_plot_throughput(const report_run *run, const char *dir, char *err, size_t errlen);
 int report_plot_heatmap(const report_run *run, const char *dir, char *err, size_t errlen);
 int report_plot_cb(const report_run *run, const char *dir, char *err, size_t errlen);
+/* The title line every report plot shares: what, and which machine (or the CPU reference), with the
+ * run's INJECTED / LIMITS APPLIED label. */
+void report_plot_title(char *buf, size_t n, const report_run *run, const char *what);
 /* (f) throughput against the window beside Little's bound (report_window.c): window.dat, window.gp. */
 int report_plot_window(const report_run *run, const char *dir, char *err, size_t errlen);
 /* Messages per second of mode m at size and window (REPORT_WINDOW_FULL: the widest), or NaN. */

@@ -172,16 +172,20 @@ int report_plot_window(const report_run *run, const char *dir, char *err, size_t
     FILE *gp = gpf.f;
     static const char *const names[WIN_CURVES] = {"best:", "native:", "WSL2 fallback:"};
     report_gp_begin(gp, "window", "throughput against the window, with Little's bound", (report_canvas){1600, 560});
-    fputs("set multiplot layout 1,", gp);
-    fprintf(gp, "%zu title 'Throughput against the window (messages in flight); dashed: the bound W / RTT, capped "
-                "by the full window' font ',13'\n", np ? np : 1);
+    char title[640];
+    report_plot_title(title, sizeof title, run,
+                      "Throughput against the window (messages in flight); dashed: the bound W / RTT, capped by the "
+                      "full window");
+    fputs("set multiplot title ", gp);
+    report_gp_quote(gp, title);
+    fprintf(gp, " font ',13' layout 1,%zu\n", np ? np : 1);
     fputs("set logscale xy\nset xlabel 'window (messages in flight)'\nset key top left font ',9'\n", gp);
     if (np == 0)
         fputs("set label 'fewer than two windows measured' at graph 0.3,0.5\nset yrange [0.1:10]\n"
               "plot [1:2] 1 lc rgb '#FFFFFF' notitle\n", gp);
     for (size_t p = 0; p < np; p++) {
         char sz[32];
-        fprintf(gp, "set title 'message size %s'\nset ylabel %s\n",
+        fprintf(gp, "set title 'message size %s' font ',13'\nset ylabel %s\n",
                 report_size_str(panel[p], sz, sizeof sz),
                 p == 0 ? "'million messages / s (log scale)'" : "''");
         write_panel(gp, curves[p], has[p], names, (int)(p * WIN_CURVES));
