@@ -1,4 +1,4 @@
-/* test_attribution.c - calls x cost attribution (plots/attribution.h) on synthetic pairs of files
+/* test_attribution.c - calls x cost attribution (harness/attribution.h) on synthetic pairs of files
  * whose per-call costs differ by known deltas: the explained part, its split into cost and count
  * changes, and the remainder are recovered; per-kind deltas are recovered from single-kind modes;
  * the --call-overhead parser and the MODEL prediction. Label: unit. */
