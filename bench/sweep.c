@@ -17,6 +17,7 @@
 #include "plan.h"
 #include "stats.h"
 #include "timing.h"
+#include "verdict.h"
 
 /* --- the state of a run ---------------------------------------------------------------------------- */
 
@@ -280,62 +281,30 @@ static int run_step(sweep *sw, size_t step)
 
 /* --- cells into rows --------------------------------------------------------------------------------- */
 
-/* The cell's p50 and interval from its ok trials (stats.h): the median of the trial lower medians with
- * the hierarchical bootstrap over trials, calibrated for their number, the same method and seed
- * report and compare use. A rate (GB/s) is bootstrapped as time per byte, as the reports do, and
- * turned back. One trial: the order-statistic CI of its samples (ci_method samples). */
+/* The cell's p50 and interval from its ok trials: the rule is verdict_cell_interval (verdict.h), the
+ * same method and seed report and compare use. */
 static int cell_interval(const cell *c, rb_row *row)
 {
     stats_trial tr[256];
-    double *inv[256] = {0};
     size_t k = 0;
-    const int rate = strcmp(rb_family_unit(c->fam), "us") != 0;
-    int rc = 0;
-    double lo = INFINITY, hi = -INFINITY, sum = 0, sum2 = 0;
     for (size_t i = 0; i < c->nt && k < 256; i++) {
         const cell_trial *t = &c->t[i];
-        if (strcmp(t->status, RB_STATUS_OK) != 0 || t->n == 0)
-            continue;
-        const double m = stats_lower_median(t->sorted, t->n);
-        lo = m < lo ? m : lo;
-        hi = m > hi ? m : hi;
-        sum += m;
-        sum2 += m * m;
-        tr[k] = (stats_trial){t->sorted, t->n};
-        if (rate) { /* 1/x reverses the order: fill from the end to keep it ascending */
-            if (!(inv[k] = malloc(t->n * sizeof *inv[k]))) {
-                rc = -1;
-                goto out;
-            }
-            for (size_t j = 0; j < t->n; j++)
-                inv[k][t->n - 1 - j] = 1.0 / t->sorted[j];
-            tr[k].sorted = inv[k];
-        }
-        k++;
+        if (strcmp(t->status, RB_STATUS_OK) == 0 && t->n > 0)
+            tr[k++] = (stats_trial){t->sorted, t->n};
     }
     if (k == 0)
-        goto out;
-    stats_interval iv;
-    if (stats_hboot(tr, k, STATS_HBOOT_REPS, STATS_HBOOT_SEED, 0.95, &iv) != 0) {
-        rc = -1;
-        goto out;
-    }
-    row->p50 = rate ? 1.0 / iv.est : iv.est;
-    row->ci_lo = rate ? 1.0 / iv.hi : iv.lo;
-    row->ci_hi = rate ? 1.0 / iv.lo : iv.hi;
-    if (rate && !(iv.lo > 0)) /* a time-per-byte bound at or below 0 means no upper bound on the rate */
-        row->ci_hi = INFINITY;
-    set(row->ci_method, sizeof row->ci_method, iv.method == STATS_CI_TRIALS ? RB_CI_TRIALS : RB_CI_SAMPLES);
-    row->trial_p50_min = lo;
-    row->trial_p50_max = hi;
-    if (k >= 2) {
-        const double mean = sum / (double)k, var = (sum2 - k * mean * mean) / (double)(k - 1);
-        row->trial_cv = mean != 0 ? sqrt(var > 0 ? var : 0) / fabs(mean) : NAN;
-    }
-out:
-    for (size_t i = 0; i < k; i++)
-        free(inv[i]);
-    return rc;
+        return 0;
+    verdict_cell v;
+    if (verdict_cell_interval(tr, k, strcmp(rb_family_unit(c->fam), "us") != 0, &v) != 0)
+        return -1;
+    row->p50 = v.p50;
+    row->ci_lo = v.ci_lo;
+    row->ci_hi = v.ci_hi;
+    set(row->ci_method, sizeof row->ci_method, v.method == STATS_CI_TRIALS ? RB_CI_TRIALS : RB_CI_SAMPLES);
+    row->trial_p50_min = v.trial_p50_min;
+    row->trial_p50_max = v.trial_p50_max;
+    row->trial_cv = v.trial_cv;
+    return 0;
 }
 
 static void set_calls(rb_row *row, const double *calls)
