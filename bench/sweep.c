@@ -29,7 +29,7 @@ typedef struct cell_trial {
     const char *status;
     char reason[RB_REASON_LEN];
     double elapsed_s;
-    double calls[8];
+    double calls[RB_CALL_KIND_COUNT];
     uint64_t messages, lost, duplicated, corrupted, kernel_errors;
     int stop_why;            /* stats_stop of the trial's sampling */
 } cell_trial;
@@ -98,8 +98,7 @@ static void row_init(sweep *sw, rb_row *row, rb_family fam, int mode, uint64_t s
     row->mean = row->stddev = row->ci_lo = row->ci_hi = NAN;
     row->trial_p50_min = row->trial_p50_max = row->trial_cv = NAN;
     row->msgs_per_s = row->ratio_floor = row->ratio_memcpy = NAN;
-    row->calls_memcpy = row->calls_memcpy_async = row->calls_event_record = row->calls_event_query = NAN;
-    row->calls_stream_query = row->calls_stream_sync = row->calls_launch = row->calls_other = NAN;
+    rb_row_calls_clear(row);
 }
 
 static void row_status(rb_row *row, const char *status, const char *reason)
@@ -307,15 +306,6 @@ static int cell_interval(const cell *c, rb_row *row)
     return 0;
 }
 
-static void set_calls(rb_row *row, const double *calls)
-{
-    double *col[8] = {&row->calls_memcpy, &row->calls_memcpy_async, &row->calls_event_record,
-                      &row->calls_event_query, &row->calls_stream_query, &row->calls_stream_sync,
-                      &row->calls_launch, &row->calls_other};
-    for (int k = 0; k < 8; k++)
-        *col[k] = calls[k];
-}
-
 static int size_index(const sweep *sw, uint64_t size)
 {
     for (size_t i = 0; i < sw->o->sizes.n && i < 64; i++)
@@ -331,7 +321,7 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
     row_init(sw, &row, c->fam, c->mode, c->size, c->window);
     row.cell_id = cell_id;
     size_t ok = 0, unsupported = 0, npooled = 0;
-    double calls[8] = {0}, mps = 0;
+    double calls[RB_CALL_KIND_COUNT] = {0}, mps = 0;
     int ncalls = 0;
     for (size_t i = 0; i < c->nt; i++) {
         const cell_trial *t = &c->t[i];
@@ -354,7 +344,7 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
             npooled += t->n;
             mps += t->msgs_per_s;
             if (isfinite(t->calls[0])) {
-                for (int k = 0; k < 8; k++)
+                for (int k = 0; k < RB_CALL_KIND_COUNT; k++)
                     calls[k] += t->calls[k];
                 ncalls++;
             }
@@ -391,9 +381,9 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
         }
         row.msgs_per_s = c->fam == RB_FAM_THROUGHPUT ? mps / (double)ok : NAN;
         if (ncalls > 0) {
-            for (int k = 0; k < 8; k++)
+            for (int k = 0; k < RB_CALL_KIND_COUNT; k++)
                 calls[k] /= ncalls;
-            set_calls(&row, calls);
+            rb_row_calls_set(&row, calls);
         }
         /* Samples taken by the sampler say why it stopped; those pushed one by one (throughput,
          * lifecycle, memcpy repetitions) leave STATS_CONTINUE: a fixed count. */
