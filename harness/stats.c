@@ -14,6 +14,8 @@
  */
 #include "stats.h"
 
+#include "rng.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -327,48 +329,6 @@ stats_stop stats_should_stop(stats_stopper *st, const stats_rule *rule, const do
 /* Bootstrap                                                                                        */
 /* ------------------------------------------------------------------------------------------------ */
 
-/* xoshiro256** (Blackman & Vigna), seeded through splitmix64 as its authors recommend, so results
- * depend on the seed alone and not on the C library's rand(). */
-typedef struct rng { uint64_t s[4]; } rng;
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static void rng_seed(rng *r, uint64_t seed) {
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t rng_next(rng *r) {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* Uniform in [0, n) without modulo bias. Lemire's multiply-shift with rejection on 32 bits (one
- * multiply, no division, in the common case), which covers every sample count we will see; plain
- * rejection plus modulo beyond that, to stay within standard C (no 128-bit integers). */
-static size_t rng_below(rng *r, size_t n) {
-    if ((uint64_t)n <= UINT32_MAX) {
-        uint32_t bound = (uint32_t)n, threshold = (uint32_t)(-bound) % bound;
-        for (;;) {
-            uint64_t m = (rng_next(r) >> 32) * (uint64_t)bound;
-            if ((uint32_t)m >= threshold) return (size_t)(m >> 32);
-        }
-    }
-    uint64_t bound = (uint64_t)n, threshold = -bound % bound, x;
-    do x = rng_next(r); while (x < threshold);
-    return (size_t)(x % bound);
-}
-
 static double resampled_median(rng *r, const double *x, size_t n, double *work) {
     for (size_t i = 0; i < n; i++) work[i] = x[rng_below(r, n)];
     return median_select(work, n);
@@ -550,10 +510,6 @@ double stats_lower_median(const double *sorted, size_t n) {
 }
 
 /* Uniform in (0, 1): 53 random bits, never 0, so that its log is finite. */
-static double rng_unit(rng *r) {
-    return ((double)(rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
-}
-
 /* Standard normal by Marsaglia's polar method, one of each pair kept for the next call. */
 typedef struct normal_gen { rng r; int have; double spare; } normal_gen;
 
