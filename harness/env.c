@@ -12,6 +12,7 @@
 #define _GNU_SOURCE /* sched_getaffinity and the CPU_* macros */
 
 #include "env.h"
+#include "wsl.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -366,21 +367,17 @@ static const char *env_kernel_mention(const char *s) {
     return m != NULL ? m : strstr(s, "WSL");
 }
 
-/* A WSL2 kernel calls itself "...-microsoft-standard-WSL2" (or "...-microsoft-standard" before
- * 5.10); the WSL1 shim says "...-Microsoft" with neither. */
-static int env_kernel_says_wsl2(const char *s) {
-    return strstr(s, "WSL2") != NULL || env_find_ci(s, "microsoft-standard") != NULL;
-}
-
-/* Sets is_wsl2 and its evidence. WSL2 is decided by the kernel string or /dev/dxg (the GPU
- * paravirtualisation device exists nowhere else); the WSL user-mode driver directory and the
- * WSLInterop binfmt entry are reported as supporting signs but decide nothing on their own. */
+/* Sets is_wsl2 and its evidence. The decision is wsl.c's, the one WSL detector (WSL2 by the kernel
+ * string or /dev/dxg, the GPU paravirtualisation device that exists nowhere else; a container inside
+ * WSL2 is WSL2 here); this only words the evidence for the provenance key wsl2_evidence. The WSL
+ * user-mode driver directory and the WSLInterop binfmt entry are supporting signs that decide nothing
+ * on their own. */
 static void env_detect_wsl(const char *root, env_info *out) {
     const char *m_rel = env_kernel_mention(out->kernel_release);
     const char *m_ver = env_kernel_mention(out->kernel_version);
-    int kernel_wsl2 = (m_rel != NULL && env_kernel_says_wsl2(out->kernel_release)) ||
-                      (m_ver != NULL && env_kernel_says_wsl2(out->kernel_version));
-    int dxg = env_exists(root, "/dev/dxg");
+    wsl_info w;
+    wsl_detect(root, NULL, NULL, &w);
+    int dxg = w.dxg;
     char *ev = out->wsl2_evidence;
     size_t evsz = sizeof out->wsl2_evidence;
 
@@ -396,8 +393,8 @@ static void env_detect_wsl(const char *root, env_info *out) {
     if (env_exists(root, "/proc/sys/fs/binfmt_misc/WSLInterop"))
         env_append_item(ev, evsz, "binfmt_misc/WSLInterop present");
 
-    out->is_wsl2 = kernel_wsl2 || dxg;
-    if (!out->is_wsl2 && (m_rel != NULL || m_ver != NULL))
+    out->is_wsl2 = wsl_kind_has_tdr(w.kind);
+    if (w.kind == WSL_1)
         env_append_item(ev, evsz,
                         "kernel is Microsoft's but neither 'WSL2' nor /dev/dxg: WSL1, not WSL2");
     if (ev[0] == '\0') env_copy(ev, evsz, "none");
