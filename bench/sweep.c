@@ -314,6 +314,34 @@ static int size_index(const sweep *sw, uint64_t size)
     return -1;
 }
 
+/* The row's summary over the npooled samples of the cell's ok trials pooled together (the p50 and its
+ * interval come from cell_interval). Returns 0, or -1 when out of memory. */
+static int cell_pooled(const cell *c, size_t npooled, rb_row *row)
+{
+    double *pooled = malloc(npooled * sizeof *pooled);
+    size_t at = 0;
+    stats_summary s;
+    if (!pooled)
+        return -1;
+    for (size_t i = 0; i < c->nt; i++)
+        if (strcmp(c->t[i].status, RB_STATUS_OK) == 0 && c->t[i].n > 0) {
+            memcpy(pooled + at, c->t[i].sorted, c->t[i].n * sizeof *pooled);
+            at += c->t[i].n;
+        }
+    if (stats_summarize(pooled, npooled, &s) == 0) {
+        row->n = s.n;
+        row->min = s.min;
+        row->p90 = s.p90;
+        row->p99 = s.p99;
+        row->p999 = s.p999;
+        row->max = s.max;
+        row->mean = s.mean;
+        row->stddev = s.stddev;
+    }
+    free(pooled);
+    return 0;
+}
+
 /* One cell's row: status from its trials, statistics from its ok trials, then written. */
 static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
 {
@@ -352,29 +380,10 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
     }
     row.trials = c->nt;
     if (ok > 0) {
-        double *pooled = malloc(npooled * sizeof *pooled);
-        size_t at = 0;
-        stats_summary s;
-        if (!pooled) {
+        if (cell_pooled(c, npooled, &row) != 0) {
             snprintf(sw->err, sw->errlen, "out of memory");
             return -1;
         }
-        for (size_t i = 0; i < c->nt; i++)
-            if (strcmp(c->t[i].status, RB_STATUS_OK) == 0 && c->t[i].n > 0) {
-                memcpy(pooled + at, c->t[i].sorted, c->t[i].n * sizeof *pooled);
-                at += c->t[i].n;
-            }
-        if (stats_summarize(pooled, npooled, &s) == 0) {
-            row.n = s.n;
-            row.min = s.min;
-            row.p90 = s.p90;
-            row.p99 = s.p99;
-            row.p999 = s.p999;
-            row.max = s.max;
-            row.mean = s.mean;
-            row.stddev = s.stddev;
-        }
-        free(pooled);
         if (cell_interval(c, &row) != 0) {
             snprintf(sw->err, sw->errlen, "out of memory computing an interval");
             return -1;
