@@ -115,19 +115,6 @@ static int same_env(const run_info *a, const run_info *b)
     return env_diff(a, b, tmp, sizeof tmp) == 0;
 }
 
-int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, double *hi_share)
-{
-    stats_modes m;
-    if (stats_two_modes(sorted, n, &m) != 0)
-        return -1;
-    if (!m.bimodal)
-        return 0;
-    *lo = m.lo;
-    *hi = m.hi;
-    *hi_share = m.hi_share;
-    return 1;
-}
-
 /* --- judging ----------------------------------------------------------------------------------- */
 
 /* What a cell is to the night's verdict. Ring cells (latency, throughput, control block, lifecycle,
@@ -332,19 +319,6 @@ static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n
     }
 }
 
-/* Divides a series by the machine's movement (time-like units) or multiplies it (GB/s). */
-static void remove_shift(track_point *s, size_t n, const double *shift, int rate)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (!isfinite(shift[i]))
-            continue;
-        double f = exp(rate ? shift[i] : -shift[i]);
-        s[i].est *= f;
-        s[i].lo *= f;
-        s[i].hi *= f;
-    }
-}
-
 static int cmp_change(const void *a, const void *b)
 {
     double x = fabs(((const judged *)a)->r.change), y = fabs(((const judged *)b)->r.change);
@@ -409,15 +383,6 @@ static void mark_headline(judged *j, size_t nj)
     for (size_t k = 0; k < sizeof picks / sizeof *picks; k++)
         if (picks[k] >= 0)
             j[picks[k]].role = CELL_HEADLINE;
-}
-
-/* The |z| a cell of a family of m cells needs for the family to keep its share alpha of the night's
- * false-alarm budget: Bonferroni over the family, two-sided, on a Student t with df = baseline runs - 1
- * (the noise is estimated from those runs). */
-static double family_threshold(double alpha, size_t m, size_t n_baseline)
-{
-    int df = n_baseline > 2 ? (int)n_baseline - 1 : 1;
-    return stats_t_quantile(1.0 - alpha / (2.0 * (double)(m ? m : 1)), df);
 }
 
 static int export_judged(const char *path, int json, const run_info *newest, const judged *j, size_t n,
@@ -627,7 +592,7 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
         x->slow_share = slow[n - 1];
         const int rate = strcmp(x->unit, "GB/s") == 0;
         if (x->role == CELL_RING && !o->raw)
-            remove_shift(series, n, common, rate);
+            track_remove_shift(series, n, common, rate);
         track_judge(series, n, rate, &loose, &x->r);
         x->first_run = x->r.first;
     }
@@ -644,7 +609,7 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
         judged *x = &j[i];
         if (x->r.kind == TRACK_REGRESSION || x->r.kind == TRACK_IMPROVEMENT) {
             double alpha = x->role == CELL_HEADLINE ? TRACK_ALPHA_HEADLINE : TRACK_ALPHA_RING;
-            x->thr = family_threshold(alpha, nfam[x->role == CELL_HEADLINE ? CELL_HEADLINE : CELL_RING],
+            x->thr = track_family_threshold(alpha, nfam[x->role == CELL_HEADLINE ? CELL_HEADLINE : CELL_RING],
                                       x->r.n_baseline);
             double az = fabs(x->r.z);
             if (x->role == CELL_MACHINE)
@@ -662,7 +627,7 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
                 track_result again;
                 load_series(ser, x, map, n, series, slow);
                 if (!o->raw)
-                    remove_shift(series, n, common, strcmp(x->unit, "GB/s") == 0);
+                    track_remove_shift(series, n, common, strcmp(x->unit, "GB/s") == 0);
                 if (track_judge(series, n, strcmp(x->unit, "GB/s") == 0, &strict, &again) == 0 &&
                     again.kind == x->r.kind)
                     x->first_run = again.first;
@@ -683,7 +648,7 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     fputs("headline cells:", out);
     for (size_t i = 0, k = 0; i < nj; i++)
         if (j[i].role == CELL_HEADLINE) {
-            double thr = family_threshold(TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE], j[i].r.n_baseline);
+            double thr = track_family_threshold(TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE], j[i].r.n_baseline);
             fprintf(out, "%s\n  %-52s z %+5.1f, needs %.1f: catches a change of %.0f%% or more (noise %.1f%%)",
                     k++ ? "," : "", j[i].cell, j[i].r.z, thr,
                     100 * fmax(expm1(thr * j[i].r.sd), o->params.min_effect), 100 * j[i].r.sigma);
