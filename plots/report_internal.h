@@ -5,7 +5,8 @@
  *   report_files.c    the output directory: mkdir -p, files written as NAME.tmp and renamed
  *   report_gp.c       gnuplot: one visual code for modes, script skeletons, faceted plots, heat maps,
  *                     and running gnuplot (fork + exec, no shell, cwd = the output directory)
- *   report_verdict.c  overheads with bootstrap CIs and the verdict on the WSL2 claim
+ *   report_verdict.c  overheads with bootstrap CIs and the verdict on the WSL2 claim, rendered (the
+ *                     rules are harness/verdict.c's)
  *   report.c          `ringbench report`;  compare.c  `ringbench compare`
  */
 #ifndef RINGBENCH_REPORT_INTERNAL_H
