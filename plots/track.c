@@ -673,6 +673,19 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
     fputc('\n', out);
 }
 
+/* The two queries of judging: the run's ok cells, and one cell's series over every run. Returns 0, or
+ * -1 (sqlite3_errmsg says why; what was prepared is finalized by the caller). */
+static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser)
+{
+    if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
+                           "|| launch || '/' || ctrl FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
+                           -1, cells, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(hist_db(h), "SELECT run_id, p50, ci_lo, ci_hi, mode_lo, slow_share FROM cells WHERE cell = ?1 "
+                           "AND status = 'ok'", -1, ser, NULL) != SQLITE_OK)
+        return -1;
+    return 0;
+}
+
 int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out, int *regressions, char *err,
                     size_t errlen)
 {
@@ -704,11 +717,7 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     for (size_t i = 0; i < n; i++)
         map[i] = (id_pos){runs[i].id, i};
     qsort(map, n, sizeof *map, cmp_id);
-    if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
-                           "|| launch || '/' || ctrl FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
-                           -1, &cells, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(hist_db(h), "SELECT run_id, p50, ci_lo, ci_hi, mode_lo, slow_share FROM cells WHERE cell = ?1 "
-                           "AND status = 'ok'", -1, &c.ser, NULL) != SQLITE_OK) {
+    if (prepare_queries(h, &cells, &c.ser) != 0) {
         snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
         goto out;
     }
