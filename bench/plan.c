@@ -4,19 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* splitmix64: a small seeded generator, so that a seed gives the same order on every machine. */
-static uint64_t next_u64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "rng.h"
 
 static void shuffle(size_t *v, size_t n, uint64_t *rng)
 {
     for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(next_u64(rng) % i);
+        /* splitmix64 (rng.h): a seed gives the same order on every machine. */
+        size_t j = (size_t)(rng_splitmix64(rng) % i);
         size_t t = v[i - 1];
         v[i - 1] = v[j];
         v[j] = t;

@@ -17,6 +17,7 @@
 #include "plan.h"
 #include "stats.h"
 #include "timing.h"
+#include "verdict.h"
 
 /* --- the state of a run ---------------------------------------------------------------------------- */
 
@@ -28,7 +29,7 @@ typedef struct cell_trial {
     const char *status;
     char reason[RB_REASON_LEN];
     double elapsed_s;
-    double calls[8];
+    double calls[RB_CALL_KIND_COUNT];
     uint64_t messages, lost, duplicated, corrupted, kernel_errors;
     int stop_why;            /* stats_stop of the trial's sampling */
 } cell_trial;
@@ -97,8 +98,7 @@ static void row_init(sweep *sw, rb_row *row, rb_family fam, int mode, uint64_t s
     row->mean = row->stddev = row->ci_lo = row->ci_hi = NAN;
     row->trial_p50_min = row->trial_p50_max = row->trial_cv = NAN;
     row->msgs_per_s = row->ratio_floor = row->ratio_memcpy = NAN;
-    row->calls_memcpy = row->calls_memcpy_async = row->calls_event_record = row->calls_event_query = NAN;
-    row->calls_stream_query = row->calls_stream_sync = row->calls_launch = row->calls_other = NAN;
+    rb_row_calls_clear(row);
 }
 
 static void row_status(rb_row *row, const char *status, const char *reason)
@@ -280,71 +280,30 @@ static int run_step(sweep *sw, size_t step)
 
 /* --- cells into rows --------------------------------------------------------------------------------- */
 
-/* The cell's p50 and interval from its ok trials (stats.h): the median of the trial lower medians with
- * the hierarchical bootstrap over trials, calibrated for their number, the same method and seed
- * report and compare use. A rate (GB/s) is bootstrapped as time per byte, as the reports do, and
- * turned back. One trial: the order-statistic CI of its samples (ci_method samples). */
+/* The cell's p50 and interval from its ok trials: the rule is verdict_cell_interval (verdict.h), the
+ * same method and seed report and compare use. */
 static int cell_interval(const cell *c, rb_row *row)
 {
     stats_trial tr[256];
-    double *inv[256] = {0};
     size_t k = 0;
-    const int rate = strcmp(rb_family_unit(c->fam), "us") != 0;
-    int rc = 0;
-    double lo = INFINITY, hi = -INFINITY, sum = 0, sum2 = 0;
     for (size_t i = 0; i < c->nt && k < 256; i++) {
         const cell_trial *t = &c->t[i];
-        if (strcmp(t->status, RB_STATUS_OK) != 0 || t->n == 0)
-            continue;
-        const double m = stats_lower_median(t->sorted, t->n);
-        lo = m < lo ? m : lo;
-        hi = m > hi ? m : hi;
-        sum += m;
-        sum2 += m * m;
-        tr[k] = (stats_trial){t->sorted, t->n};
-        if (rate) { /* 1/x reverses the order: fill from the end to keep it ascending */
-            if (!(inv[k] = malloc(t->n * sizeof *inv[k]))) {
-                rc = -1;
-                goto out;
-            }
-            for (size_t j = 0; j < t->n; j++)
-                inv[k][t->n - 1 - j] = 1.0 / t->sorted[j];
-            tr[k].sorted = inv[k];
-        }
-        k++;
+        if (strcmp(t->status, RB_STATUS_OK) == 0 && t->n > 0)
+            tr[k++] = (stats_trial){t->sorted, t->n};
     }
     if (k == 0)
-        goto out;
-    stats_interval iv;
-    if (stats_hboot(tr, k, STATS_HBOOT_REPS, STATS_HBOOT_SEED, 0.95, &iv) != 0) {
-        rc = -1;
-        goto out;
-    }
-    row->p50 = rate ? 1.0 / iv.est : iv.est;
-    row->ci_lo = rate ? 1.0 / iv.hi : iv.lo;
-    row->ci_hi = rate ? 1.0 / iv.lo : iv.hi;
-    if (rate && !(iv.lo > 0)) /* a time-per-byte bound at or below 0 means no upper bound on the rate */
-        row->ci_hi = INFINITY;
-    set(row->ci_method, sizeof row->ci_method, iv.method == STATS_CI_TRIALS ? RB_CI_TRIALS : RB_CI_SAMPLES);
-    row->trial_p50_min = lo;
-    row->trial_p50_max = hi;
-    if (k >= 2) {
-        const double mean = sum / (double)k, var = (sum2 - k * mean * mean) / (double)(k - 1);
-        row->trial_cv = mean != 0 ? sqrt(var > 0 ? var : 0) / fabs(mean) : NAN;
-    }
-out:
-    for (size_t i = 0; i < k; i++)
-        free(inv[i]);
-    return rc;
-}
-
-static void set_calls(rb_row *row, const double *calls)
-{
-    double *col[8] = {&row->calls_memcpy, &row->calls_memcpy_async, &row->calls_event_record,
-                      &row->calls_event_query, &row->calls_stream_query, &row->calls_stream_sync,
-                      &row->calls_launch, &row->calls_other};
-    for (int k = 0; k < 8; k++)
-        *col[k] = calls[k];
+        return 0;
+    verdict_cell v;
+    if (verdict_cell_interval(tr, k, strcmp(rb_family_unit(c->fam), "us") != 0, &v) != 0)
+        return -1;
+    row->p50 = v.p50;
+    row->ci_lo = v.ci_lo;
+    row->ci_hi = v.ci_hi;
+    set(row->ci_method, sizeof row->ci_method, v.method == STATS_CI_TRIALS ? RB_CI_TRIALS : RB_CI_SAMPLES);
+    row->trial_p50_min = v.trial_p50_min;
+    row->trial_p50_max = v.trial_p50_max;
+    row->trial_cv = v.trial_cv;
+    return 0;
 }
 
 static int size_index(const sweep *sw, uint64_t size)
@@ -355,6 +314,34 @@ static int size_index(const sweep *sw, uint64_t size)
     return -1;
 }
 
+/* The row's summary over the npooled samples of the cell's ok trials pooled together (the p50 and its
+ * interval come from cell_interval). Returns 0, or -1 when out of memory. */
+static int cell_pooled(const cell *c, size_t npooled, rb_row *row)
+{
+    double *pooled = malloc(npooled * sizeof *pooled);
+    size_t at = 0;
+    stats_summary s;
+    if (!pooled)
+        return -1;
+    for (size_t i = 0; i < c->nt; i++)
+        if (strcmp(c->t[i].status, RB_STATUS_OK) == 0 && c->t[i].n > 0) {
+            memcpy(pooled + at, c->t[i].sorted, c->t[i].n * sizeof *pooled);
+            at += c->t[i].n;
+        }
+    if (stats_summarize(pooled, npooled, &s) == 0) {
+        row->n = s.n;
+        row->min = s.min;
+        row->p90 = s.p90;
+        row->p99 = s.p99;
+        row->p999 = s.p999;
+        row->max = s.max;
+        row->mean = s.mean;
+        row->stddev = s.stddev;
+    }
+    free(pooled);
+    return 0;
+}
+
 /* One cell's row: status from its trials, statistics from its ok trials, then written. */
 static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
 {
@@ -362,7 +349,7 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
     row_init(sw, &row, c->fam, c->mode, c->size, c->window);
     row.cell_id = cell_id;
     size_t ok = 0, unsupported = 0, npooled = 0;
-    double calls[8] = {0}, mps = 0;
+    double calls[RB_CALL_KIND_COUNT] = {0}, mps = 0;
     int ncalls = 0;
     for (size_t i = 0; i < c->nt; i++) {
         const cell_trial *t = &c->t[i];
@@ -385,7 +372,7 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
             npooled += t->n;
             mps += t->msgs_per_s;
             if (isfinite(t->calls[0])) {
-                for (int k = 0; k < 8; k++)
+                for (int k = 0; k < RB_CALL_KIND_COUNT; k++)
                     calls[k] += t->calls[k];
                 ncalls++;
             }
@@ -393,38 +380,19 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
     }
     row.trials = c->nt;
     if (ok > 0) {
-        double *pooled = malloc(npooled * sizeof *pooled);
-        size_t at = 0;
-        stats_summary s;
-        if (!pooled) {
+        if (cell_pooled(c, npooled, &row) != 0) {
             snprintf(sw->err, sw->errlen, "out of memory");
             return -1;
         }
-        for (size_t i = 0; i < c->nt; i++)
-            if (strcmp(c->t[i].status, RB_STATUS_OK) == 0 && c->t[i].n > 0) {
-                memcpy(pooled + at, c->t[i].sorted, c->t[i].n * sizeof *pooled);
-                at += c->t[i].n;
-            }
-        if (stats_summarize(pooled, npooled, &s) == 0) {
-            row.n = s.n;
-            row.min = s.min;
-            row.p90 = s.p90;
-            row.p99 = s.p99;
-            row.p999 = s.p999;
-            row.max = s.max;
-            row.mean = s.mean;
-            row.stddev = s.stddev;
-        }
-        free(pooled);
         if (cell_interval(c, &row) != 0) {
             snprintf(sw->err, sw->errlen, "out of memory computing an interval");
             return -1;
         }
         row.msgs_per_s = c->fam == RB_FAM_THROUGHPUT ? mps / (double)ok : NAN;
         if (ncalls > 0) {
-            for (int k = 0; k < 8; k++)
+            for (int k = 0; k < RB_CALL_KIND_COUNT; k++)
                 calls[k] /= ncalls;
-            set_calls(&row, calls);
+            rb_row_calls_set(&row, calls);
         }
         /* Samples taken by the sampler say why it stopped; those pushed one by one (throughput,
          * lifecycle, memcpy repetitions) leave STATS_CONTINUE: a fixed count. */

@@ -31,17 +31,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The kinds: X(ENUM, name, what). name is the suffix of the rb_row column calls_<name> (schema.h)
- * and the key of `--call-overhead`; keep the order of the rb_row columns. */
-#define CC_KINDS(X) \
-    X(MEMCPY,       "memcpy",       "cudaMemcpy (synchronous copy)") \
-    X(MEMCPY_ASYNC, "memcpy_async", "cudaMemcpyAsync") \
-    X(EVENT_RECORD, "event_record", "cudaEventRecord") \
-    X(EVENT_QUERY,  "event_query",  "cudaEventQuery") \
-    X(STREAM_QUERY, "stream_query", "cudaStreamQuery") \
-    X(STREAM_SYNC,  "stream_sync",  "cudaStreamSynchronize") \
-    X(LAUNCH,       "launch",       "kernel launch (cooperative or ordinary)") \
-    X(OTHER,        "other",        "any other runtime call (memset, allocation, device selection, ...)")
+#include "call_kinds.h"
+
+/* The kinds: X(ENUM, "name", what), generated from the one list, results/call_kinds.h (which also
+ * makes the rb_row columns calls_<name>): a new kind is one line there. */
+#define CC_KIND_FROM_LIST(X, e, name, doc) X(e, #name, doc)
+#define CC_KINDS(X) RB_CALL_KINDS(CC_KIND_FROM_LIST, X)
 
 typedef enum cc_kind {
 #define CC_KIND_ENUM(e, name, doc) CC_##e,
@@ -49,6 +44,7 @@ typedef enum cc_kind {
 #undef CC_KIND_ENUM
     CC_KIND_COUNT
 } cc_kind;
+_Static_assert((int)CC_KIND_COUNT == (int)RB_CALL_KIND_COUNT, "cc_kind is generated from call_kinds.h");
 
 /* The calling thread's counters. Read through cc_snap; written only by CC_COUNT. */
 extern _Thread_local uint64_t cc_counts[CC_KIND_COUNT];

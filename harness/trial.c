@@ -37,7 +37,7 @@ static rb_trial_part *part_add(rb_trial_out *o, rb_family fam, uint64_t size, ui
     p->window = window;
     p->status = RB_STATUS_OK;
     p->msgs_per_s = NAN;
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < RB_CALL_KIND_COUNT; k++)
         p->calls[k] = NAN;
     return p;
 }

@@ -68,7 +68,7 @@ typedef struct rb_trial_part {
     rb_samples s;              /* samples in the family's unit */
     double msgs_per_s;         /* throughput parts: messages per second; else NaN */
     uint64_t messages, lost, duplicated, corrupted, kernel_errors;
-    double calls[8];           /* CUDA calls per operation by cuda_calls.h kind; NaN not counted */
+    double calls[RB_CALL_KIND_COUNT]; /* CUDA calls per operation by cuda_calls.h kind; NaN not counted */
 } rb_trial_part;
 
 #define RB_TRIAL_MAX_PARTS 16

@@ -1,7 +1,8 @@
 /* wsl.h - which kind of Windows Subsystem for Linux, if any, this process runs in, and the evidence.
  *
- * harness/env.c answers "is this WSL2?" for the provenance (keys wsl2, wsl2_evidence); this module
- * tells the kinds apart, because they differ in what a GPU benchmark can do there:
+ * This is the one WSL detector: harness/env.c takes its "is this WSL2?" (provenance keys wsl2,
+ * wsl2_evidence) from wsl_detect, and this module tells the kinds apart, because they differ in what
+ * a GPU benchmark can do there:
  *   native          no sign of WSL
  *   wsl1            Microsoft's WSL1 syscall layer (kernel "4.4.0-19041-Microsoft"): no Linux kernel,
  *                   no /dev/dxg, no CUDA at all

@@ -156,7 +156,7 @@ int attr_section_md(FILE *md, const report_run *base, const report_run *other, c
     fputs("Difference of p50 split into *per-call costs changed* (calls per operation x change of each call's "
           "cost), *number of calls changed*, and the *remainder* (PCIe, memory, scheduling: what is not a "
           "call's cost). Counts from the rows' calls_* columns, costs from each file's call_* baselines "
-          "(plots/attribution.h).\n", md);
+          "(harness/attribution.h).\n", md);
     if (!b.known || !s.known) {
         fputs("\nNot available: a file has no per-call cost baselines (call_*: a CPU-backend run, or a file "
               "older than schema 2).\n", md);

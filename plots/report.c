@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const report_scripts[] = {"latency.gp", "latency_dist.gp", "throughput.gp", "heatmap.gp", "cb.gp", "window.gp",
-                                             NULL};
 
 void report_opts_default(report_opts *o)
 {
@@ -411,23 +409,15 @@ static void window_md(FILE *md, const report_run *run)
 
 static void plots_md(FILE *md)
 {
-    static const char *const plots[][2] = {
-        {"latency", "(a) Latency p50 against message size, one panel per control block, with the round-trip floor "
-                    "and the launch-per-message baselines"},
-        {"latency_dist", "(b) Latency distribution from the raw samples at the smallest, a middle and the largest size"},
-        {"throughput", "(c) Throughput against message size, with the cudaMemcpy bandwidths"},
-        {"heatmap", "(d) Every mode and size relative to the best native-path mode"},
-        {"cb", "(e) Control-block operations and kernel lifecycle per mode, grouped by control block"},
-        {"window", "(f) Throughput against the window (messages in flight), beside Little's bound W / RTT capped by "
-                   "the full window: the best mode, the native path and the WSL2 fallback"},
-    };
     fputs("\n## Plots\n\nEach plot has a gnuplot script next to it (`gnuplot NAME.gp` in this directory redraws it "
           "from NAME's .dat file) and an SVG twin. Colour = transfer mode, dash = launch, point = host memory; "
           "gold = native path, magenta = WSL2 fallback.\n",
           md);
-    for (size_t i = 0; i < sizeof plots / sizeof plots[0]; i++)
-        fprintf(md, "\n### %s\n\n![%s](%s.png)\n\n[SVG](%s.svg) · [script](%s.gp)\n", plots[i][1], plots[i][0],
-                plots[i][0], plots[i][0], plots[i][0]);
+    for (size_t i = 0; i < report_plot_count; i++) {
+        const report_plot_def *p = &report_plot_defs[i];
+        fprintf(md, "\n### %s\n\n![%s](%s.png)\n\n[SVG](%s.svg) · [script](%s.gp)\n", p->caption, p->name, p->name,
+                p->name, p->name);
+    }
 }
 
 static int write_report_md(const report_run *run, const char *dir, const report_opts *o, char *err, size_t errlen)
@@ -499,16 +489,13 @@ int report_write(const char *file, const report_opts *opts)
         fprintf(stderr, "ringbench report: WARNING: %s is %s\n", file, label);
 
     rc = 1;
-    if (report_mkdir_p(dir, err, sizeof err) != 0 || report_plot_latency(&run, dir, err, sizeof err) != 0 ||
-        report_plot_latency_dist(&run, dir, err, sizeof err) != 0 ||
-        report_plot_throughput(&run, dir, err, sizeof err) != 0 || report_plot_heatmap(&run, dir, err, sizeof err) != 0 ||
-        report_plot_cb(&run, dir, err, sizeof err) != 0 || report_plot_window(&run, dir, err, sizeof err) != 0 ||
+    if (report_mkdir_p(dir, err, sizeof err) != 0 || report_plots_write(&run, dir, err, sizeof err) != 0 ||
         write_report_md(&run, dir, &o, err, sizeof err) != 0 ||
         report_label_headings(dir, "report.md", label, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench report: %s\n", err);
         goto out;
     }
-    if (report_render("report", dir, report_scripts, o.render) != 0)
+    if (report_plots_render("report", dir, o.render) != 0)
         goto out;
     printf("ringbench report: wrote %s/report.md\n", dir);
     rc = 0;

@@ -516,3 +516,42 @@ int report_plot_cb(const report_run *run, const char *dir, char *err, size_t err
     report_gp_end(gp);
     return report_file_close(&rf, err, errlen);
 }
+
+// --- the registry -------------------------------------------------------------------------------------
+
+const report_plot_def report_plot_defs[] = {
+    {"latency",
+     "(a) Latency p50 against message size, one panel per control block, with the round-trip floor and the "
+     "launch-per-message baselines",
+     report_plot_latency},
+    {"latency_dist", "(b) Latency distribution from the raw samples at the smallest, a middle and the largest size",
+     report_plot_latency_dist},
+    {"throughput", "(c) Throughput against message size, with the cudaMemcpy bandwidths", report_plot_throughput},
+    {"heatmap", "(d) Every mode and size relative to the best native-path mode", report_plot_heatmap},
+    {"cb", "(e) Control-block operations and kernel lifecycle per mode, grouped by control block", report_plot_cb},
+    {"window",
+     "(f) Throughput against the window (messages in flight), beside Little's bound W / RTT capped by the full "
+     "window: the best mode, the native path and the WSL2 fallback",
+     report_plot_window},
+};
+const size_t report_plot_count = sizeof report_plot_defs / sizeof report_plot_defs[0];
+
+int report_plots_write(const report_run *run, const char *dir, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < report_plot_count; i++)
+        if (report_plot_defs[i].write(run, dir, err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
+int report_plots_render(const char *cmd, const char *dir, int render)
+{
+    char names[sizeof report_plot_defs / sizeof report_plot_defs[0]][64];
+    const char *scripts[sizeof report_plot_defs / sizeof report_plot_defs[0] + 1];
+    for (size_t i = 0; i < report_plot_count; i++) {
+        snprintf(names[i], sizeof names[i], "%s.gp", report_plot_defs[i].name);
+        scripts[i] = names[i];
+    }
+    scripts[report_plot_count] = NULL;
+    return report_render(cmd, dir, scripts, render);
+}

@@ -15,6 +15,22 @@
 #define REPORT_CB_W 1800
 #define REPORT_MODE_ROW_H 24
 
+/* The plot registry of `ringbench report`: one entry per plot, in the order report.md shows them.
+ * Adding a plot is one entry in report_plot_defs (report_plots.c) and its writer: the report writes,
+ * lists and renders every entry. The gnuplot programs are written by the writers, not kept as files,
+ * because each is built for the run (its modes, sizes and panels). */
+typedef struct report_plot_def {
+    const char *name;    /* NAME: the writer makes NAME.gp (and its .dat), gnuplot NAME.png and NAME.svg */
+    const char *caption; /* its heading in report.md */
+    int (*write)(const report_run *run, const char *dir, char *err, size_t errlen);
+} report_plot_def;
+extern const report_plot_def report_plot_defs[];
+extern const size_t report_plot_count;
+/* Writes every plot of the registry into dir. Returns 0, or -1 with a one-line message in err. */
+int report_plots_write(const report_run *run, const char *dir, char *err, size_t errlen);
+/* Renders every plot of the registry in dir (report_render, as `cmd`). Returns what it returns. */
+int report_plots_render(const char *cmd, const char *dir, int render);
+
 int report_plot_latency(const report_run *run, const char *dir, char *err, size_t errlen);
 int report_plot_latency_dist(const report_run *run, const char *dir, char *err, size_t errlen);
 int report_plot_throughput(const report_run *run, const char *dir, char *err, size_t errlen);

@@ -1,5 +1,7 @@
-/* report_verdict.c - overheads with trial-level confidence intervals, and the verdict on the claim
- * that the WSL2 fallback path is "10-30% slower for control block operations" than native Linux.
+/* report_verdict.c - renders overheads with trial-level confidence intervals, and the verdict on the
+ * claim that the WSL2 fallback path is "10-30% slower for control block operations" than native Linux.
+ * The rules (pairing, which bootstrap, the words) are harness/verdict.c's; this file applies them to a
+ * report's rows and writes the tables.
  *
  * The overhead of B over A is est(B)/est(A) - 1, est = the median of a row's trial medians, with a 95%
  * interval from the trial-level bootstrap of harness/stats.h: paired rounds when A and B are in one
@@ -18,6 +20,7 @@
 
 #include "report_internal.h"
 #include "stats.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,15 +36,6 @@ static void ov_fail(report_ov *ov, report_ov_state st, const char *side, const r
                  row->reason);
     else
         snprintf(ov->why, sizeof ov->why, "%s: no raw samples", side);
-}
-
-/* 1 when both sides are the same file's rows measured in the same rounds: they can be paired. */
-static int same_rounds(const int32_t *ra, const int32_t *rb, size_t k)
-{
-    for (size_t j = 0; j < k; j++)
-        if (ra == NULL || rb == NULL || ra[j] != rb[j])
-            return 0;
-    return 1;
 }
 
 void report_overhead(const report_run *ra, long ia, const char *la, const report_run *rb, long ib,
@@ -67,13 +61,10 @@ void report_overhead(const report_run *ra, long ia, const char *la, const report
         ov_fail(ov, REPORT_OV_NO_SAMPLES, a == NULL ? la : lb, NULL);
         return;
     }
-    /* Rows of one file measured in the same rounds were measured back to back: paired rounds remove
-     * what the rounds share (drift, clocks, placement) from the comparison. */
+    /* The pairing rule and the bootstrap it chooses are verdict.h's. */
     stats_interval ci;
-    ov->paired = ra == rb && ov->ka == ov->kb && ov->ka >= 2 && same_rounds(round_a, round_b, ov->ka);
-    int rc = ov->paired ? stats_hboot_paired(a, b, ov->ka, o->reps, o->seed, REPORT_CONF, &ci)
-                        : stats_hboot_ratio(a, ov->ka, b, ov->kb, o->reps, o->seed, REPORT_CONF, &ci);
-    if (rc != 0) {
+    ov->paired = verdict_pairable(ra == rb, round_a, ov->ka, round_b, ov->kb);
+    if (verdict_overhead(a, ov->ka, b, ov->kb, ov->paired, o->reps, o->seed, &ci) != 0) {
         ov->state = REPORT_OV_ERROR;
         snprintf(ov->why, sizeof ov->why, "bootstrap refused these samples (a zero median?)");
         return;
@@ -87,20 +78,12 @@ void report_overhead(const report_run *ra, long ia, const char *la, const report
 
 int report_ov_excludes_zero(const report_ov *ov)
 {
-    return ov->state == REPORT_OV_OK && (ov->lo > 0 || ov->hi < 0);
+    return ov->state == REPORT_OV_OK && verdict_excludes_zero(ov->lo, ov->hi);
 }
 
 const char *report_speed_word(const report_ov *ov)
 {
-    if (ov->state != REPORT_OV_OK)
-        return "n/a";
-    /* A difference must be both real (the interval excludes 0) and large enough to matter: with
-     * hundreds of cells, a few tiny but "significant" differences are what noise looks like. */
-    if (ov->lo > 0 && ov->est >= ov->min_effect)
-        return "slower";
-    if (ov->hi < 0 && -ov->est >= ov->min_effect)
-        return "faster";
-    return "same within noise";
+    return ov->state != REPORT_OV_OK ? "n/a" : verdict_speed_word(ov->est, ov->lo, ov->hi, ov->min_effect);
 }
 
 const char *report_ov_method_str(const report_ov *ov, char *buf, size_t n)
@@ -116,15 +99,7 @@ const char *report_ov_method_str(const report_ov *ov, char *buf, size_t n)
 
 const char *report_claim_word(const report_ov *ov)
 {
-    if (ov->state != REPORT_OV_OK)
-        return "n/a";
-    if (ov->hi < REPORT_CLAIM_LO)
-        return "below";
-    if (ov->lo > REPORT_CLAIM_HI)
-        return "above";
-    if (ov->lo >= REPORT_CLAIM_LO && ov->hi <= REPORT_CLAIM_HI)
-        return "inside";
-    return ov->lo < REPORT_CLAIM_LO ? "straddles 10%" : "straddles 30%";
+    return ov->state != REPORT_OV_OK ? "n/a" : verdict_claim_word(ov->lo, ov->hi);
 }
 
 int report_claim_applies(const report_run *base, const report_run *other)

@@ -115,19 +115,6 @@ static int same_env(const run_info *a, const run_info *b)
     return env_diff(a, b, tmp, sizeof tmp) == 0;
 }
 
-int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, double *hi_share)
-{
-    stats_modes m;
-    if (stats_two_modes(sorted, n, &m) != 0)
-        return -1;
-    if (!m.bimodal)
-        return 0;
-    *lo = m.lo;
-    *hi = m.hi;
-    *hi_share = m.hi_share;
-    return 1;
-}
-
 /* --- judging ----------------------------------------------------------------------------------- */
 
 /* What a cell is to the night's verdict. Ring cells (latency, throughput, control block, lifecycle,
@@ -332,19 +319,6 @@ static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n
     }
 }
 
-/* Divides a series by the machine's movement (time-like units) or multiplies it (GB/s). */
-static void remove_shift(track_point *s, size_t n, const double *shift, int rate)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (!isfinite(shift[i]))
-            continue;
-        double f = exp(rate ? shift[i] : -shift[i]);
-        s[i].est *= f;
-        s[i].lo *= f;
-        s[i].hi *= f;
-    }
-}
-
 static int cmp_change(const void *a, const void *b)
 {
     double x = fabs(((const judged *)a)->r.change), y = fabs(((const judged *)b)->r.change);
@@ -409,15 +383,6 @@ static void mark_headline(judged *j, size_t nj)
     for (size_t k = 0; k < sizeof picks / sizeof *picks; k++)
         if (picks[k] >= 0)
             j[picks[k]].role = CELL_HEADLINE;
-}
-
-/* The |z| a cell of a family of m cells needs for the family to keep its share alpha of the night's
- * false-alarm budget: Bonferroni over the family, two-sided, on a Student t with df = baseline runs - 1
- * (the noise is estimated from those runs). */
-static double family_threshold(double alpha, size_t m, size_t n_baseline)
-{
-    int df = n_baseline > 2 ? (int)n_baseline - 1 : 1;
-    return stats_t_quantile(1.0 - alpha / (2.0 * (double)(m ? m : 1)), df);
 }
 
 static int export_judged(const char *path, int json, const run_info *newest, const judged *j, size_t n,
@@ -495,37 +460,23 @@ static void print_others(hist *h, long long run_id, FILE *out)
     sqlite3_finalize(st);
 }
 
-int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out, int *regressions, char *err,
-                    size_t errlen)
+/* The runs of run_id's machine up to and including it, oldest first; incomplete runs (and, with
+ * --same-env, runs of another environment) never form a baseline. Returns 0, or -1 with err set (or
+ * err empty: out of memory or an index error). */
+static int machine_runs(hist *h, long long run_id, const char *idtext, const run_info *one, const track_options *o,
+                        run_info **out, size_t *nout, char *err, size_t errlen)
 {
-    run_info *one = NULL, *runs = NULL;
-    size_t n1 = 0, n = 0, nj = 0;
-    judged *j = NULL;
-    track_point *series = NULL;
-    double *slow = NULL, *common = NULL;
-    id_pos *map = NULL;
-    sqlite3_stmt *cells = NULL, *ser = NULL;
-    int rc = -1;
-    char idtext[32];
-    *regressions = 0;
-    err[0] = '\0';
-    snprintf(idtext, sizeof idtext, "%lld", run_id);
-    if (load_runs(h, "run_id = CAST(?1 AS INTEGER)", idtext, &one, &n1) != 0 || n1 != 1) {
-        snprintf(err, errlen, "run %lld is not in the index", run_id);
-        goto out;
-    }
-    /* The runs of the same machine up to the judged one; incomplete runs never form a baseline. */
-    run_info *all = NULL;
-    size_t nall = 0;
+    run_info *all = NULL, *runs = NULL;
+    size_t nall = 0, n = 0;
     /* By the judged run's id, never by its machine text as read back into a fixed buffer: a long
      * fingerprint (host + backend + GPU name) would be cut there and match no run at all. */
     if (load_runs(h, "machine = (SELECT machine FROM runs WHERE run_id = CAST(?1 AS INTEGER))", idtext, &all,
                   &nall) != 0)
-        goto out;
+        return -1;
     runs = malloc((nall + 1) * sizeof *runs);
     if (!runs) {
         free(all);
-        goto out;
+        return -1;
     }
     int seen = 0;
     for (size_t i = 0; i < nall && !seen; i++) {
@@ -537,8 +488,17 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     free(all);
     if (!seen || n == 0) {
         snprintf(err, errlen, "run %lld is not among the runs of its own machine: the index is inconsistent", run_id);
-        goto out;
+        free(runs);
+        return -1;
     }
+    *out = runs;
+    *nout = n;
+    return 0;
+}
+
+/* The judged run, its machine and environment, and what it is compared with. */
+static void print_run(FILE *out, hist *h, long long run_id, const run_info *runs, size_t n, const track_options *o)
+{
     const run_info *newest = &runs[n - 1];
     fprintf(out, "run: %s (%s)%s\n", newest->file, newest->start, newest->complete ? "" : " -- INCOMPLETE (interrupted)");
     fprintf(out, "machine: %s\nenvironment:", newest->machine);
@@ -559,61 +519,63 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     if (newest->schema < 2)
         fprintf(out, "note: a schema-%d run: its intervals are sample-level and do not cover run-to-run variation; "
                 "the history's own spread is its noise\n", newest->schema);
+}
 
-    map = malloc(n * sizeof *map);
-    series = malloc(n * sizeof *series);
-    slow = malloc(n * sizeof *slow);
-    common = malloc(n * sizeof *common);
-    if (!map || !series || !slow || !common)
-        goto out;
-    for (size_t i = 0; i < n; i++)
-        map[i] = (id_pos){runs[i].id, i};
-    qsort(map, n, sizeof *map, cmp_id);
-    if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
-                           "|| launch || '/' || ctrl FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
-                           -1, &cells, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(hist_db(h), "SELECT run_id, p50, ci_lo, ci_hi, mode_lo, slow_share FROM cells WHERE cell = ?1 "
-                           "AND status = 'ok'", -1, &ser, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
-        goto out;
+/* How far the machine moved tonight, with its memcpy sizes and floor (n > 1 only). */
+static void print_shift(FILE *out, machine_detail *md, const double *common, size_t n, int raw)
+{
+    if (n <= 1)
+        return;
+    fputs("machine shift (same-run pinned memcpy time of each size, against the baseline's median):", out);
+    double med[64];
+    for (size_t k = 0; k < md->nsizes; k++) {
+        char sz[32];
+        med[k] = md->sum[k] / md->count[k];
+        fprintf(out, " %s %+.1f%%", report_size_str(md->sizes[k], sz, sizeof sz), 100 * expm1(med[k]));
     }
+    fprintf(out, "%s; median %+.1f%%; floor %+.1f%%\n", md->nsizes ? "" : " none recorded",
+            100 * expm1(median_of(med, md->nsizes)), 100 * expm1(md->floor));
+    fprintf(out, "machine shift tonight: %+.1f%% (median over every machine reference: memcpy, launch, graph, CUDA "
+            "call costs, floor); ring cells are judged %s\n", 100 * expm1(common[n - 1]),
+            raw ? "on their raw figures (--raw)" : "beyond it (each run's ring figures divided by its shift)");
+}
 
-    /* How far the machine moved tonight: the median change of every machine reference against the
-     * baseline's median, printed with its memcpy sizes and floor, and divided out of the ring cells
-     * before they are judged (o->raw: not); the raw figures stay in the files and the index. */
-    machine_detail md;
-    if (refs_common(h, map, n, o->params.window, common, &md) != 0) {
-        snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
-        goto out;
-    }
-    if (n > 1) {
-        fputs("machine shift (same-run pinned memcpy time of each size, against the baseline's median):", out);
-        double med[64];
-        for (size_t k = 0; k < md.nsizes; k++) {
-            char sz[32];
-            med[k] = md.sum[k] / md.count[k];
-            fprintf(out, " %s %+.1f%%", report_size_str(md.sizes[k], sz, sizeof sz), 100 * expm1(med[k]));
-        }
-        fprintf(out, "%s; median %+.1f%%; floor %+.1f%%\n", md.nsizes ? "" : " none recorded",
-                100 * expm1(median_of(med, md.nsizes)), 100 * expm1(md.floor));
-        fprintf(out, "machine shift tonight: %+.1f%% (median over every machine reference: memcpy, launch, graph, CUDA "
-                "call costs, floor); ring cells are judged %s\n", 100 * expm1(common[n - 1]),
-                o->raw ? "on their raw figures (--raw)" : "beyond it (each run's ring figures divided by its shift)");
-    }
+/* What judging a cell needs: the runs, the series query and its buffers, the machine's shift. */
+typedef struct judge_ctx {
+    const track_options *o;
+    const run_info *runs;
+    size_t n;
+    const id_pos *map;
+    sqlite3_stmt *ser;
+    track_point *series;
+    double *slow;
+    const double *common;
+} judge_ctx;
 
-    sqlite3_bind_int64(cells, 1, run_id);
+/* Loads the series of cell x (shift removed for ring cells unless --raw) into c->series. */
+static void cell_series(const judge_ctx *c, judged *x)
+{
+    load_series(c->ser, x, c->map, c->n, c->series, c->slow);
+    if (x->role == CELL_RING && !c->o->raw)
+        track_remove_shift(c->series, c->n, c->common, strcmp(x->unit, "GB/s") == 0);
+}
+
+/* First pass over the run's ok cells: every z (the families' thresholds decide later). Returns 0, or
+ * -1 when out of memory (*j then holds what was judged, for the caller to free). */
+static int judge_cells(const judge_ctx *c, sqlite3_stmt *cells, judged **j, size_t *nj)
+{
     size_t cap = 0;
-    track_params loose = o->params;
-    loose.z_min = 0.5; /* first pass: every z; the families' thresholds decide below */
+    track_params loose = c->o->params;
+    loose.z_min = 0.5; /* first pass: every z; the families' thresholds decide in apply_budget */
     while (sqlite3_step(cells) == SQLITE_ROW) {
-        if (nj == cap) {
+        if (*nj == cap) {
             cap = cap ? 2 * cap : 256;
-            judged *t = realloc(j, cap * sizeof *j);
+            judged *t = realloc(*j, cap * sizeof **j);
             if (!t)
-                goto out;
-            j = t;
+                return -1;
+            *j = t;
         }
-        judged *x = &j[nj++];
+        judged *x = &(*j)[(*nj)++];
         memset(x, 0, sizeof *x);
         copy_col(x->cell, sizeof x->cell, cells, 0);
         copy_col(x->unit, sizeof x->unit, cells, 1);
@@ -623,29 +585,26 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
         copy_col(x->mode, sizeof x->mode, cells, 5);
         x->role = is_ring_family(x->family) ? CELL_RING : CELL_MACHINE;
         x->thr = NAN;
-        load_series(ser, x, map, n, series, slow);
-        x->slow_share = slow[n - 1];
-        const int rate = strcmp(x->unit, "GB/s") == 0;
-        if (x->role == CELL_RING && !o->raw)
-            remove_shift(series, n, common, rate);
-        track_judge(series, n, rate, &loose, &x->r);
+        cell_series(c, x);
+        x->slow_share = c->slow[c->n - 1];
+        track_judge(c->series, c->n, strcmp(x->unit, "GB/s") == 0, &loose, &x->r);
         x->first_run = x->r.first;
     }
-    mark_headline(j, nj);
+    return 0;
+}
 
-    /* The night's false-alarm budget, family-wise: TRACK_ALPHA_HEADLINE over the headline cells,
-     * TRACK_ALPHA_RING over the other ring cells; within a family Bonferroni on a t with the baseline's
-     * degrees of freedom. */
-    size_t nfam[3] = {0};
-    for (size_t i = 0; i < nj; i++)
-        nfam[j[i].role]++;
-    size_t count[TRACK_KINDS] = {0};
+/* The night's false-alarm budget, family-wise: TRACK_ALPHA_HEADLINE over the headline cells,
+ * TRACK_ALPHA_RING over the other ring cells; within a family Bonferroni on a t with the baseline's
+ * degrees of freedom. Sets each cell's final kind and counts the kinds. */
+static void apply_budget(const judge_ctx *c, judged *j, size_t nj, const size_t nfam[3], size_t count[TRACK_KINDS])
+{
+    const track_options *o = c->o;
     for (size_t i = 0; i < nj; i++) {
         judged *x = &j[i];
         if (x->r.kind == TRACK_REGRESSION || x->r.kind == TRACK_IMPROVEMENT) {
             double alpha = x->role == CELL_HEADLINE ? TRACK_ALPHA_HEADLINE : TRACK_ALPHA_RING;
-            x->thr = family_threshold(alpha, nfam[x->role == CELL_HEADLINE ? CELL_HEADLINE : CELL_RING],
-                                      x->r.n_baseline);
+            x->thr = track_family_threshold(alpha, nfam[x->role == CELL_HEADLINE ? CELL_HEADLINE : CELL_RING],
+                                            x->r.n_baseline);
             double az = fabs(x->r.z);
             if (x->role == CELL_MACHINE)
                 x->r.kind = az >= o->params.z_min ? TRACK_WATCH : TRACK_UNCHANGED;
@@ -660,20 +619,24 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
                 track_params strict = o->params;
                 strict.z_min = x->thr;
                 track_result again;
-                load_series(ser, x, map, n, series, slow);
+                load_series(c->ser, x, c->map, c->n, c->series, c->slow);
                 if (!o->raw)
-                    remove_shift(series, n, common, strcmp(x->unit, "GB/s") == 0);
-                if (track_judge(series, n, strcmp(x->unit, "GB/s") == 0, &strict, &again) == 0 &&
+                    track_remove_shift(c->series, c->n, c->common, strcmp(x->unit, "GB/s") == 0);
+                if (track_judge(c->series, c->n, strcmp(x->unit, "GB/s") == 0, &strict, &again) == 0 &&
                     again.kind == x->r.kind)
                     x->first_run = again.first;
                 if (x->first_run > 0)
-                    env_diff(&runs[x->first_run - 1], &runs[x->first_run], x->coincides, sizeof x->coincides);
+                    env_diff(&c->runs[x->first_run - 1], &c->runs[x->first_run], x->coincides, sizeof x->coincides);
             }
         }
         count[x->r.kind]++;
     }
-    if (nj > 1) /* j is NULL when the run has no ok cell (one interrupted before its first) */
-        qsort(j, nj, sizeof *j, cmp_change);
+}
+
+/* The method line, the headline cells with what each can catch, then every kind with its cells. */
+static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t nfam[3],
+                            const size_t count[TRACK_KINDS], const run_info *runs, const track_options *o)
+{
     fprintf(out, "method: lookback z-score over log p50 (bimodal latency cells: their fast mode), noise = max(history "
             "MAD, median trial-level interval); a change needs >= %.0f%% and a |z| that keeps the night's "
             "false-alarm budget at %.0f%%: %.1f%% over %zu headline cells, %.1f%% over %zu other ring cells (Bonferroni "
@@ -683,7 +646,7 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     fputs("headline cells:", out);
     for (size_t i = 0, k = 0; i < nj; i++)
         if (j[i].role == CELL_HEADLINE) {
-            double thr = family_threshold(TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE], j[i].r.n_baseline);
+            double thr = track_family_threshold(TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE], j[i].r.n_baseline);
             fprintf(out, "%s\n  %-52s z %+5.1f, needs %.1f: catches a change of %.0f%% or more (noise %.1f%%)",
                     k++ ? "," : "", j[i].cell, j[i].r.z, thr,
                     100 * fmax(expm1(thr * j[i].r.sd), o->params.min_effect), 100 * j[i].r.sigma);
@@ -708,20 +671,94 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
         fprintf(out, "; not judged (fewer than %zu comparable earlier runs): %zu", o->params.min_history,
                 count[TRACK_NO_HISTORY]);
     fputc('\n', out);
+}
+
+/* The two queries of judging: the run's ok cells, and one cell's series over every run. Returns 0, or
+ * -1 (sqlite3_errmsg says why; what was prepared is finalized by the caller). */
+static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser)
+{
+    if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
+                           "|| launch || '/' || ctrl FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
+                           -1, cells, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(hist_db(h), "SELECT run_id, p50, ci_lo, ci_hi, mode_lo, slow_share FROM cells WHERE cell = ?1 "
+                           "AND status = 'ok'", -1, ser, NULL) != SQLITE_OK)
+        return -1;
+    return 0;
+}
+
+int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out, int *regressions, char *err,
+                    size_t errlen)
+{
+    run_info *one = NULL, *runs = NULL;
+    size_t n1 = 0, n = 0, nj = 0;
+    judged *j = NULL;
+    judge_ctx c = {.o = o};
+    double *common = NULL;
+    id_pos *map = NULL;
+    sqlite3_stmt *cells = NULL;
+    int rc = -1;
+    char idtext[32];
+    *regressions = 0;
+    err[0] = '\0';
+    snprintf(idtext, sizeof idtext, "%lld", run_id);
+    if (load_runs(h, "run_id = CAST(?1 AS INTEGER)", idtext, &one, &n1) != 0 || n1 != 1) {
+        snprintf(err, errlen, "run %lld is not in the index", run_id);
+        goto out;
+    }
+    if (machine_runs(h, run_id, idtext, one, o, &runs, &n, err, errlen) != 0)
+        goto out;
+    print_run(out, h, run_id, runs, n, o);
+    map = malloc(n * sizeof *map);
+    c.series = malloc(n * sizeof *c.series);
+    c.slow = malloc(n * sizeof *c.slow);
+    common = malloc(n * sizeof *common);
+    if (!map || !c.series || !c.slow || !common)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        map[i] = (id_pos){runs[i].id, i};
+    qsort(map, n, sizeof *map, cmp_id);
+    if (prepare_queries(h, &cells, &c.ser) != 0) {
+        snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
+        goto out;
+    }
+    /* How far the machine moved tonight: the median change of every machine reference against the
+     * baseline's median, divided out of the ring cells before they are judged (o->raw: not); the raw
+     * figures stay in the files and the index. */
+    machine_detail md;
+    if (refs_common(h, map, n, o->params.window, common, &md) != 0) {
+        snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
+        goto out;
+    }
+    print_shift(out, &md, common, n, o->raw);
+    c.runs = runs;
+    c.n = n;
+    c.map = map;
+    c.common = common;
+    sqlite3_bind_int64(cells, 1, run_id);
+    if (judge_cells(&c, cells, &j, &nj) != 0)
+        goto out;
+    mark_headline(j, nj);
+    size_t nfam[3] = {0}, count[TRACK_KINDS] = {0};
+    for (size_t i = 0; i < nj; i++)
+        nfam[j[i].role]++;
+    apply_budget(&c, j, nj, nfam, count);
+    if (nj > 1) /* j is NULL when the run has no ok cell (one interrupted before its first) */
+        qsort(j, nj, sizeof *j, cmp_change);
+    print_judgement(out, j, nj, nfam, count, runs, o);
     *regressions = (int)count[TRACK_REGRESSION];
-    if (o->export_path && export_judged(o->export_path, o->export_json, newest, j, nj, runs, err, errlen) != 0)
+    if (o->export_path && export_judged(o->export_path, o->export_json, &runs[n - 1], j, nj, runs, err, errlen) != 0)
         goto out;
     rc = 0;
 out:
     if (rc != 0 && !err[0])
         snprintf(err, errlen, "cannot judge run %lld: out of memory or index error", run_id);
     sqlite3_finalize(cells);
-    sqlite3_finalize(ser);
+    sqlite3_finalize(c.ser);
     free(one);
     free(runs);
     free(j);
-    free(series);
-    free(slow);
+    free(c.series);
+    free(c.slow);
     free(common);
     free(map);
     return rc;

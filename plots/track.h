@@ -9,10 +9,6 @@
 #include "history.h"
 #include "track_detect.h"
 
-/* The night's false-alarm budget (family-wise, results/RESULTS.md "Nightly tracking"): the chance that a night with
- * no change calls any regression, split between the headline cells and the other ring cells. */
-#define TRACK_ALPHA_HEADLINE 0.045
-#define TRACK_ALPHA_RING 0.005
 
 typedef struct track_options {
     track_params params;
@@ -26,8 +22,6 @@ typedef struct track_options {
  * changes, the regressions (size, interval, first run that shows it, coinciding environment
  * changes), improvements, and the unchanged count on out. *regressions gets their number.
  * Returns 0, or -1 with a one-line message in err. */
-/* The modes function the history index is built with (hist_open_modes): stats_two_modes. */
-int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, double *hi_share);
 
 int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out, int *regressions, char *err,
                     size_t errlen);

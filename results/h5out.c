@@ -17,8 +17,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "h5out.h"
-#include "h5util.h"
+#include "h5out_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,28 +28,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CELLS_CHUNK_ROWS  64     /* rows per chunk of /cells: ~40 KiB, one chunk for most sweeps */
-#define SAMPLES_CHUNK     16384  /* doubles per chunk of a samples dataset (128 KiB) */
-#define DEFLATE_LEVEL     4      /* a good ratio for a small cost; rows are seconds apart anyway */
-
-struct h5out {
-    char *path;       /* where the finished file goes */
-    char *partial;    /* path + ".partial": where it is written until h5out_close */
-    int force;        /* replace an existing path */
-    int deflate;      /* this HDF5 can encode deflate */
-    int fletcher32;   /* this HDF5 has the checksum filter, so damaged chunks are detected on read */
-    hid_t file;
-    hid_t cells;      /* the /cells dataset */
-    hid_t row_type;   /* memory type of rb_row */
-    int32_t nrows;
-    hid_t trials;     /* the /trials dataset */
-    hid_t tsamples;   /* the /trial_samples dataset */
-    uint64_t nsamples;/* its length */
-    hid_t trial_type; /* memory type of rb_trial */
-    int32_t ntrials;
-    char err[512];
-};
-
 // --- errors ----------------------------------------------------------------------------------------
 
 static void put_err(char *err, size_t errlen, const char *msg)
@@ -59,7 +36,7 @@ static void put_err(char *err, size_t errlen, const char *msg)
         snprintf(err, errlen, "%s", msg);
 }
 
-static void fail(h5out *w, const char *fmt, ...)
+void h5out_fail(h5out *w, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -68,14 +45,13 @@ static void fail(h5out *w, const char *fmt, ...)
 }
 
 /* A failed HDF5 call: what we were doing, on which file, and HDF5's own innermost reason. */
-static void fail_h5(h5out *w, const char *what)
+void h5out_fail_h5(h5out *w, const char *what)
 {
     char detail[256];
     h5util_detail(detail, sizeof detail, "");
-    fail(w, "%s: %s failed%s%s", w->partial, what, detail[0] ? ": " : "", detail);
+    h5out_fail(w, "%s: %s failed%s%s", w->partial, what, detail[0] ? ": " : "", detail);
 }
 
-#define H5_CHECK(w, call, what) do { if ((call) < 0) { fail_h5((w), (what)); goto out; } } while (0)
 
 // --- the row type ----------------------------------------------------------------------------------
 
@@ -169,149 +145,6 @@ static void tidy_trial(rb_trial *r) { RB_TRIAL_COLUMNS(RB_TIDY_COLUMN) }
 #undef RB_TIDY_U64
 #undef RB_TIDY_F64
 
-// --- attributes ------------------------------------------------------------------------------------
-
-/* Writes a scalar attribute on obj, replacing one of the same name. */
-static int attr_write(h5out *w, hid_t obj, const char *name, hid_t type, const void *value)
-{
-    hid_t space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
-    htri_t exists;
-    int rc = -1;
-
-    H5_CHECK(w, exists = H5Aexists(obj, name), "H5Aexists");
-    if (exists)
-        H5_CHECK(w, H5Adelete(obj, name), "H5Adelete");
-    H5_CHECK(w, space = H5Screate(H5S_SCALAR), "H5Screate");
-    H5_CHECK(w, attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), "H5Acreate2");
-    H5_CHECK(w, H5Awrite(attr, type, value), "H5Awrite");
-    rc = 0;
-out:
-    h5util_close_id(&attr, H5Aclose);
-    h5util_close_id(&space, H5Sclose);
-    return rc;
-}
-
-/* Strings are stored fixed-length and NUL-terminated, the size of the text plus its terminator. */
-static int attr_write_str(h5out *w, hid_t obj, const char *name, const char *value)
-{
-    hid_t type = H5I_INVALID_HID;
-    int rc = -1;
-
-    if (value == NULL)
-        value = "";
-    H5_CHECK(w, type = H5Tcopy(H5T_C_S1), "H5Tcopy");
-    H5_CHECK(w, H5Tset_size(type, strlen(value) + 1), "H5Tset_size");
-    H5_CHECK(w, H5Tset_strpad(type, H5T_STR_NULLTERM), "H5Tset_strpad");
-    rc = attr_write(w, obj, name, type, value);
-out:
-    h5util_close_id(&type, H5Tclose);
-    return rc;
-}
-
-/* Opens "/", RB_H5_PROVENANCE or RB_H5_CAPABILITIES, creating the group on first use. Other names
- * are refused: the reader loads exactly these three, and anything else would be written unread. */
-static hid_t group_open(h5out *w, const char *group)
-{
-    htri_t exists;
-
-    if (w == NULL || w->file < 0) {
-        if (w != NULL)
-            fail(w, "%s: the writer is closed", w->partial);
-        return H5I_INVALID_HID;
-    }
-    if (group == NULL || (strcmp(group, "/") != 0 && strcmp(group, RB_H5_PROVENANCE) != 0 &&
-                          strcmp(group, RB_H5_CAPABILITIES) != 0)) {
-        fail(w, "%s: attributes go on \"/\", \"" RB_H5_PROVENANCE "\" or \"" RB_H5_CAPABILITIES
-             "\", not \"%s\"", w->partial, group ? group : "(null)");
-        return H5I_INVALID_HID;
-    }
-    if (strcmp(group, "/") == 0)
-        exists = 1;
-    else if ((exists = H5Lexists(w->file, group, H5P_DEFAULT)) < 0) {
-        fail_h5(w, "H5Lexists");
-        return H5I_INVALID_HID;
-    }
-    hid_t g = exists ? H5Gopen2(w->file, group, H5P_DEFAULT)
-                     : H5Gcreate2(w->file, group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (g < 0)
-        fail_h5(w, exists ? "H5Gopen2" : "H5Gcreate2");
-    return g;
-}
-
-/* type is H5T_C_S1 for a string value (stored at its own length), else the value's native type. */
-static int attr_on_group(h5out *w, const char *group, const char *name, hid_t type, const void *value)
-{
-    hid_t g = group_open(w, group);
-    if (g < 0)
-        return -1;
-    int rc = -1;
-    if (name == NULL || name[0] == '\0')
-        fail(w, "%s: attribute without a name on %s", w->partial, group);
-    else
-        rc = type == H5T_C_S1 ? attr_write_str(w, g, name, value) : attr_write(w, g, name, type, value);
-    H5Gclose(g);
-    return rc;
-}
-
-int h5out_attr_str(h5out *w, const char *group, const char *name, const char *value)
-{
-    return attr_on_group(w, group, name, H5T_C_S1, value);
-}
-
-int h5out_attr_i64(h5out *w, const char *group, const char *name, int64_t value)
-{
-    return attr_on_group(w, group, name, H5T_NATIVE_INT64, &value);
-}
-
-int h5out_attr_f64(h5out *w, const char *group, const char *name, double value)
-{
-    return attr_on_group(w, group, name, H5T_NATIVE_DOUBLE, &value);
-}
-
-/* "name: unit: doc" for every metric family, one per line. Returns a malloc'd string or NULL. */
-static char *families_text(void)
-{
-    size_t len = 1;
-    for (int f = 0; f < RB_FAM_COUNT; f++)
-        len += strlen(rb_family_name(f)) + strlen(rb_family_unit(f)) + strlen(rb_family_doc(f)) + 5;
-    char *text = malloc(len), *p = text;
-    if (text == NULL)
-        return NULL;
-    for (int f = 0; f < RB_FAM_COUNT; f++)
-        p += snprintf(p, len - (size_t)(p - text), "%s: %s: %s\n",
-                      rb_family_name(f), rb_family_unit(f), rb_family_doc(f));
-    *p = '\0';
-    return text;
-}
-
-/* The attributes that make /cells self-describing: the unit of every numeric column, the families. */
-static int cells_describe(h5out *w)
-{
-    char *families = NULL;
-    int rc = -1;
-
-#define RB_UNIT_ATTR(kind, field, unit) \
-    if ((unit)[0] != '\0' && attr_write_str(w, w->cells, RB_H5_ATTR_UNIT_PREFIX #field, unit) < 0) \
-        goto out;
-    RB_ROW_COLUMNS(RB_UNIT_ATTR)
-#undef RB_UNIT_ATTR
-#define RB_UNIT_ATTR(kind, field, unit) \
-    if ((unit)[0] != '\0' && attr_write_str(w, w->trials, RB_H5_ATTR_UNIT_PREFIX #field, unit) < 0) \
-        goto out;
-    RB_TRIAL_COLUMNS(RB_UNIT_ATTR)
-#undef RB_UNIT_ATTR
-    if ((families = families_text()) == NULL) {
-        fail(w, "%s: out of memory", w->partial);
-        goto out;
-    }
-    if (attr_write_str(w, w->cells, RB_H5_ATTR_FAMILIES, families) < 0)
-        goto out;
-    rc = 0;
-out:
-    free(families);
-    return rc;
-}
-
 // --- datasets --------------------------------------------------------------------------------------
 
 /* The creation list of every dataset: chunked, deflated when this HDF5 can encode it, and
@@ -357,7 +190,7 @@ static hid_t table_create(h5out *w, const char *name, hid_t mem_type)
     if ((dcpl = chunked_dcpl(w, CELLS_CHUNK_ROWS)) < 0)
         goto out;
     if ((dset = H5Dcreate2(w->file, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0)
-        fail_h5(w, name);
+        h5out_fail_h5(w, name);
 out:
     h5util_close_id(&dcpl, H5Pclose);
     h5util_close_id(&space, H5Sclose);
@@ -368,7 +201,7 @@ out:
 static int tables_create(h5out *w)
 {
     if ((w->row_type = h5out_row_type()) < 0 || (w->trial_type = h5out_trial_type()) < 0) {
-        fail_h5(w, "building the rb_row and rb_trial types");
+        h5out_fail_h5(w, "building the rb_row and rb_trial types");
         return -1;
     }
     if ((w->cells = table_create(w, RB_H5_CELLS, w->row_type)) < 0 ||
@@ -383,7 +216,7 @@ static int tables_create(h5out *w)
         goto out;
     H5_CHECK(w, w->tsamples = H5Dcreate2(w->file, RB_H5_TRIAL_SAMPLES, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl,
                                          H5P_DEFAULT), "creating " RB_H5_TRIAL_SAMPLES);
-    rc = cells_describe(w);
+    rc = h5out_cells_describe(w);
 out:
     h5util_close_id(&dcpl, H5Pclose);
     h5util_close_id(&space, H5Sclose);
@@ -428,7 +261,7 @@ static int samples_write(h5out *w, const char *name, const char *unit, const dou
                                   H5P_DEFAULT), "creating the samples dataset");
     H5_CHECK(w, H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, samples),
              "writing samples");
-    rc = attr_write_str(w, dset, RB_H5_ATTR_SAMPLE_UNIT, unit);
+    rc = h5out_attr_write_str(w, dset, RB_H5_ATTR_SAMPLE_UNIT, unit);
 out:
     h5util_close_id(&dset, H5Dclose);
     h5util_close_id(&dcpl, H5Pclose);
@@ -446,7 +279,7 @@ static int flush_to_disk(h5out *w)
     H5_CHECK(w, H5Fflush(w->file, H5F_SCOPE_GLOBAL), "H5Fflush");
     H5_CHECK(w, H5Fget_vfd_handle(w->file, H5P_DEFAULT, &handle), "H5Fget_vfd_handle");
     if (handle != NULL && fsync(*(int *)handle) != 0) {
-        fail(w, "%s: fsync failed: %s", w->partial, strerror(errno));
+        h5out_fail(w, "%s: fsync failed: %s", w->partial, strerror(errno));
         goto out;
     }
     rc = 0;
@@ -481,36 +314,36 @@ static int check_paths(h5out *w)
     int rc = -1;
 
     if (dir == NULL) {
-        fail(w, "%s: out of memory", w->path);
+        h5out_fail(w, "%s: out of memory", w->path);
         goto out;
     }
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fail(w, "cannot write '%s': directory '%s' %s", w->path, dir,
+        h5out_fail(w, "cannot write '%s': directory '%s' %s", w->path, dir,
              errno == ENOENT ? "does not exist" : "is not a directory");
         goto out;
     }
     if (access(dir, W_OK | X_OK) != 0) {
-        fail(w, "cannot write '%s': directory '%s' is not writable (%s)", w->path, dir, strerror(errno));
+        h5out_fail(w, "cannot write '%s': directory '%s' is not writable (%s)", w->path, dir, strerror(errno));
         goto out;
     }
     if (lstat(w->path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
-            fail(w, "%s is a directory", w->path);
+            h5out_fail(w, "%s is a directory", w->path);
             goto out;
         }
         if (!w->force) {
-            fail(w, "%s exists; use --force to replace it", w->path);
+            h5out_fail(w, "%s exists; use --force to replace it", w->path);
             goto out;
         }
     }
     if (lstat(w->partial, &st) == 0) {
         if (!w->force) {
-            fail(w, "%s exists, left by a ringbench that crashed or is still running; "
+            h5out_fail(w, "%s exists, left by a ringbench that crashed or is still running; "
                  "look at it with h5dump, remove it, or use --force", w->partial);
             goto out;
         }
         if (unlink(w->partial) != 0) {
-            fail(w, "cannot remove the stale %s: %s", w->partial, strerror(errno));
+            h5out_fail(w, "cannot remove the stale %s: %s", w->partial, strerror(errno));
             goto out;
         }
     }
@@ -539,11 +372,11 @@ static int file_create(h5out *w)
         int saved = errno;
         struct stat st;
         if (lstat(w->partial, &st) == 0)
-            fail(w, "%s appeared while opening it: is another ringbench writing here?", w->partial);
+            h5out_fail(w, "%s appeared while opening it: is another ringbench writing here?", w->partial);
         else if (saved != 0)
-            fail(w, "cannot create %s: %s", w->partial, strerror(saved));
+            h5out_fail(w, "cannot create %s: %s", w->partial, strerror(saved));
         else
-            fail_h5(w, "H5Fcreate");
+            h5out_fail_h5(w, "H5Fcreate");
         H5Eclear2(H5E_DEFAULT);
         goto out;
     }
@@ -603,10 +436,10 @@ int h5out_open(const char *path, int force, h5out **out, char *err, size_t errle
     if (check_paths(w) < 0 || file_create(w) < 0)
         goto out;
     H5_CHECK(w, root = H5Gopen2(w->file, "/", H5P_DEFAULT), "H5Gopen2 /");
-    if (attr_write_str(w, root, RB_H5_ATTR_TOOL, "ringbench") < 0 ||
-        attr_write(w, root, RB_H5_ATTR_SCHEMA, H5T_NATIVE_INT32, &version) < 0 ||
-        attr_write(w, root, RB_H5_ATTR_COMPLETE, H5T_NATIVE_INT32, &complete) < 0 ||
-        attr_write_str(w, root, RB_H5_ATTR_INTERRUPTED, "") < 0)
+    if (h5out_attr_write_str(w, root, RB_H5_ATTR_TOOL, "ringbench") < 0 ||
+        h5out_attr_write(w, root, RB_H5_ATTR_SCHEMA, H5T_NATIVE_INT32, &version) < 0 ||
+        h5out_attr_write(w, root, RB_H5_ATTR_COMPLETE, H5T_NATIVE_INT32, &complete) < 0 ||
+        h5out_attr_write_str(w, root, RB_H5_ATTR_INTERRUPTED, "") < 0)
         goto out;
     H5_CHECK(w, samples = H5Gcreate2(w->file, RB_H5_SAMPLES, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
              "creating " RB_H5_SAMPLES);
@@ -641,15 +474,15 @@ int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n)
     if (w == NULL)
         return -1;
     if (w->file < 0 || w->cells < 0) {
-        fail(w, "%s: the writer is closed", w->partial);
+        h5out_fail(w, "%s: the writer is closed", w->partial);
         return -1;
     }
     if (row == NULL || (n > 0 && samples == NULL)) {
-        fail(w, "%s: h5out_append without a row or with %zu samples at NULL", w->partial, n);
+        h5out_fail(w, "%s: h5out_append without a row or with %zu samples at NULL", w->partial, n);
         return -1;
     }
     if (w->nrows == INT32_MAX) {
-        fail(w, "%s: the table is full (%d rows)", w->partial, (int)INT32_MAX);
+        h5out_fail(w, "%s: the table is full (%d rows)", w->partial, (int)INT32_MAX);
         return -1;
     }
     memcpy(&copy, row, sizeof copy);
@@ -680,15 +513,15 @@ int h5out_append_trial(h5out *w, rb_trial *t, const double *samples, size_t n)
     if (w == NULL)
         return -1;
     if (w->file < 0 || w->trials < 0) {
-        fail(w, "%s: the writer is closed", w->partial);
+        h5out_fail(w, "%s: the writer is closed", w->partial);
         return -1;
     }
     if (t == NULL || (n > 0 && samples == NULL)) {
-        fail(w, "%s: h5out_append_trial without a trial or with %zu samples at NULL", w->partial, n);
+        h5out_fail(w, "%s: h5out_append_trial without a trial or with %zu samples at NULL", w->partial, n);
         return -1;
     }
     if (w->ntrials == INT32_MAX) {
-        fail(w, "%s: the trials table is full", w->partial);
+        h5out_fail(w, "%s: the trials table is full", w->partial);
         return -1;
     }
     memcpy(&copy, t, sizeof copy);
@@ -752,30 +585,30 @@ static int publish(h5out *w)
     if (!w->force) {
         if (link(w->partial, w->path) == 0) {
             if (unlink(w->partial) != 0) {
-                fail(w, "%s written, but cannot remove %s: %s", w->path, w->partial, strerror(errno));
+                h5out_fail(w, "%s written, but cannot remove %s: %s", w->path, w->partial, strerror(errno));
                 return -1;
             }
             return 0;
         }
         if (errno == EEXIST) {
-            fail(w, "%s appeared while ringbench ran; not replacing it (results are in %s)",
+            h5out_fail(w, "%s appeared while ringbench ran; not replacing it (results are in %s)",
                  w->path, w->partial);
             return -1;
         }
         /* Filesystems without hard links (some FUSE and Windows mounts): check, then rename; the
          * window between the two is the best such a filesystem allows. */
         if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP && errno != ENOSYS) {
-            fail(w, "cannot link %s to %s: %s", w->partial, w->path, strerror(errno));
+            h5out_fail(w, "cannot link %s to %s: %s", w->partial, w->path, strerror(errno));
             return -1;
         }
         if (lstat(w->path, &st) == 0) {
-            fail(w, "%s appeared while ringbench ran; not replacing it (results are in %s)",
+            h5out_fail(w, "%s appeared while ringbench ran; not replacing it (results are in %s)",
                  w->path, w->partial);
             return -1;
         }
     }
     if (rename(w->partial, w->path) != 0) {
-        fail(w, "cannot rename %s to %s: %s", w->partial, w->path, strerror(errno));
+        h5out_fail(w, "cannot rename %s to %s: %s", w->partial, w->path, strerror(errno));
         return -1;
     }
     return 0;
@@ -793,7 +626,7 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
         return -1;
     }
     if (w->file < 0) {
-        fail(w, "%s: the writer is closed", w->partial);
+        h5out_fail(w, "%s: the writer is closed", w->partial);
         goto out;
     }
     if (!complete && (why == NULL || why[0] == '\0'))
@@ -801,11 +634,11 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
     H5_CHECK(w, root = H5Gopen2(w->file, "/", H5P_DEFAULT), "H5Gopen2 /");
     /* The lengths of the tables and of the samples, so a reader sees rows cut off or added later. */
     int64_t nrows = w->nrows, ntrials = w->ntrials, nsamples = (int64_t)w->nsamples;
-    if (attr_write(w, root, RB_H5_ATTR_COMPLETE, H5T_NATIVE_INT32, &flag) < 0 ||
-        attr_write_str(w, root, RB_H5_ATTR_INTERRUPTED, complete ? "" : why) < 0 ||
-        attr_write(w, root, RB_H5_ATTR_NROWS, H5T_NATIVE_INT64, &nrows) < 0 ||
-        attr_write(w, root, RB_H5_ATTR_NTRIALS, H5T_NATIVE_INT64, &ntrials) < 0 ||
-        attr_write(w, root, RB_H5_ATTR_NSAMPLES, H5T_NATIVE_INT64, &nsamples) < 0)
+    if (h5out_attr_write(w, root, RB_H5_ATTR_COMPLETE, H5T_NATIVE_INT32, &flag) < 0 ||
+        h5out_attr_write_str(w, root, RB_H5_ATTR_INTERRUPTED, complete ? "" : why) < 0 ||
+        h5out_attr_write(w, root, RB_H5_ATTR_NROWS, H5T_NATIVE_INT64, &nrows) < 0 ||
+        h5out_attr_write(w, root, RB_H5_ATTR_NTRIALS, H5T_NATIVE_INT64, &ntrials) < 0 ||
+        h5out_attr_write(w, root, RB_H5_ATTR_NSAMPLES, H5T_NATIVE_INT64, &nsamples) < 0)
         goto out;
     h5util_close_id(&root, H5Gclose);
     h5util_close_id(&w->cells, H5Dclose);
@@ -817,14 +650,14 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
     H5_CHECK(w, left = H5Fget_obj_count(w->file, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE |
                                                  H5F_OBJ_ATTR), "H5Fget_obj_count");
     if (left != 0) {
-        fail(w, "%s: internal error: %zd HDF5 objects left open", w->partial, left);
+        h5out_fail(w, "%s: internal error: %zd HDF5 objects left open", w->partial, left);
         goto out;
     }
     hid_t file = w->file;
     w->file = H5I_INVALID_HID;
     H5_CHECK(w, H5Fclose(file), "H5Fclose");
     if ((fd = open(w->partial, O_RDONLY)) < 0 || fsync(fd) != 0) {
-        fail(w, "%s: fsync failed: %s", w->partial, strerror(errno));
+        h5out_fail(w, "%s: fsync failed: %s", w->partial, strerror(errno));
         if (fd >= 0)
             close(fd);
         goto out;

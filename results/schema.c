@@ -5,6 +5,7 @@
  */
 #include "schema.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -133,3 +134,35 @@ uint64_t rb_trial_check(const rb_trial *x)
 #undef CHECK_I64
 #undef CHECK_U64
 #undef CHECK_F64
+
+// --- the calls_<name> columns (call_kinds.h) ----------------------------------------------------------
+
+void rb_row_calls_get(const rb_row *r, double out[RB_CALL_KIND_COUNT])
+{
+    size_t k = 0;
+#define RB_GET_CALLS(A, e, name, doc) out[k++] = r->calls_##name;
+    RB_CALL_KINDS(RB_GET_CALLS, ~)
+#undef RB_GET_CALLS
+}
+
+void rb_row_calls_set(rb_row *r, const double in[RB_CALL_KIND_COUNT])
+{
+    size_t k = 0;
+#define RB_SET_CALLS(A, e, name, doc) r->calls_##name = in[k++];
+    RB_CALL_KINDS(RB_SET_CALLS, ~)
+#undef RB_SET_CALLS
+}
+
+void rb_row_calls_clear(rb_row *r)
+{
+#define RB_CLEAR_CALLS(A, e, name, doc) r->calls_##name = NAN;
+    RB_CALL_KINDS(RB_CLEAR_CALLS, ~)
+#undef RB_CLEAR_CALLS
+}
+
+int rb_row_calls_column(const char *name)
+{
+#define RB_IS_CALLS(A, e, name_, doc) strcmp(name, "calls_" #name_) == 0 ||
+    return RB_CALL_KINDS(RB_IS_CALLS, ~) 0;
+#undef RB_IS_CALLS
+}

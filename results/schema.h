@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "call_kinds.h"
+
 #define RB_SCHEMA_VERSION 3
 
 /* Groups, datasets and file-level attributes. */
@@ -119,9 +121,11 @@ typedef struct rb_row {
     uint64_t lost, duplicated, corrupted, kernel_errors;
     double elapsed_s;               /* wall time spent on the row's trials */
     /* CUDA runtime calls per operation (per message, or per control-block operation), by kind, as
-     * counted by the CUDA backend's counting layer; NaN where not counted (CPU backend, baselines). */
-    double calls_memcpy, calls_memcpy_async, calls_event_record, calls_event_query;
-    double calls_stream_query, calls_stream_sync, calls_launch, calls_other;
+     * counted by the CUDA backend's counting layer; NaN where not counted (CPU backend, baselines).
+     * One double calls_<name> per kind of call_kinds.h, in its order. */
+#define RB_ROW_CALLS_FIELD(A, e, name, doc) double calls_##name;
+    RB_CALL_KINDS(RB_ROW_CALLS_FIELD, ~)
+#undef RB_ROW_CALLS_FIELD
     /* Schema 3: end-to-end checksums (rb_check_samples, rb_row_check), so damage anywhere between
      * the writer and the reader, HDF5's own chunk index included, is detected on read. */
     uint64_t samples_check;         /* of the row's own /samples/row_N dataset (none: of no samples) */
@@ -145,6 +149,8 @@ typedef struct rb_row {
  * type from this list and the reader asks the file for each of these names, so a new rb_row field
  * needs exactly one line here (test_h5_roundtrip checks that the list covers the whole struct). */
 #define RB_UNIT_OF_ROW "row unit (see column 'unit')"
+/* The calls_<name> columns, one per kind of call_kinds.h (X is RB_ROW_COLUMNS's X). */
+#define RB_ROW_CALLS_COLUMN(X, e, name, doc) X(F64, calls_##name, "calls/op")
 #define RB_ROW_COLUMNS(X) \
     X(I32, row_id,        "index") \
     X(I32, cell_id,       "index") \
@@ -185,14 +191,7 @@ typedef struct rb_row {
     X(U64, corrupted,     "count") \
     X(U64, kernel_errors, "count") \
     X(F64, elapsed_s,     "s") \
-    X(F64, calls_memcpy,        "calls/op") \
-    X(F64, calls_memcpy_async,  "calls/op") \
-    X(F64, calls_event_record,  "calls/op") \
-    X(F64, calls_event_query,   "calls/op") \
-    X(F64, calls_stream_query,  "calls/op") \
-    X(F64, calls_stream_sync,   "calls/op") \
-    X(F64, calls_launch,        "calls/op") \
-    X(F64, calls_other,         "calls/op") \
+    RB_CALL_KINDS(RB_ROW_CALLS_COLUMN, X) \
     X(U64, samples_check, "FNV-1a 64") \
     X(U64, check,         "FNV-1a 64")
 
@@ -291,5 +290,13 @@ uint64_t rb_trial_check(const rb_trial *trial);
 #define RB_H5_ATTR_UNIT_PREFIX "unit_"    /* "unit_<column>" for every numeric column */
 #define RB_H5_ATTR_FAMILIES    "families" /* "name: unit: doc" lines, one per metric family */
 #define RB_H5_ATTR_SAMPLE_UNIT "unit"     /* on each samples dataset: the row's unit */
+
+/* A row's calls_<name> columns as an array in call_kinds.h order (get), from one (set), or all NaN:
+ * "not counted" (clear). */
+void rb_row_calls_get(const rb_row *r, double out[RB_CALL_KIND_COUNT]);
+void rb_row_calls_set(rb_row *r, const double in[RB_CALL_KIND_COUNT]);
+void rb_row_calls_clear(rb_row *r);
+/* 1 when name is a calls_<name> column of call_kinds.h. */
+int rb_row_calls_column(const char *name);
 
 #endif

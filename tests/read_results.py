@@ -7,6 +7,7 @@ Checks that /cells has a column for every field of rb_row (taken from results/sc
 definition), decodes the text columns, loads one row's samples and prints a summary. Exits 0 when
 all is as SCHEMA.md says, 1 otherwise, 77 (skipped) when h5py is not installed.
 """
+import os
 import re
 import sys
 
@@ -23,6 +24,11 @@ def row_fields(schema_h):
     text = open(schema_h, encoding="utf-8").read()
     body = re.search(r"typedef struct rb_row \{(.*?)\} rb_row;", text, re.S).group(1)
     body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    # The calls_<name> fields are generated from results/call_kinds.h (one double per kind, in order).
+    kinds_h = os.path.join(os.path.dirname(schema_h), "call_kinds.h")
+    kinds = re.findall(r"X\(A, *\w+, *(\w+), *\"", open(kinds_h, encoding="utf-8").read())
+    calls = "double " + ", ".join("calls_" + k for k in kinds) + ";"
+    body = re.sub(r"#define RB_ROW_CALLS_FIELD.*?#undef RB_ROW_CALLS_FIELD", calls, body, flags=re.S)
     fields = []
     for decl in body.split(";"):
         decl = decl.strip()

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "h5out.h"
+#include "rng.h"
 #include "stats.h"
 
 const uint64_t fixture_sizes[FIXTURE_NSIZES] = {8, 64, 512, 4096, 32768, 262144, 4194304};
@@ -87,37 +88,34 @@ fixture_opts fixture_defaults(void)
 
 // --- samples ----------------------------------------------------------------------------------------------
 
-typedef struct rng {
+typedef struct fix_rng {
     uint64_t s;
-} rng;
+} fix_rng;
 
-static uint64_t rng_next(rng *r)
+static uint64_t fix_next(fix_rng *r)
 {
-    /* splitmix64: small, seedable, and good enough for synthetic samples. */
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    /* splitmix64 (rng.h): small, seedable, and good enough for synthetic samples. */
+    return rng_splitmix64(&r->s);
 }
 
-static double rng_unit(rng *r)
+static double fix_unit(fix_rng *r)
 {
-    return ((double)(rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
+    return ((double)(fix_next(r) >> 11) + 0.5) / 9007199254740992.0;
 }
 
-static double rng_normal(rng *r)
+static double fix_normal(fix_rng *r)
 {
-    return sqrt(-2.0 * log(rng_unit(r))) * cos(6.283185307179586 * rng_unit(r));
+    return sqrt(-2.0 * log(fix_unit(r))) * cos(6.283185307179586 * fix_unit(r));
 }
 
 /* n samples around median: lognormal with sigma, plus 1% of them 1.5x-4x in the tail (slow for a
  * time, low for a rate). */
-static void draw(rng *r, double median, double sigma, int rate, double *x, size_t n)
+static void draw(fix_rng *r, double median, double sigma, int rate, double *x, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        double v = median * exp(sigma * rng_normal(r));
-        if (rng_unit(r) < 0.01) {
-            double tail = 1.5 + 2.5 * rng_unit(r);
+        double v = median * exp(sigma * fix_normal(r));
+        if (fix_unit(r) < 0.01) {
+            double tail = 1.5 + 2.5 * fix_unit(r);
             v = rate ? v / tail : v * tail;
         }
         x[i] = v;
@@ -169,7 +167,7 @@ static int put_row(writer *wr, rb_family f, const rb_mode *m, uint64_t size, con
     if (f == RB_FAM_LATENCY && wr->o->latency_samples > 0)
         n = wr->o->latency_samples;
     int32_t cell = (int32_t)wr->row_seq;
-    rng g = {wr->o->seed * 1000003ull + wr->row_seq++};
+    fix_rng g = {wr->o->seed * 1000003ull + wr->row_seq++};
 
     memset(&r, 0, sizeof r);
     set(r.backend, sizeof r.backend, wr->o->backend ? wr->o->backend : "cuda");
@@ -193,8 +191,8 @@ static int put_row(writer *wr, rb_family f, const rb_mode *m, uint64_t size, con
         double t_scale = 1.0;
         if (k > 1) {
             /* The round's drift is the same for every row of the file (seeded by seed and round). */
-            rng round = {wr->o->seed * 7919ull + j};
-            t_scale = exp(wr->o->trial_sd * (rng_normal(&round) + rng_normal(&g)));
+            fix_rng round = {wr->o->seed * 7919ull + j};
+            t_scale = exp(wr->o->trial_sd * (fix_normal(&round) + fix_normal(&g)));
         }
         draw(&g, median * (rate ? 1.0 / t_scale : t_scale), rate ? 0.02 : 0.04, rate, x + j * n, n);
     }

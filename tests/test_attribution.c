@@ -1,4 +1,4 @@
-/* test_attribution.c - calls x cost attribution (plots/attribution.h) on synthetic pairs of files
+/* test_attribution.c - calls x cost attribution (harness/attribution.h) on synthetic pairs of files
  * whose per-call costs differ by known deltas: the explained part, its split into cost and count
  * changes, and the remainder are recovered; per-kind deltas are recovered from single-kind modes;
  * the --call-overhead parser and the MODEL prediction. Label: unit. */
@@ -41,14 +41,7 @@ static size_t cost_rows(rb_row *rows, double m, double a, double q, double sq, d
 static rb_row mode_row(double p50, const double c[CC_KIND_COUNT])
 {
     rb_row r = base_row("latency", p50);
-    r.calls_memcpy = c[CC_MEMCPY];
-    r.calls_memcpy_async = c[CC_MEMCPY_ASYNC];
-    r.calls_event_record = c[CC_EVENT_RECORD];
-    r.calls_event_query = c[CC_EVENT_QUERY];
-    r.calls_stream_query = c[CC_STREAM_QUERY];
-    r.calls_stream_sync = c[CC_STREAM_SYNC];
-    r.calls_launch = c[CC_LAUNCH];
-    r.calls_other = c[CC_OTHER];
+    rb_row_calls_set(&r, c);
     return r;
 }
 

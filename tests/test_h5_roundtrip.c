@@ -620,8 +620,7 @@ static void test_other_layout(void)
     snprintf(row.ci_method, sizeof row.ci_method, "%s", RB_CI_SAMPLES);
     row.trials = 1;
     row.trial_p50_min = row.trial_p50_max = row.trial_cv = NAN;
-    row.calls_memcpy = row.calls_memcpy_async = row.calls_event_record = row.calls_event_query = NAN;
-    row.calls_stream_query = row.calls_stream_sync = row.calls_launch = row.calls_other = NAN;
+    rb_row_calls_clear(&row);
     /* Values that float32 holds exactly, so the comparison can stay bit for bit. */
     row.p999 = 5.125; row.max = 1024.5; row.mean = 2.625; row.stddev = 0.125;
     row.ci_lo = 2.5; row.ci_hi = 2.75; row.elapsed_s = 0.5;

@@ -60,8 +60,7 @@ static int add_row(h5out *w, const char *family, const char *const mode[4], uint
     r.ci_hi = p50 * 1.01;
     r.trial_cv = 0.01;
     r.stddev = r.msgs_per_s = r.ratio_floor = r.ratio_memcpy = r.trial_p50_min = r.trial_p50_max = NAN;
-    r.calls_memcpy = r.calls_memcpy_async = r.calls_event_record = r.calls_event_query = NAN;
-    r.calls_stream_query = r.calls_stream_sync = r.calls_launch = r.calls_other = NAN;
+    rb_row_calls_clear(&r);
     return h5out_append(w, &r, NULL, 0);
 }
 

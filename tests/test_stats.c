@@ -11,6 +11,7 @@
  * Run: ctest --test-dir build -R test_stats --output-on-failure
  */
 #include "check.h"
+#include "rng.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -20,10 +21,7 @@
 static uint64_t test_rng_state;
 
 static uint64_t test_next(void) {
-    uint64_t z = (test_rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return rng_splitmix64(&test_rng_state);
 }
 
 /* Exponential(1) by inversion; u is in (0, 1], so the log is finite. */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "rng.h"
 #include "track_detect.h"
 
 #define TRIALS 5
@@ -27,10 +28,7 @@ static uint64_t g_rng = 0x5eed2026u;
 
 static uint64_t splitmix(void)
 {
-    uint64_t z = (g_rng += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
+    return rng_splitmix64(&g_rng);
 }
 
 static double uniform(void)

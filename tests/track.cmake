@@ -1,5 +1,5 @@
 # Tracking: the regression detector on synthetic histories (false-alarm and detection rates).
-rb_add_test(test_track_detect SOURCES test_track_detect.c LIBS rb_track LABELS unit)
+rb_add_test(test_track_detect SOURCES test_track_detect.c LIBS rb_track rb_stats LABELS unit)
 
 # The run history (SQLite index, fingerprints, damaged files, rebuilds) on synthetic run files.
 if(RINGBENCH_HAVE_SQLITE)

@@ -60,6 +60,27 @@ typedef enum track_kind {
 
 const char *track_kind_name(track_kind k); /* "unchanged", "regression", ... */
 
+/* --- the night's rules (used by plots/track.c, which judges a whole run) ---------------------------- */
+
+/* The night's false-alarm budget (family-wise, results/RESULTS.md "Nightly tracking"): the chance that a night with
+ * no change calls any regression, split between the headline cells and the other ring cells. */
+#define TRACK_ALPHA_HEADLINE 0.045
+#define TRACK_ALPHA_RING 0.005
+
+/* The |z| a cell of a family of m cells needs for the family to keep its share alpha of the night's
+ * false-alarm budget: Bonferroni over the family, two-sided, on a Student t with df = baseline runs - 1
+ * (the noise is estimated from those runs). */
+double track_family_threshold(double alpha, size_t m, size_t n_baseline);
+
+/* Removes the machine's movement from a series: shift[i] is run i's common log change of the machine
+ * references (NaN: none known); time-like figures are divided by exp(shift), rates (rate = 1, GB/s)
+ * multiplied. */
+void track_remove_shift(track_point *s, size_t n, const double *shift, int rate);
+
+/* Whether a run's samples of a latency cell are bimodal (stats_two_modes), for the history index
+ * (hist_open_modes): 1 with the two modes and the slow one's share, 0 unimodal, -1 on error. */
+int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, double *hi_share);
+
 typedef struct track_result {
     track_kind kind;
     size_t n_baseline;    /* history points in the baseline */

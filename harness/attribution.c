@@ -24,6 +24,8 @@ int attr_costs(const rb_row *rows, size_t n, int pinned, double cost[CC_KIND_COU
     const double d2h = base_p50(rows, n, pinned ? "call_memcpy_d2h_pinned" : "call_memcpy_d2h_pageable");
     const double aq = base_p50(rows, n, "call_memcpy_async_query");
     const double eq = base_p50(rows, n, "call_event_query_done");
+    for (int k = 0; k < CC_KIND_COUNT; k++) /* a kind without a baseline has no known cost */
+        cost[k] = NAN;
     cost[CC_MEMCPY] = (h2d + d2h) / 2;
     cost[CC_MEMCPY_ASYNC] = isfinite(aq) && isfinite(eq) ? fmax(aq - eq, 0) : NAN;
     cost[CC_EVENT_RECORD] = isfinite(cost[CC_MEMCPY_ASYNC]) ? 0 : NAN;
@@ -40,14 +42,7 @@ int attr_costs(const rb_row *rows, size_t n, int pinned, double cost[CC_KIND_COU
 
 int attr_row_calls(const rb_row *r, double c[CC_KIND_COUNT])
 {
-    c[CC_MEMCPY] = r->calls_memcpy;
-    c[CC_MEMCPY_ASYNC] = r->calls_memcpy_async;
-    c[CC_EVENT_RECORD] = r->calls_event_record;
-    c[CC_EVENT_QUERY] = r->calls_event_query;
-    c[CC_STREAM_QUERY] = r->calls_stream_query;
-    c[CC_STREAM_SYNC] = r->calls_stream_sync;
-    c[CC_LAUNCH] = r->calls_launch;
-    c[CC_OTHER] = r->calls_other;
+    rb_row_calls_get(r, c); /* cc_kind order is call_kinds.h order */
     for (int k = 0; k < CC_KIND_COUNT; k++)
         if (!isfinite(c[k]))
             return 0;

@@ -1,4 +1,5 @@
-/* attribution.h - how much of a latency difference the CUDA calls explain (plots/).
+/* attribution.h - how much of a latency difference the CUDA calls explain: a decision beside the
+ * statistics (harness/); plots/attribution_md.c renders it.
  *
  * A row carries its calls per operation by kind (calls_* columns, harness/cuda_calls.h); a file carries
  * what one call of each kind costs on its machine (the call_* baselines). For a pair of rows (the same

@@ -4,6 +4,8 @@
  */
 #include "track_detect.h"
 
+#include "stats.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -157,4 +159,37 @@ out:
     free(idx);
     free(tmp);
     return 0;
+}
+
+// --- the night's rules ------------------------------------------------------------------------------
+
+double track_family_threshold(double alpha, size_t m, size_t n_baseline)
+{
+    int df = n_baseline > 2 ? (int)n_baseline - 1 : 1;
+    return stats_t_quantile(1.0 - alpha / (2.0 * (double)(m ? m : 1)), df);
+}
+
+void track_remove_shift(track_point *s, size_t n, const double *shift, int rate)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(shift[i]))
+            continue;
+        double f = exp(rate ? shift[i] : -shift[i]);
+        s[i].est *= f;
+        s[i].lo *= f;
+        s[i].hi *= f;
+    }
+}
+
+int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, double *hi_share)
+{
+    stats_modes m;
+    if (stats_two_modes(sorted, n, &m) != 0)
+        return -1;
+    if (!m.bimodal)
+        return 0;
+    *lo = m.lo;
+    *hi = m.hi;
+    *hi_share = m.hi_share;
+    return 1;
 }

@@ -1,0 +1,65 @@
+/* verdict.h - the decisions made from intervals, beside the statistics they use (stats.h): the
+ * interval a cell reports, how two rows are compared (paired or not), and the words a report prints
+ * for an overhead ("slower", "inside the claim", ...).
+ *
+ * A cell's p50 and interval (verdict_cell_interval) are the median of its trial lower medians with the
+ * hierarchical bootstrap over trials, calibrated for their number, with the same method and seed that
+ * report and compare use. A rate (GB/s) is bootstrapped as time per byte and turned back. One trial:
+ * the order-statistic CI of its samples (method SAMPLES).
+ *
+ * An overhead of B over A is est(B)/est(A) - 1 with a 95% interval: paired rounds when both rows are
+ * one file's rows measured in the same rounds (verdict_pairable), independent hierarchical bootstraps
+ * otherwise (verdict_overhead). "slower" or "faster" need an interval that excludes 0 and an overhead
+ * of at least the minimum effect; against the claim under test (REFERENCE.md: the WSL2 fallback path is
+ * "10-30% slower for control block operations") an interval is inside, below, above or straddling.
+ *
+ * bench/sweep.c uses the cell interval; plots/report_verdict.c renders the overhead words. Tests:
+ * tests/test_stats.c (the bootstraps), tests/test_report.c (the words, through the report).
+ */
+#ifndef RINGBENCH_VERDICT_H
+#define RINGBENCH_VERDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+/* The claim under test: "10-30% slower for control block operations". */
+#define VERDICT_CLAIM_LO 0.10
+#define VERDICT_CLAIM_HI 0.30
+#define VERDICT_CONF 0.95
+
+/* A cell's figures from its ok trials (each a sorted sample set). */
+typedef struct verdict_cell {
+    double p50, ci_lo, ci_hi;
+    stats_ci_method method;             /* TRIALS, or SAMPLES for a single trial */
+    double trial_p50_min, trial_p50_max; /* smallest and largest trial lower median */
+    double trial_cv;                    /* stddev / mean of the trial medians; NaN for fewer than 2 */
+} verdict_cell;
+
+/* The interval of a cell of k >= 1 trials (t[i].sorted ascending, t[i].n >= 1). rate: 1 for a
+ * bigger-is-better figure (GB/s), bootstrapped as its reciprocal; an upper bound that does not exist
+ * is +INFINITY. Returns 0, or -1 with errno set (ENOMEM, or as stats_hboot); k = 0 returns 0 and
+ * leaves *out alone. */
+int verdict_cell_interval(const stats_trial *t, size_t k, int rate, verdict_cell *out);
+
+/* 1 when two rows can be compared round by round: they are rows of the same file (same_file), have the
+ * same number k >= 2 of trials, and each round j was the same round on both sides. */
+int verdict_pairable(int same_file, const int32_t *round_a, size_t ka, const int32_t *round_b, size_t kb);
+
+/* The overhead of b over a and its interval at VERDICT_CONF, paired or independent (see above).
+ * Returns 0, or -1 with errno set as stats_hboot_ratio / stats_hboot_paired. */
+int verdict_overhead(const stats_trial *a, size_t ka, const stats_trial *b, size_t kb, int paired, int reps,
+                     uint64_t seed, stats_interval *out);
+
+/* 1 when [lo, hi] excludes 0. */
+int verdict_excludes_zero(double lo, double hi);
+
+/* "slower" when lo > 0 and est >= min_effect, "faster" when hi < 0 and -est >= min_effect, else
+ * "same within noise". */
+const char *verdict_speed_word(double est, double lo, double hi, double min_effect);
+
+/* "inside", "below", "above" the claimed 10-30%, or "straddles 10%" / "straddles 30%". */
+const char *verdict_claim_word(double lo, double hi);
+
+#endif

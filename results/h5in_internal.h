@@ -1,0 +1,73 @@
+/* h5in_internal.h - what the parts of the results reader share (h5in.c: open, close, queries and
+ * messages; h5in_table.c: attributes and the /cells and /trials tables; h5in_check.c: the raw samples
+ * and every check of what was read). Not a public interface: include h5in.h.
+ */
+#ifndef RINGBENCH_H5IN_INTERNAL_H
+#define RINGBENCH_H5IN_INTERNAL_H
+
+#include "h5in.h"
+#include "h5util.h"
+
+#include <stddef.h>
+
+/* No stored dataset can hold more than this many times its share of the file: deflate's largest
+ * ratio is about 1032:1. A larger element count is a damaged dataspace, refused before it turns
+ * into a huge allocation. */
+#define MAX_EXPANSION 1100
+#define MAX_ATTR_TEXT (1u << 20) /* longest string attribute read, against damaged sizes */
+#define MAX_WARNINGS 1000        /* more lines than this are counted, not kept */
+#define SAMPLES_BLOCK 16384      /* doubles per read of /trial_samples when it is not chunked */
+
+typedef struct h5in_attr_entry {
+    const char *group; /* one of attr_groups[] */
+    char *name;
+    char *text;
+} h5in_attr_entry;
+
+struct h5in {
+    char *path;
+    hid_t file;
+    unsigned long long file_size;
+    rb_row *rows;
+    size_t nrows;
+    rb_trial *trials;
+    size_t ntrials;
+    size_t *trial_row;   /* schema 1: the row whose samples each presented trial is */
+    size_t *row_tidx;    /* trial indices grouped by row, ascending by round within a row */
+    size_t *row_tstart;  /* row i's trials: row_tidx[row_tstart[i] .. row_tstart[i+1]) */
+    size_t *trial_rowof; /* the row of each trial, SIZE_MAX for a trial whose row was never written */
+    double *tsamples;    /* /trial_samples, read whole at open, block by block (a run's is ~10 MB) */
+    size_t ntsamples;
+    unsigned char *trial_bad; /* per trial: its samples are damaged (its row is marked) */
+    double **row_samples;     /* per row: its own /samples/row_N (schema 1; schema-2 rows written so) */
+    size_t *row_nsamples;
+    char **warnings;          /* one line each: what was found damaged, and what was done about it */
+    size_t nwarnings, warn_cap, warnings_dropped;
+    h5in_attr_entry *attrs;
+    size_t nattrs, cap;
+    int complete;
+    int schema;
+};
+
+// --- shared by the parts -------------------------------------------------------------------------------
+
+/* One line of text into err (h5in.c). */
+void h5in_put_err(char *err, size_t errlen, const char *fmt, ...);
+/* Adds a warning line to r (h5in_warning); past MAX_WARNINGS they are counted only (h5in.c). */
+void h5in_add_warning(h5in *r, const char *fmt, ...);
+/* "PATH: damaged or truncated file: WHAT failed" (and HDF5's own message) into err (h5in.c). */
+void h5in_put_damaged(char *err, size_t errlen, const char *path, const char *what);
+/* Whether n elements of size bytes could really be stored in a file of this size (h5in.c). */
+int h5in_plausible(const h5in *r, unsigned long long n, size_t size);
+/* Loads the attributes of group into r (h5in_table.c). */
+int h5in_attrs_load(h5in *r, const char *group, char *err, size_t errlen);
+/* An integer attribute of the root, parsed (h5in_table.c). Returns 0, or -1. */
+int h5in_root_int(const h5in *r, const char *name, long long *value);
+/* Reads /cells, /trials and indexes trials by row (h5in_table.c). */
+int h5in_cells_read(h5in *r, char *err, size_t errlen);
+int h5in_trials_read(h5in *r, char *err, size_t errlen);
+int h5in_trials_index(h5in *r, char *err, size_t errlen);
+/* Reads the samples and checks everything read, marking damaged rows and trials (h5in_check.c). */
+int h5in_validate(h5in *r, char *err, size_t errlen);
+
+#endif
