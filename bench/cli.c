@@ -64,7 +64,7 @@ int cli_backend_check(const char *cmd, const char *name)
     return 0;
 }
 
-int cli_backend_choose(const char *cmd, const char *name, int device, rb_caps *caps, ring_backend *out,
+int cli_backend_choose(const char *cmd, const char *name, int device, probe_caps *caps, ring_backend *out,
                        const char **notice)
 {
     int rc = cli_backend_check(cmd, name);
@@ -74,12 +74,12 @@ int cli_backend_choose(const char *cmd, const char *name, int device, rb_caps *c
     if (strcmp(name, "cpu") == 0) {
         *notice = "CPU reference backend chosen with --backend cpu: these are not GPU measurements";
         memset(caps, 0, sizeof *caps);
-        rb_probe(-1, caps); /* records why no device is used, without touching one */
+        probe_run(-1, caps); /* records why no device is used, without touching one */
         snprintf(caps->cuda_error, sizeof caps->cuda_error, "not used: --backend cpu");
         *out = RING_BACKEND_CPU;
         return 0;
     }
-    rb_probe(device, caps);
+    probe_run(device, caps);
     if (caps->cuda_usable) {
         *out = RING_BACKEND_CUDA;
     } else if (strcmp(name, "cuda") == 0) {

@@ -85,7 +85,7 @@ int cli_backend_check(const char *cmd, const char *name);
  * without a usable device; auto, CUDA when device is usable, else the CPU reference backend. Fills
  * *caps (probing the device unless cpu), *out, and *notice: "" on CUDA, else why these numbers are
  * the CPU backend's, not a GPU's. Returns 0 or the exit status. */
-int cli_backend_choose(const char *cmd, const char *name, int device, rb_caps *caps, ring_backend *out,
+int cli_backend_choose(const char *cmd, const char *name, int device, probe_caps *caps, ring_backend *out,
                        const char **notice);
 
 #endif

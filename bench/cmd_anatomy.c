@@ -33,10 +33,10 @@ typedef struct anatomy_args {
 
 /* What the arguments mean: the mode, the size, the backend and the kernel lifetime. */
 typedef struct anatomy_plan {
-    rb_mode m;
+    mode_spec m;
     uint32_t size;
     ring_backend be;
-    rb_caps caps;
+    probe_caps caps;
     double lifetime_s;
 } anatomy_plan;
 
@@ -75,7 +75,7 @@ static void usage(FILE *f)
         RB_ANATOMY_MAX);
 }
 
-static void row(const char *name, const rb_quantiles *q, const char *what)
+static void row(const char *name, const anatomy_quantiles *q, const char *what)
 {
     printf("| %-10s | %8.3f | %8.3f | %8.3f | %s |\n", name, q->p10, q->p50, q->p90, what);
 }
@@ -149,28 +149,28 @@ static int anatomy_parse(int argc, char **argv, anatomy_args *a)
 /* The mode, the size, the placement and the backend. Returns 0, or the exit status. */
 static int anatomy_policy(const anatomy_args *a, anatomy_plan *p)
 {
-    const char *invalid = rb_mode_parse_label(a->mode, &p->m) != 0
+    const char *invalid = mode_parse_label(a->mode, &p->m) != 0
                               ? "not a mode label host/xfer/launch/ctrl (see ringbench list modes)"
-                              : rb_mode_invalid_reason(&p->m);
+                              : mode_invalid_reason(&p->m);
     if (invalid) {
         fprintf(stderr, "ringbench anatomy: --mode '%s': %s\n", a->mode, invalid);
         return CLI_EXIT_USAGE;
     }
     char err[512] = "";
-    rb_sizes sizes;
-    if (rb_sizes_parse(a->size_spec, &sizes, err, sizeof err) != 0 || sizes.n != 1) {
+    preset_sizes sizes;
+    if (preset_sizes_parse(a->size_spec, &sizes, err, sizeof err) != 0 || sizes.n != 1) {
         fprintf(stderr, "ringbench anatomy: --size '%s': %s\n", a->size_spec, err[0] ? err : "one size only");
         return CLI_EXIT_USAGE;
     }
     p->size = sizes.v[0];
     if (cli_backend_check("anatomy", a->backend) != 0)
         return CLI_EXIT_USAGE;
-    if (rb_place_init(a->cpu_list, a->sw.pin, err, sizeof err) != 0) {
+    if (placement_init(a->cpu_list, a->sw.pin, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench anatomy: --cpu: %s\n", err);
         return CLI_EXIT_USAGE;
     }
-    if (rb_place_get()->warning[0])
-        fprintf(stderr, "ringbench anatomy: WARNING: %s\n", rb_place_get()->warning);
+    if (placement_get()->warning[0])
+        fprintf(stderr, "ringbench anatomy: WARNING: %s\n", placement_get()->warning);
     const char *notice;
     int brc = cli_backend_choose("anatomy", a->backend, (int)a->device, &p->caps, &p->be, &notice);
     if (brc != 0)
@@ -187,10 +187,10 @@ static int anatomy_policy(const anatomy_args *a, anatomy_plan *p)
 static void anatomy_ring(const anatomy_args *a, const anatomy_plan *p, ring_config *cfg)
 {
     if (p->be == RING_BACKEND_CUDA && a->warm_s > 0) {
-        rb_trial_cfg tc = {.backend = p->be, .device = (int)a->device, .seed = 1, .timeout_s = 5,
+        trial_cfg tc = {.backend = p->be, .device = (int)a->device, .seed = 1, .timeout_s = 5,
                            .max_lifetime_s = p->lifetime_s, .early_take = 1, .leader_reply = 1, .stop = &cli_stop};
         double secs, sm, target;
-        rb_trial_warmup(&tc, NULL, a->warm_s, &secs, &sm, &target);
+        trial_warmup(&tc, NULL, a->warm_s, &secs, &sm, &target);
     }
     ring_config_default(cfg);
     cfg->backend = p->be;
@@ -207,17 +207,17 @@ static void anatomy_ring(const anatomy_args *a, const anatomy_plan *p, ring_conf
     cfg->max_lifetime_s = p->lifetime_s;
 }
 
-/* The round trips with the trace on, into *an. Returns rb_anatomy_run's status (0, 1 interrupted, -1). */
-static int anatomy_measure(const anatomy_args *a, const anatomy_plan *p, rb_anatomy *an, char *err, size_t errlen)
+/* The round trips with the trace on, into *an. Returns anatomy_run's status (0, 1 interrupted, -1). */
+static int anatomy_measure(const anatomy_args *a, const anatomy_plan *p, anatomy_result *an, char *err, size_t errlen)
 {
     ring_config cfg;
     anatomy_ring(a, p, &cfg);
-    return rb_anatomy_run(&cfg, p->size, (uint32_t)a->warm_msgs, (uint32_t)a->samples, &cli_stop, an, err, errlen);
+    return anatomy_run(&cfg, p->size, (uint32_t)a->warm_msgs, (uint32_t)a->samples, &cli_stop, an, err, errlen);
 }
 
 /* One row of the window table; bound: Little's law (window x the window-1 rate), capped by the
  * rate at the largest window. */
-static void window_row(const rb_anatomy_window *w, double rate1, double rate_full)
+static void window_row(const anatomy_window *w, double rate1, double rate_full)
 {
     double bound = rate1 * w->window;
     if (rate_full > 0 && bound > rate_full)
@@ -229,13 +229,13 @@ static void window_row(const rb_anatomy_window *w, double rate1, double rate_ful
            w->per_post, w->per_announce, w->per_fetch, 100 * w->early_replies);
 }
 
-static void windows_print(const anatomy_args *a, const anatomy_plan *p, const rb_anatomy_window *w, size_t nw,
+static void windows_print(const anatomy_args *a, const anatomy_plan *p, const anatomy_window *w, size_t nw,
                           const uint32_t *asked)
 {
     char label[64], sname[32];
     printf("ringbench anatomy: %s, %s, %s backend, early take %s (of %s), leader reply %s, early replies %s, "
            "%.2g s per window; every reply verified\n\n",
-           rb_mode_label(&p->m, label, sizeof label), rb_size_name(p->size, sname, sizeof sname),
+           mode_label(&p->m, label, sizeof label), preset_size_name(p->size, sname, sizeof sname),
            ring_backend_name(p->be), a->sw.early_take ? "on" : "off",
            a->sw.shortcuts_busy ? "any message" : "lone messages", a->sw.leader_reply ? "on" : "off",
            a->sw.early_replies ? "on" : "off", a->pump_s);
@@ -260,16 +260,16 @@ static int anatomy_windows(const anatomy_args *a, const anatomy_plan *p)
     uint32_t win[8];
     size_t nw = 0;
     char err[512] = "";
-    if (rb_windows_parse(a->windows, win, 8, &nw, err, sizeof err) != 0) {
+    if (preset_windows_parse(a->windows, win, 8, &nw, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench anatomy: --window '%s': %s\n", a->windows, err);
         return CLI_EXIT_USAGE;
     }
     ring_config cfg;
     anatomy_ring(a, p, &cfg);
-    rb_anatomy_window w[8];
+    anatomy_window w[8];
     for (size_t i = 0; i < nw; i++) {
         const uint32_t n = win[i] > cfg.capacity ? cfg.capacity : win[i]; /* RB_WINDOW_CAP */
-        if (rb_anatomy_window_run(&cfg, p->size, n, a->pump_s, &cli_stop, &w[i], err, sizeof err) != 0) {
+        if (anatomy_window_run(&cfg, p->size, n, a->pump_s, &cli_stop, &w[i], err, sizeof err) != 0) {
             fprintf(stderr, "ringbench anatomy: window %u: %s\n", n, err);
             return CLI_EXIT_FAIL;
         }
@@ -279,23 +279,23 @@ static int anatomy_windows(const anatomy_args *a, const anatomy_plan *p)
 }
 
 /* The floor in the same process, right after: the reference the round trip is held against. */
-static void anatomy_floor(const anatomy_args *a, const anatomy_plan *p, rb_quantiles *q, char *ferr, size_t n)
+static void anatomy_floor(const anatomy_args *a, const anatomy_plan *p, anatomy_quantiles *q, char *ferr, size_t n)
 {
-    rb_policy pol = {.warmup = 200, .rule = {.min_samples = (size_t)a->samples, .max_seconds = 10,
+    measure_policy pol = {.warmup = 200, .rule = {.min_samples = (size_t)a->samples, .max_seconds = 10,
                                              .max_samples = (size_t)a->samples, .rel_ci_width = 0}};
-    rb_samples fs = {0};
-    *q = (rb_quantiles){NAN, NAN, NAN};
-    if (rb_base_floor(p->be, (int)a->device, &pol, &fs, ferr, n, &cli_stop) == RB_BASE_OK)
-        rb_quantiles_of(fs.us, fs.n, q);
-    rb_samples_free(&fs);
+    measure_samples fs = {0};
+    *q = (anatomy_quantiles){NAN, NAN, NAN};
+    if (baselines_floor(p->be, (int)a->device, &pol, &fs, ferr, n, &cli_stop) == RB_BASE_OK)
+        anatomy_quantiles_of(fs.us, fs.n, q);
+    measure_samples_free(&fs);
 }
 
-static void anatomy_print(const anatomy_args *a, const anatomy_plan *p, const rb_anatomy *an, int rc,
-                          const rb_quantiles *floor_q, const char *ferr)
+static void anatomy_print(const anatomy_args *a, const anatomy_plan *p, const anatomy_result *an, int rc,
+                          const anatomy_quantiles *floor_q, const char *ferr)
 {
     char label[64], sname[32];
     printf("ringbench anatomy: %s, %s, %s backend, %u blocks, early take %s, leader reply %s%s\n",
-           rb_mode_label(&p->m, label, sizeof label), rb_size_name(p->size, sname, sizeof sname),
+           mode_label(&p->m, label, sizeof label), preset_size_name(p->size, sname, sizeof sname),
            ring_backend_name(p->be), an->blocks, a->sw.early_take ? "on" : "off", a->sw.leader_reply ? "on" : "off",
            a->sw.stream_ops ? ", stream ops asked for" : "");
     printf("%llu round trips timed (all %llu replies verified), %llu matched with the kernel's trace, "
@@ -332,14 +332,14 @@ int cmd_anatomy(int argc, char **argv)
     cli_install_signals();
     if (a.windows)
         return anatomy_windows(&a, &p);
-    rb_anatomy an;
+    anatomy_result an;
     char err[512] = "", ferr[256] = "";
     rc = anatomy_measure(&a, &p, &an, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "ringbench anatomy: %s\n", err);
         return CLI_EXIT_FAIL;
     }
-    rb_quantiles floor_q = {NAN, NAN, NAN};
+    anatomy_quantiles floor_q = {NAN, NAN, NAN};
     if (rc == 0)
         anatomy_floor(&a, &p, &floor_q, ferr, sizeof ferr);
     anatomy_print(&a, &p, &an, rc, &floor_q, ferr);

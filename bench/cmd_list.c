@@ -15,23 +15,23 @@ static void list_modes(void)
 {
     printf("Mode axes (--modes AXIS=V1|V2,...):\n");
     for (int a = 0; a < RB_AXIS_COUNT; a++)
-        for (size_t v = 0; v < rb_axis_size((rb_axis)a); v++)
-            printf("  %-7s %-9s %s\n", rb_axis_name((rb_axis)a), rb_axis_value((rb_axis)a, (int)v),
-                   rb_axis_doc((rb_axis)a, (int)v));
+        for (size_t v = 0; v < mode_axis_size((mode_axis)a); v++)
+            printf("  %-7s %-9s %s\n", mode_axis_name((mode_axis)a), mode_axis_value((mode_axis)a, (int)v),
+                   mode_axis_doc((mode_axis)a, (int)v));
     printf("Combinations (%d):\n", RB_MODE_COUNT);
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i);
+        mode_spec m = mode_at(i);
         char label[64];
-        const char *why = rb_mode_invalid_reason(&m);
-        printf("  %-30s %s%s\n", rb_mode_label(&m, label, sizeof label), why ? "invalid: " : "valid", why ? why : "");
+        const char *why = mode_invalid_reason(&m);
+        printf("  %-30s %s%s\n", mode_label(&m, label, sizeof label), why ? "invalid: " : "valid", why ? why : "");
     }
 }
 
 static void list_presets(void)
 {
     printf("Presets (--preset):\n");
-    for (size_t i = 0; i < rb_preset_count(); i++) {
-        const rb_preset *p = rb_preset_at(i);
+    for (size_t i = 0; i < preset_count(); i++) {
+        const preset_def *p = preset_at(i);
         printf("  %-8s sizes %-12s latency: >= %zu samples and %.2g s, at most %.2g s per cell, CI of the median "
                "within %.0f%%; throughput: %d x %.2g s\n           %s\n",
                p->name, p->sizes, p->latency.rule.min_samples, p->latency.rule.min_seconds,
@@ -44,13 +44,13 @@ static void list_sizes(void)
 {
     printf("Sizes (--sizes): comma-separated sizes (8, 4K, 16M) and ranges: LO..HI = every power of two\n"
            "between, LO..HI:xF = LO, LO*F, ... up to HI. Multiples of 4 from 4 B to 1 GiB.\n");
-    for (size_t i = 0; i < rb_preset_count(); i++) {
-        rb_sizes s;
+    for (size_t i = 0; i < preset_count(); i++) {
+        preset_sizes s;
         char err[128], name[32];
-        rb_sizes_parse(rb_preset_at(i)->sizes, &s, err, sizeof err);
-        printf("  %-8s", rb_preset_at(i)->name);
+        preset_sizes_parse(preset_at(i)->sizes, &s, err, sizeof err);
+        printf("  %-8s", preset_at(i)->name);
         for (size_t k = 0; k < s.n; k++)
-            printf(" %s%s", rb_size_name(s.v[k], name, sizeof name), k + 1 < s.n ? "," : "\n");
+            printf(" %s%s", preset_size_name(s.v[k], name, sizeof name), k + 1 < s.n ? "," : "\n");
     }
 }
 

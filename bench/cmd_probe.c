@@ -84,32 +84,32 @@ static int print_cap(void *ctx, const char *key, const char *value, const char *
 
 /* The per-call costs (the call_* baselines every run records), each with its median's 95% CI: the
  * numbers that differ most between native Linux and WSL2. */
-static void print_call_costs(const rb_caps *caps, int device)
+static void print_call_costs(const probe_caps *caps, int device)
 {
     printf("CUDA call costs (median [95%% CI] of one call, %d-byte copies):\n", RB_CALL_BYTES);
     if (!caps->cuda_usable) {
         printf("  unsupported: no usable CUDA device (%s)\n", caps->cuda_error);
         return;
     }
-    const rb_policy pol = {.warmup = 200,
+    const measure_policy pol = {.warmup = 200,
                            .rule = {.min_samples = 500, .min_seconds = 0.05, .max_seconds = 1.0,
                                     .max_samples = 200000, .rel_ci_width = 0.01}};
     for (int c = 0; c < RB_CALL_COUNT; c++) {
-        rb_samples smp;
+        measure_samples smp;
         char err[256] = "";
         stats_summary sum;
-        int rc = rb_base_call(RING_BACKEND_CUDA, device, (rb_call_base)c, &pol, &smp, err, sizeof err, &cli_stop);
+        int rc = baselines_call(RING_BACKEND_CUDA, device, (baselines_call_kind)c, &pol, &smp, err, sizeof err, &cli_stop);
         if (rc == RB_BASE_OK && stats_summarize(smp.us, smp.n, &sum) == 0)
-            printf("  %-32s %8.3f us [%.3f, %.3f]  n=%zu\n", rb_call_base_family((rb_call_base)c), sum.p50, sum.ci_lo,
+            printf("  %-32s %8.3f us [%.3f, %.3f]  n=%zu\n", baselines_call_family((baselines_call_kind)c), sum.p50, sum.ci_lo,
                    sum.ci_hi, sum.n);
         else
-            printf("  %-32s %s: %s\n", rb_call_base_family((rb_call_base)c),
+            printf("  %-32s %s: %s\n", baselines_call_family((baselines_call_kind)c),
                    rc == RB_BASE_UNSUPPORTED ? "unsupported" : "failed", err);
-        rb_samples_free(&smp);
+        measure_samples_free(&smp);
     }
 }
 
-static void print_environment(const env_info *env, const rb_caps *caps, int device)
+static void print_environment(const env_info *env, const probe_caps *caps, int device)
 {
     env_limits lim;
     env_limits_detect(NULL, &lim);
@@ -120,7 +120,7 @@ static void print_environment(const env_info *env, const rb_caps *caps, int devi
     wsl_detect(NULL, NULL, NULL, &wsl);
     wsl_foreach(&wsl, print_kv, NULL);
     printf("capabilities (device %d):\n", device);
-    rb_caps_foreach(caps, print_cap, NULL);
+    probe_caps_foreach(caps, print_cap, NULL);
     env_nvml nv;
     env_nvml_query(caps->pci_bus_id, &nv);
     if (nv.available)
@@ -132,35 +132,35 @@ static void print_environment(const env_info *env, const rb_caps *caps, int devi
 }
 
 /* The pinned-memory ceiling into *pc, printed; not applicable without CUDA. */
-static void print_pinned(const rb_caps *caps, const probe_args *a, rb_pinned_ceiling *pc)
+static void print_pinned(const probe_caps *caps, const probe_args *a, probe_pinned_ceiling *pc)
 {
     char pline[512];
     if (caps->cuda_usable)
-        rb_probe_pinned(a->device, a->pinned_max, pc);
+        probe_pinned(a->device, a->pinned_max, pc);
     else {
         memset(pc, 0, sizeof *pc);
         pc->bound = a->pinned_max;
         snprintf(pc->note, sizeof pc->note, "not applicable: no usable CUDA device (CPU backend)");
     }
-    printf("pinned-memory ceiling (up to %llu bytes):\n  %s\n", pc->bound, rb_pinned_str(pc, pline, sizeof pline));
+    printf("pinned-memory ceiling (up to %llu bytes):\n  %s\n", pc->bound, probe_pinned_str(pc, pline, sizeof pline));
 }
 
-static void print_modes(const rb_caps *caps)
+static void print_modes(const probe_caps *caps)
 {
     printf("modes this platform can run:\n");
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i);
+        mode_spec m = mode_at(i);
         char label[64], why[256];
-        const char *reason = rb_mode_invalid_reason(&m);
+        const char *reason = mode_invalid_reason(&m);
         const char *status = reason ? "invalid" : "ok";
-        if (!reason && (reason = rb_caps_unsupported_reason(caps, &m, why, sizeof why)))
+        if (!reason && (reason = probe_caps_unsupported_reason(caps, &m, why, sizeof why)))
             status = "unsupported";
-        printf("  %-30s %-11s %s\n", rb_mode_label(&m, label, sizeof label), status, reason ? reason : "");
+        printf("  %-30s %-11s %s\n", mode_label(&m, label, sizeof label), status, reason ? reason : "");
     }
 }
 
 /* -o: the probe as a results file of provenance and capabilities only. Returns the exit status. */
-static int probe_save(const probe_args *a, const env_info *env, const rb_caps *caps, const rb_pinned_ceiling *pc)
+static int probe_save(const probe_args *a, const env_info *env, const probe_caps *caps, const probe_pinned_ceiling *pc)
 {
     char err[512];
     h5out *w;
@@ -169,7 +169,7 @@ static int probe_save(const probe_args *a, const env_info *env, const rb_caps *c
         return CLI_EXIT_USAGE;
     }
     run_meta meta = {"ringbench probe", "", "", "", "", RING_BACKEND_CUDA, 0};
-    int bad = run_header_write(w, env, caps, &meta) != 0 || rb_pinned_foreach(pc, run_header_put, w) != 0;
+    int bad = run_header_write(w, env, caps, &meta) != 0 || probe_pinned_foreach(pc, run_header_put, w) != 0;
     if (h5out_close(w, !bad, bad ? "write error" : "", err, sizeof err) != 0 || bad) {
         fprintf(stderr, "ringbench probe: writing %s failed: %s\n", a->output, err);
         return CLI_EXIT_FAIL;
@@ -186,11 +186,11 @@ int cmd_probe(int argc, char **argv)
         return rc;
     env_info env;
     env_detect(NULL, &env);
-    rb_caps caps;
-    rb_probe(a.device, &caps);
+    probe_caps caps;
+    probe_run(a.device, &caps);
     print_environment(&env, &caps, a.device);
     print_call_costs(&caps, a.device);
-    rb_pinned_ceiling pc;
+    probe_pinned_ceiling pc;
     print_pinned(&caps, &a, &pc);
     print_modes(&caps);
     return a.output ? probe_save(&a, &env, &caps, &pc) : CLI_EXIT_OK;

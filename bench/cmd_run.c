@@ -37,13 +37,13 @@ typedef struct run_args {
 
 /* What it means on this machine: the sweep's options and everything the provenance records. */
 typedef struct run_plan {
-    rb_sweep_opts o;
-    rb_caps caps;
+    sweep_opts o;
+    probe_caps caps;
     const char *notice;
     double inject_us[CC_KIND_COUNT];
     char inject_text[256];
-    rb_limits limits;
-    rb_pinned_ceiling pc;
+    platform_limits limits;
+    probe_pinned_ceiling pc;
     int measure_pinned;
     env_limits lim;
     wsl_info wsl;
@@ -54,7 +54,7 @@ typedef struct run_plan {
 /* Where the host threads run, and the warning when there are too few CPUs for them (placement.h). */
 static int write_placement(h5out *w, int quiet)
 {
-    const rb_placement *p = rb_place_get();
+    const placement_cfg *p = placement_get();
     char list[512], workers[128];
     env_format_cpu_list(p->cpus, p->ncpus, list, sizeof list);
     env_format_cpu_list(p->worker_cpus, p->nworkers, workers, sizeof workers);
@@ -74,7 +74,7 @@ static int write_placement(h5out *w, int quiet)
 }
 
 /* The NVML clock session for per-trial clocks, and --lock-clocks. Records the clock state either way. */
-static int open_clocks(h5out *w, rb_sweep_opts *o, const rb_caps *caps, int lock)
+static int open_clocks(h5out *w, sweep_opts *o, const probe_caps *caps, int lock)
 {
     char reason[256] = "";
     const char *state = "not locked";
@@ -100,19 +100,19 @@ static int open_clocks(h5out *w, rb_sweep_opts *o, const rb_caps *caps, int lock
 
 /* --platform-limits and the pinned ceiling (issue 21) into the provenance, and said on stderr:
  * platform_limits is what run_label.h labels LIMITS APPLIED. */
-static int write_limits(h5out *w, const rb_limits *l, const rb_pinned_ceiling *pc)
+static int write_limits(h5out *w, const platform_limits *l, const probe_pinned_ceiling *pc)
 {
     char line[512];
     if (pc) {
-        if (rb_pinned_foreach(pc, run_header_put, w) != 0)
+        if (probe_pinned_foreach(pc, run_header_put, w) != 0)
             return -1;
-        fprintf(stderr, "ringbench: pinned-memory ceiling: %s\n", rb_pinned_str(pc, line, sizeof line));
+        fprintf(stderr, "ringbench: pinned-memory ceiling: %s\n", probe_pinned_str(pc, line, sizeof line));
     }
     if (h5out_attr_str(w, RB_H5_PROVENANCE, RB_PROV_PLATFORM_LIMITS, l ? l->platform : "") != 0)
         return -1;
     if (!l)
         return 0;
-    if (rb_limits_foreach(l, run_header_put, w) != 0)
+    if (platform_limits_foreach(l, run_header_put, w) != 0)
         return -1;
     fprintf(stderr, "ringbench: LIMITS APPLIED (%s): ctrl=managed unsupported; pinned ceiling %llu bytes (%s). "
                     "Not a %s run.\n", l->platform, (unsigned long long)l->pinned_ceiling, l->pinned_source, l->platform);
@@ -326,37 +326,37 @@ static int run_usage_error(const char *msg)
 static int run_check_values(run_args *a, run_plan *p)
 {
     char err[512];
-    rb_sweep_opts *o = &p->o;
-    if (!(o->preset = rb_preset_find(a->preset))) {
+    sweep_opts *o = &p->o;
+    if (!(o->preset = preset_find(a->preset))) {
         fprintf(stderr, "ringbench run: unknown preset '%s' (quick, default or full)\n", a->preset);
         return CLI_EXIT_USAGE;
     }
     if (!a->sizes)
         a->sizes = o->preset->sizes;
-    if (rb_mode_set_parse(a->modes, &o->modes, err, sizeof err) != 0 ||
-        rb_sizes_parse(a->sizes, &o->sizes, err, sizeof err) != 0)
+    if (mode_set_parse(a->modes, &o->modes, err, sizeof err) != 0 ||
+        preset_sizes_parse(a->sizes, &o->sizes, err, sizeof err) != 0)
         return run_usage_error(err);
     if (cli_backend_check("run", a->backend) != 0)
         return CLI_EXIT_USAGE;
     if (a->inject && cc_inject_parse(a->inject, p->inject_us, err, sizeof err) != 0)
         return run_usage_error(err);
     cc_inject_format(p->inject_us, p->inject_text, sizeof p->inject_text);
-    if (a->platform && rb_limits_parse(a->platform, &p->limits, err, sizeof err) != 0)
+    if (a->platform && platform_limits_parse(a->platform, &p->limits, err, sizeof err) != 0)
         return run_usage_error(err);
     if (a->pinned_ceiling && !a->platform)
         return run_usage_error("--pinned-ceiling is the ceiling --platform-limits applies: give both");
     if (!a->windows)
         a->windows = o->preset->windows;
-    if (rb_windows_parse(a->windows, o->windows, sizeof o->windows / sizeof *o->windows, &o->nwindows, err,
+    if (preset_windows_parse(a->windows, o->windows, sizeof o->windows / sizeof *o->windows, &o->nwindows, err,
                          sizeof err) != 0)
         return run_usage_error(err);
     /* The limits are read before the polling thread is pinned: pinning narrows the thread's own CPU
      * mask, which the affinity check would otherwise take for a taskset. */
     env_limits_detect(NULL, &p->lim);
-    if (rb_place_init(a->cpu_list, a->sw.pin, err, sizeof err) != 0)
+    if (placement_init(a->cpu_list, a->sw.pin, err, sizeof err) != 0)
         return run_usage_error(err);
     if (a->workers >= 0)
-        rb_place_limit_workers(a->workers); /* recorded as cpu_workers with the placement */
+        placement_limit_workers(a->workers); /* recorded as cpu_workers with the placement */
     return 0;
 }
 
@@ -372,7 +372,7 @@ static int run_check_device(const run_args *a, run_plan *p)
         if (need > p->caps.total_mem / 2) {
             char name[32];
             fprintf(stderr, "ringbench run: --sizes: %s is too large for %s (%.1f GiB)\n",
-                    rb_size_name(p->o.sizes.v[i], name, sizeof name), p->caps.name,
+                    preset_size_name(p->o.sizes.v[i], name, sizeof name), p->caps.name,
                     p->caps.total_mem / 1073741824.0);
             return CLI_EXIT_USAGE;
         }
@@ -384,15 +384,15 @@ static int run_check_device(const run_args *a, run_plan *p)
  * given; on the CPU backend it does not apply. */
 static void run_pinned_policy(const run_args *a, run_plan *p)
 {
-    rb_pinned_ceiling *pc = &p->pc;
+    probe_pinned_ceiling *pc = &p->pc;
     p->measure_pinned = a->pinned_max || (a->platform && !a->pinned_ceiling);
     if (p->measure_pinned) {
         if (p->o.backend == RING_BACKEND_CUDA)
-            rb_probe_pinned(a->device, a->pinned_max, pc);
+            probe_pinned(a->device, a->pinned_max, pc);
         else
             snprintf(pc->note, sizeof pc->note, "not applicable: CPU reference backend");
     }
-    rb_limits *l = &p->limits;
+    platform_limits *l = &p->limits;
     if (a->platform && a->pinned_ceiling) {
         l->pinned_ceiling = a->pinned_ceiling;
         snprintf(l->pinned_source, sizeof l->pinned_source, "--pinned-ceiling");
@@ -413,7 +413,7 @@ static int run_policy(run_args *a, run_plan *p)
     int rc = run_check_values(a, p);
     if (rc != 0)
         return rc;
-    rb_sweep_opts *o = &p->o;
+    sweep_opts *o = &p->o;
     o->trials = a->trials ? a->trials : o->preset->trials;
     o->warmup_timeout_s = a->warmup_s;
     o->device = a->device;
@@ -508,7 +508,7 @@ static int run_open(const run_args *a, run_plan *p, h5out **w)
 
 /* What the sweep did into the provenance, then the file closed: complete, or marked incomplete with
  * the reason (why). Returns 0, or -1 after one line on stderr. */
-static int run_close(h5out *w, const run_plan *p, const rb_sweep_result *res, int rc, const char *why)
+static int run_close(h5out *w, const run_plan *p, const sweep_result *res, int rc, const char *why)
 {
     if (h5out_attr_i64(w, RB_H5_PROVENANCE, "trials", p->o.trials) != 0 ||
         h5out_attr_f64(w, RB_H5_PROVENANCE, "warmup_s", res->warmup_s) != 0 ||
@@ -532,19 +532,19 @@ static int run_sweep_close(const run_args *a, run_plan *p, h5out *w)
 {
     char err[512];
     cli_install_signals();
-    rb_sweep_result res;
-    int rc = rb_sweep_run(&p->o, &p->caps, w, &cli_stop, &res, err, sizeof err);
+    sweep_result res;
+    int rc = sweep_run(&p->o, &p->caps, w, &cli_stop, &res, err, sizeof err);
     env_clocks_close(p->o.clocks); /* restores locked clocks */
     const char *why = rc == 1 ? (cli_signal == SIGTERM ? "SIGTERM" : "SIGINT") : rc < 0 ? "error" : "";
     if (run_close(w, p, &res, rc, why) != 0) {
-        rb_sweep_result_free(&res);
+        sweep_result_free(&res);
         return CLI_EXIT_FAIL;
     }
     char label[512]; /* an injected or limits-applied run says so above its figures too */
     rb_run_label(p->inject_text, a->platform ? p->limits.platform : "", label, sizeof label);
     if (label[0])
         printf("\n%s: the figures below are not this machine as it is\n", label);
-    rb_sweep_summary(&res, stdout);
+    sweep_summary(&res, stdout);
     int code = CLI_EXIT_OK;
     if (rc < 0) {
         fprintf(stderr, "ringbench run: %s\n", err);
@@ -558,7 +558,7 @@ static int run_sweep_close(const run_args *a, run_plan *p, h5out *w)
         code = CLI_EXIT_FAIL;
     }
     printf("results: %s\n", p->path);
-    rb_sweep_result_free(&res);
+    sweep_result_free(&res);
     if (a->report && rc != -1) {
         char *rargv[] = {"report", p->path, NULL};
         if (cmd_report(2, rargv) != 0 && code == CLI_EXIT_OK)

@@ -123,16 +123,16 @@ static int plan_runs(const char *costs, const char *targets, sens_run *out, size
 }
 
 /* Trials of one run: the plan `ringbench run` builds for these modes and sizes (bench/plan.h). */
-static size_t trials_per_run(const rb_sizes *sizes, int trials)
+static size_t trials_per_run(const preset_sizes *sizes, int trials)
 {
-    rb_mode_set set;
+    mode_set set;
     char err[256];
-    rb_plan p;
-    if (rb_mode_set_parse(SENS_MODES, &set, err, sizeof err) != 0 ||
-        rb_plan_build(set.selected, sizes->v, sizes->n, trials, 1, &p) != 0)
+    plan_schedule p;
+    if (mode_set_parse(SENS_MODES, &set, err, sizeof err) != 0 ||
+        plan_build(set.selected, sizes->v, sizes->n, trials, 1, &p) != 0)
         return 0;
     size_t n = p.nsteps;
-    rb_plan_free(&p);
+    plan_free(&p);
     return n;
 }
 
@@ -253,9 +253,9 @@ static int sens_parse(int argc, char **argv, sens_args *a)
 /* Prints the plan; runs[] and *nruns from the costs and targets. Returns 0, or the exit status. */
 static int sens_plan(sens_args *a, char *dbuf, size_t dlen, sens_run *runs, size_t max, size_t *nruns)
 {
-    rb_sizes sz;
+    preset_sizes sz;
     char err[256];
-    if (rb_sizes_parse(a->sizes, &sz, err, sizeof err) != 0) {
+    if (preset_sizes_parse(a->sizes, &sz, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench sensitivity run: %s\n", err);
         return CLI_EXIT_USAGE;
     }
@@ -295,7 +295,7 @@ static int sens_mkdir(const char *dir, int is_default)
 static int sens_runs(const sens_args *a, const sens_run *runs, size_t nruns)
 {
     int code = CLI_EXIT_OK;
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     for (size_t i = 0; i < nruns && !cli_stop; i++) {
         char path[1024];
         struct stat st;
@@ -307,7 +307,7 @@ static int sens_runs(const sens_args *a, const sens_run *runs, size_t nruns)
         if (a->force)
             unlink(path);
         fprintf(stderr, "ringbench sensitivity: run %zu/%zu (%s), %.0f s so far\n", i + 1, nruns,
-                runs[i].spec[0] ? runs[i].spec : "no injection", rb_seconds_since(t0));
+                runs[i].spec[0] ? runs[i].spec : "no injection", timing_seconds_since(t0));
         int rc = run_child(&runs[i], path, a->sizes, a->trials, a->backend, a->quiet, a->nextra, a->extra);
         if (rc != 0) {
             fprintf(stderr, "ringbench sensitivity: run %s exited %d\n", runs[i].file, rc);
@@ -316,7 +316,7 @@ static int sens_runs(const sens_args *a, const sens_run *runs, size_t nruns)
                 break;
         }
     }
-    printf("sensitivity: %zu runs in %s, %.0f s\n", nruns, a->dir, rb_seconds_since(t0));
+    printf("sensitivity: %zu runs in %s, %.0f s\n", nruns, a->dir, timing_seconds_since(t0));
     return code;
 }
 

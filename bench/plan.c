@@ -17,34 +17,34 @@ static void shuffle(size_t *v, size_t n, uint64_t *rng)
     }
 }
 
-int rb_plan_is_paired(int mode)
+int plan_is_paired(int mode)
 {
     if (mode < 0)
         return 0;
-    rb_mode m = rb_mode_at((size_t)mode), fb = rb_mode_wsl2_fallback(), nat = rb_mode_native();
-    rb_mode nat_managed = nat;
+    mode_spec m = mode_at((size_t)mode), fb = mode_wsl2_fallback(), nat = mode_native();
+    mode_spec nat_managed = nat;
     nat_managed.v[RB_AXIS_CTRL] = RB_CTRL_MANAGED;
     return memcmp(&m, &fb, sizeof m) == 0 || memcmp(&m, &nat, sizeof m) == 0 ||
            memcmp(&m, &nat_managed, sizeof m) == 0;
 }
 
-static int add_unit(rb_plan *p, size_t *cap, rb_unit_kind kind, int mode, uint32_t size, int group)
+static int add_unit(plan_schedule *p, size_t *cap, trial_unit_kind kind, int mode, uint32_t size, int group)
 {
     if (p->nunits == *cap) {
         size_t c = *cap ? *cap * 2 : 64;
-        rb_unit *u = realloc(p->units, c * sizeof *u);
+        plan_unit *u = realloc(p->units, c * sizeof *u);
         if (!u)
             return -1;
         p->units = u;
         *cap = c;
     }
-    p->units[p->nunits++] = (rb_unit){kind, mode, size, group};
+    p->units[p->nunits++] = (plan_unit){kind, mode, size, group};
     return 0;
 }
 
 /* Appends round r of the units [first, last) to the steps, shuffled. The paired modes are one
  * block: the block takes the place of its first member in the shuffled order of blocks. */
-static int add_round(rb_plan *p, size_t first, size_t last, int r, uint64_t *rng)
+static int add_round(plan_schedule *p, size_t first, size_t last, int r, uint64_t *rng)
 {
     size_t n = last - first, *blocks = malloc((n ? n : 1) * sizeof *blocks), *pair = malloc((n ? n : 1) * sizeof *pair);
     if (!blocks || !pair) {
@@ -54,7 +54,7 @@ static int add_round(rb_plan *p, size_t first, size_t last, int r, uint64_t *rng
     }
     size_t nb = 0, np = 0;
     for (size_t u = first; u < last; u++) {
-        if (rb_plan_is_paired(p->units[u].mode)) {
+        if (plan_is_paired(p->units[u].mode)) {
             if (np++ == 0)
                 blocks[nb++] = SIZE_MAX; /* the pair block */
             pair[np - 1] = u;
@@ -67,9 +67,9 @@ static int add_round(rb_plan *p, size_t first, size_t last, int r, uint64_t *rng
     for (size_t b = 0; b < nb; b++) {
         if (blocks[b] == SIZE_MAX) {
             for (size_t k = 0; k < np; k++)
-                p->steps[p->nsteps++] = (rb_step){pair[k], r};
+                p->steps[p->nsteps++] = (plan_step){pair[k], r};
         } else {
-            p->steps[p->nsteps++] = (rb_step){blocks[b], r};
+            p->steps[p->nsteps++] = (plan_step){blocks[b], r};
         }
     }
     free(blocks);
@@ -77,8 +77,8 @@ static int add_round(rb_plan *p, size_t first, size_t last, int r, uint64_t *rng
     return 0;
 }
 
-int rb_plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t nsizes, int trials, uint64_t seed,
-                  rb_plan *out)
+int plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t nsizes, int trials, uint64_t seed,
+                  plan_schedule *out)
 {
     memset(out, 0, sizeof *out);
     size_t cap = 0;
@@ -117,11 +117,11 @@ int rb_plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t n
     rc = 0;
 out:
     if (rc != 0)
-        rb_plan_free(out);
+        plan_free(out);
     return rc;
 }
 
-void rb_plan_free(rb_plan *p)
+void plan_free(plan_schedule *p)
 {
     free(p->units);
     free(p->steps);

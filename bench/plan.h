@@ -19,34 +19,34 @@
 #include "modes.h"
 #include "trial.h"
 
-typedef struct rb_unit {
-    rb_unit_kind kind;
-    int mode;        /* rb_mode_at index for CONTROL and RING; -1 for baselines */
+typedef struct plan_unit {
+    trial_unit_kind kind;
+    int mode;        /* mode_at index for CONTROL and RING; -1 for baselines */
     uint32_t size;   /* 0 where no size applies */
     int group;
-} rb_unit;
+} plan_unit;
 
-typedef struct rb_step {
+typedef struct plan_step {
     size_t unit;
     int round;
-} rb_step;
+} plan_step;
 
-typedef struct rb_plan {
-    rb_unit *units;
+typedef struct plan_schedule {
+    plan_unit *units;
     size_t nunits;
-    rb_step *steps;  /* the order of trials: round 0 of every group, then round 1, ... */
+    plan_step *steps;  /* the order of trials: round 0 of every group, then round 1, ... */
     size_t nsteps;
     int ngroups;
-} rb_plan;
+} plan_schedule;
 
-/* Whether mode (an rb_mode_at index; -1 for none) is one of the pair block: the WSL2 fallback and
+/* Whether mode (an mode_at index; -1 for none) is one of the pair block: the WSL2 fallback and
  * the native path with a mapped or a managed control block. */
-int rb_plan_is_paired(int mode);
+int plan_is_paired(int mode);
 
-/* Builds the plan for the modes in runnable (rb_mode_at order), sizes, trials rounds and the order
+/* Builds the plan for the modes in runnable (mode_at order), sizes, trials rounds and the order
  * seed. Returns 0, or -1 (out of memory). */
-int rb_plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t nsizes, int trials, uint64_t seed,
-                  rb_plan *out);
-void rb_plan_free(rb_plan *p);
+int plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t nsizes, int trials, uint64_t seed,
+                  plan_schedule *out);
+void plan_free(plan_schedule *p);
 
 #endif

@@ -18,7 +18,7 @@
 #define RULE(minn, mins, maxs, maxn) {.min_samples = (minn), .min_seconds = (mins), .max_seconds = (maxs), \
                                       .max_samples = (maxn), .rel_ci_width = 0.01}
 
-static const rb_preset presets[] = {
+static const preset_def presets[] = {
     {.name = "quick",
      .doc = "a few sizes, all modes, 3 trials: a smoke run (under 30 s on the H100)",
      .sizes = "8,4K,1M",
@@ -57,13 +57,13 @@ static const rb_preset presets[] = {
      .lifecycle_cycles = 8},
 };
 
-size_t rb_preset_count(void) { return sizeof presets / sizeof *presets; }
+size_t preset_count(void) { return sizeof presets / sizeof *presets; }
 
-const rb_preset *rb_preset_at(size_t i) { return i < rb_preset_count() ? &presets[i] : NULL; }
+const preset_def *preset_at(size_t i) { return i < preset_count() ? &presets[i] : NULL; }
 
-const rb_preset *rb_preset_find(const char *name)
+const preset_def *preset_find(const char *name)
 {
-    for (size_t i = 0; i < rb_preset_count(); i++)
+    for (size_t i = 0; i < preset_count(); i++)
         if (strcmp(presets[i].name, name) == 0)
             return &presets[i];
     return NULL;
@@ -105,7 +105,7 @@ static int parse_size(const char *s, size_t len, uint64_t *out, char *err, size_
     return 0;
 }
 
-static int add_size(rb_sizes *o, uint64_t v, char *err, size_t errlen)
+static int add_size(preset_sizes *o, uint64_t v, char *err, size_t errlen)
 {
     for (size_t i = 0; i < o->n; i++)
         if (o->v[i] == v)
@@ -124,7 +124,7 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int parse_range(const char *s, size_t len, rb_sizes *o, char *err, size_t errlen)
+static int parse_range(const char *s, size_t len, preset_sizes *o, char *err, size_t errlen)
 {
     const char *dots = strstr(s, "..");
     const char *colon = memchr(s, ':', len);
@@ -162,7 +162,7 @@ static int parse_range(const char *s, size_t len, rb_sizes *o, char *err, size_t
     return 0;
 }
 
-int rb_sizes_parse(const char *spec, rb_sizes *out, char *err, size_t errlen)
+int preset_sizes_parse(const char *spec, preset_sizes *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (!spec || !*spec) {
@@ -199,7 +199,7 @@ int rb_sizes_parse(const char *spec, rb_sizes *out, char *err, size_t errlen)
     return 0;
 }
 
-char *rb_size_name(uint64_t b, char *buf, size_t n)
+char *preset_size_name(uint64_t b, char *buf, size_t n)
 {
     if (b >= (1u << 30) && b % (1u << 30) == 0)
         snprintf(buf, n, "%llu GiB", (unsigned long long)(b >> 30));
@@ -214,7 +214,7 @@ char *rb_size_name(uint64_t b, char *buf, size_t n)
 
 /* --- windows ------------------------------------------------------------------------------------- */
 
-int rb_windows_parse(const char *spec, uint32_t *out, size_t max, size_t *n, char *err, size_t errlen)
+int preset_windows_parse(const char *spec, uint32_t *out, size_t max, size_t *n, char *err, size_t errlen)
 {
     *n = 0;
     if (!spec || !*spec) {

@@ -37,7 +37,7 @@ static int put_cap(void *ctx, const char *key, const char *value, const char *er
     return 0;
 }
 
-int run_header_nvml(h5out *w, const rb_caps *caps, const char *when)
+int run_header_nvml(h5out *w, const probe_caps *caps, const char *when)
 {
     env_nvml nv;
     env_nvml_query(caps->pci_bus_id, &nv);
@@ -57,13 +57,13 @@ int run_header_nvml(h5out *w, const rb_caps *caps, const char *when)
     return h5out_attr_str(w, RB_H5_PROVENANCE, "nvml_driver_version", nv.driver_version);
 }
 
-int run_header_write(h5out *w, const env_info *env, const rb_caps *caps, const run_meta *m)
+int run_header_write(h5out *w, const env_info *env, const probe_caps *caps, const run_meta *m)
 {
     char v[64], pci_id[64];
     wsl_info wsl; /* which kind of WSL, with its evidence (wsl_kind, wsl_evidence, ...) */
     wsl_detect(NULL, NULL, NULL, &wsl);
     if (env_foreach(env, run_header_put, w) != 0 || wsl_foreach(&wsl, run_header_put, w) != 0 ||
-        rb_caps_foreach(caps, put_cap, w) != 0)
+        probe_caps_foreach(caps, put_cap, w) != 0)
         return -1;
     env_pci_id("/", caps->pci_bus_id, pci_id, sizeof pci_id); /* part of the machine fingerprint */
     run_header_utc(v, sizeof v, "%Y-%m-%dT%H:%M:%SZ");

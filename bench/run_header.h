@@ -20,10 +20,10 @@ typedef struct run_meta {
 } run_meta;
 
 /* The provenance and capability attributes, and NVML's clocks at the start when CUDA is usable. */
-int run_header_write(h5out *w, const env_info *env, const rb_caps *caps, const run_meta *m);
+int run_header_write(h5out *w, const env_info *env, const probe_caps *caps, const run_meta *m);
 
 /* NVML's clocks and PCIe link as provenance keys nvml_<when>_*, or the reason NVML is unavailable. */
-int run_header_nvml(h5out *w, const rb_caps *caps, const char *when);
+int run_header_nvml(h5out *w, const probe_caps *caps, const char *when);
 
 /* A (key, value) pair into the provenance: the callback of the *_foreach functions. ctx is the h5out. */
 int run_header_put(void *ctx, const char *key, const char *value);

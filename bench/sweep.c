@@ -46,17 +46,17 @@ typedef struct cell {
 } cell;
 
 typedef struct sweep {
-    const rb_sweep_opts *o;
+    const sweep_opts *o;
     h5out *w;
     volatile sig_atomic_t *stop;
-    rb_sweep_result *res;
+    sweep_result *res;
     char *err;
     size_t errlen;
     const char *backend;
     int tty;
     uint64_t t_start, t_last_line;
-    rb_trial_cfg tc;
-    rb_plan plan;
+    trial_cfg tc;
+    plan_schedule plan;
     cell *cells;             /* RB_TRIAL_MAX_PARTS per unit: cells[unit * MAX + part] */
     double memcpy_h2d[2][64];/* [pinned][size index] p50 GB/s of the run, for ratio_memcpy */
 } sweep;
@@ -75,10 +75,10 @@ static void set(char *dst, size_t n, const char *src)
 
 static void set_mode(char *host, char *xfer, char *launch, char *ctrl, int mode)
 {
-    rb_mode m = mode >= 0 ? rb_mode_at((size_t)mode) : rb_mode_native();
+    mode_spec m = mode >= 0 ? mode_at((size_t)mode) : mode_native();
     char *f[RB_AXIS_COUNT] = {host, xfer, launch, ctrl};
     for (int a = 0; a < RB_AXIS_COUNT; a++)
-        set(f[a], RB_NAME_LEN, mode >= 0 ? rb_axis_value((rb_axis)a, m.v[a]) : RB_NOT_APPLICABLE);
+        set(f[a], RB_NAME_LEN, mode >= 0 ? mode_axis_value((mode_axis)a, m.v[a]) : RB_NOT_APPLICABLE);
 }
 
 static void row_init(sweep *sw, rb_row *row, rb_family fam, int mode, uint64_t size, uint32_t window)
@@ -110,7 +110,7 @@ static void row_status(rb_row *row, const char *status, const char *reason)
 /* Writes the row and keeps a copy for the summary. */
 static int emit(sweep *sw, rb_row *row)
 {
-    rb_sweep_result *res = sw->res;
+    sweep_result *res = sw->res;
     if (h5out_append(sw->w, row, NULL, 0) != 0) {
         snprintf(sw->err, sw->errlen, "writing the results file: %s", h5out_error(sw->w));
         return -1;
@@ -141,10 +141,10 @@ static int emit(sweep *sw, rb_row *row)
 
 static void progress(sweep *sw, const char *what)
 {
-    rb_sweep_result *res = sw->res;
+    sweep_result *res = sw->res;
     if (sw->o->quiet)
         return;
-    const double elapsed = rb_seconds_since(sw->t_start);
+    const double elapsed = timing_seconds_since(sw->t_start);
     const double frac = res->units_total ? (double)res->units_done / (double)res->units_total : 0;
     const double eta = frac > 0.02 ? elapsed / frac - elapsed : NAN;
     char eta_s[32];
@@ -160,8 +160,8 @@ static void progress(sweep *sw, const char *what)
         bar[30] = '\0';
         fprintf(stderr, "\r\033[K[%s] %zu/%zu  ETA %s  %s", bar, res->units_done, res->units_total, eta_s, what);
         fflush(stderr);
-    } else if (rb_now_ns() - sw->t_last_line > 5000000000ull || res->units_done == res->units_total) {
-        sw->t_last_line = rb_now_ns();
+    } else if (timing_now_ns() - sw->t_last_line > 5000000000ull || res->units_done == res->units_total) {
+        sw->t_last_line = timing_now_ns();
         fprintf(stderr, "ringbench: %zu/%zu trials, %.0f s elapsed, ETA %s: %s\n", res->units_done, res->units_total,
                 elapsed, eta_s, what);
     }
@@ -171,10 +171,10 @@ static void progress(sweep *sw, const char *what)
 
 /* Writes one part of a finished trial to /trials (with its samples and conditions) and keeps it for
  * its cell. */
-static int record_part(sweep *sw, size_t step, const rb_unit *u, size_t part_index, const rb_trial_part *p,
-                       const rb_cond *c0, const rb_cond *c1)
+static int record_part(sweep *sw, size_t step, const plan_unit *u, size_t part_index, const trial_part *p,
+                       const trial_cond *c0, const trial_cond *c1)
 {
-    const rb_step *st = &sw->plan.steps[step];
+    const plan_step *st = &sw->plan.steps[step];
     cell *c = CELL(sw, st->unit, part_index);
     rb_trial t;
     memset(&t, 0, sizeof t);
@@ -262,18 +262,18 @@ oom:
 /* Runs step `step` of the plan: conditions, the trial, conditions, its parts recorded. */
 static int run_step(sweep *sw, size_t step)
 {
-    const rb_unit *u = &sw->plan.units[sw->plan.steps[step].unit];
-    rb_mode m = u->mode >= 0 ? rb_mode_at((size_t)u->mode) : rb_mode_native();
-    rb_trial_out out;
-    rb_cond c0, c1;
-    rb_cond_take(sw->o->clocks, &c0);
-    int irc = rb_trial_run(&sw->tc, u->kind, &m, u->size, &out);
-    rb_cond_take(sw->o->clocks, &c1);
+    const plan_unit *u = &sw->plan.units[sw->plan.steps[step].unit];
+    mode_spec m = u->mode >= 0 ? mode_at((size_t)u->mode) : mode_native();
+    trial_out out;
+    trial_cond c0, c1;
+    trial_cond_take(sw->o->clocks, &c0);
+    int irc = trial_run(&sw->tc, u->kind, &m, u->size, &out);
+    trial_cond_take(sw->o->clocks, &c1);
     int rc = 0;
     for (size_t i = 0; i < out.nparts && rc == 0; i++)
         if (!irc || out.part[i].s.n > 0 || strcmp(out.part[i].status, RB_STATUS_OK) != 0)
             rc = record_part(sw, step, u, i, &out.part[i], &c0, &c1);
-    rb_trial_out_free(&out);
+    trial_out_free(&out);
     sw->res->units_done++;
     return rc < 0 ? -1 : irc ? 1 : 0;
 }
@@ -413,7 +413,7 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
     if (c->fam == RB_FAM_BASE_FLOOR && strcmp(row.status, RB_STATUS_OK) == 0)
         sw->res->floor_p50 = row.p50;
     if (c->fam == RB_FAM_THROUGHPUT && si >= 0 && c->mode >= 0) {
-        const int pinned = rb_mode_at((size_t)c->mode).v[RB_AXIS_HOST] == RB_HOST_PINNED;
+        const int pinned = mode_at((size_t)c->mode).v[RB_AXIS_HOST] == RB_HOST_PINNED;
         double bw = sw->memcpy_h2d[pinned][si];
         if (isfinite(bw) && bw > 0)
             row.ratio_memcpy = row.p50 / bw;
@@ -447,21 +447,21 @@ static int emit_group(sweep *sw, int g)
 }
 
 /* Rows for the modes that do not run (invalid combinations, or refused by this platform). */
-static int emit_not_run(sweep *sw, const rb_caps *caps, unsigned char *runnable)
+static int emit_not_run(sweep *sw, const probe_caps *caps, unsigned char *runnable)
 {
-    const rb_sweep_opts *o = sw->o;
+    const sweep_opts *o = sw->o;
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
         runnable[i] = 0;
         if (!o->modes.selected[i])
             continue;
-        rb_mode m = rb_mode_at(i);
+        mode_spec m = mode_at(i);
         char why[256];
-        const char *invalid = rb_mode_invalid_reason(&m), *unsupported = NULL;
+        const char *invalid = mode_invalid_reason(&m), *unsupported = NULL;
         /* A platform's limits first, on every backend (platform_limits.h): what that platform's user can run. */
         if (!invalid)
-            unsupported = rb_limits_mode_reason(o->limits, &m, why, sizeof why);
+            unsupported = platform_limits_mode_reason(o->limits, &m, why, sizeof why);
         if (!invalid && !unsupported && o->backend == RING_BACKEND_CUDA)
-            unsupported = rb_caps_unsupported_reason(caps, &m, why, sizeof why);
+            unsupported = probe_caps_unsupported_reason(caps, &m, why, sizeof why);
         if (!invalid && !unsupported) {
             runnable[i] = 1;
             continue;
@@ -490,18 +490,18 @@ static int emit_not_run(sweep *sw, const rb_caps *caps, unsigned char *runnable)
 
 /* --- the sweep ------------------------------------------------------------------------------------ */
 
-int rb_sweep_run(const rb_sweep_opts *o, const rb_caps *caps, h5out *w, volatile sig_atomic_t *stop,
-                 rb_sweep_result *res, char *err, size_t errlen)
+int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile sig_atomic_t *stop,
+                 sweep_result *res, char *err, size_t errlen)
 {
     memset(res, 0, sizeof *res);
     res->floor_p50 = res->warmup_s = res->warmup_sm_mhz = res->warmup_target_mhz = NAN;
     sweep sw = {.o = o, .w = w, .stop = stop, .res = res, .err = err, .errlen = errlen,
-                .backend = ring_backend_name(o->backend), .tty = isatty(STDERR_FILENO), .t_start = rb_now_ns()};
-    const rb_preset *p = o->preset;
+                .backend = ring_backend_name(o->backend), .tty = isatty(STDERR_FILENO), .t_start = timing_now_ns()};
+    const preset_def *p = o->preset;
     for (int a = 0; a < 2; a++)
         for (int i = 0; i < 64; i++)
             sw.memcpy_h2d[a][i] = NAN;
-    sw.tc = (rb_trial_cfg){.backend = o->backend, .device = o->device, .seed = o->seed, .timeout_s = o->timeout_s,
+    sw.tc = (trial_cfg){.backend = o->backend, .device = o->device, .seed = o->seed, .timeout_s = o->timeout_s,
                            .max_lifetime_s = o->max_lifetime_s, .latency = p->latency, .cb = p->cb,
                            .tput_reps = p->tput_reps, .tput_rep_seconds = p->tput_rep_seconds,
                            .memcpy_reps = p->memcpy_reps, .memcpy_rep_seconds = p->memcpy_rep_seconds,
@@ -513,7 +513,7 @@ int rb_sweep_run(const rb_sweep_opts *o, const rb_caps *caps, h5out *w, volatile
     memcpy(sw.tc.windows, o->windows, sizeof sw.tc.windows);
     unsigned char runnable[RB_MODE_COUNT];
     int rc = emit_not_run(&sw, caps, runnable);
-    if (rc == 0 && rb_plan_build(runnable, o->sizes.v, o->sizes.n, o->trials, o->seed, &sw.plan) != 0) {
+    if (rc == 0 && plan_build(runnable, o->sizes.v, o->sizes.n, o->trials, o->seed, &sw.plan) != 0) {
         snprintf(err, errlen, "out of memory planning the run");
         rc = -1;
     }
@@ -524,18 +524,18 @@ int rb_sweep_run(const rb_sweep_opts *o, const rb_caps *caps, h5out *w, volatile
     res->units_total = sw.plan.nsteps;
     if (rc == 0 && o->warmup_timeout_s > 0 && o->backend == RING_BACKEND_CUDA) {
         progress(&sw, "warming up the GPU");
-        rb_trial_warmup(&sw.tc, o->clocks, o->warmup_timeout_s, &res->warmup_s, &res->warmup_sm_mhz,
+        trial_warmup(&sw.tc, o->clocks, o->warmup_timeout_s, &res->warmup_s, &res->warmup_sm_mhz,
                         &res->warmup_target_mhz);
     }
     for (size_t s = 0; s < sw.plan.nsteps && rc == 0; s++) {
-        const rb_unit *u = &sw.plan.units[sw.plan.steps[s].unit];
+        const plan_unit *u = &sw.plan.units[sw.plan.steps[s].unit];
         char what[128], label[64] = "baselines", name[32];
         if (u->mode >= 0) {
-            rb_mode m = rb_mode_at((size_t)u->mode);
-            rb_mode_label(&m, label, sizeof label);
+            mode_spec m = mode_at((size_t)u->mode);
+            mode_label(&m, label, sizeof label);
         }
         snprintf(what, sizeof what, "round %d/%d  %s %s", sw.plan.steps[s].round + 1, o->trials, label,
-                 u->kind == RB_UNIT_CONTROL ? "control block" : u->size ? rb_size_name(u->size, name, sizeof name) : "");
+                 u->kind == RB_UNIT_CONTROL ? "control block" : u->size ? preset_size_name(u->size, name, sizeof name) : "");
         progress(&sw, what);
         rc = run_step(&sw, s);
     }
@@ -555,26 +555,26 @@ int rb_sweep_run(const rb_sweep_opts *o, const rb_caps *caps, h5out *w, volatile
             free(sw.cells[i].t);
         }
     free(sw.cells);
-    rb_plan_free(&sw.plan);
+    plan_free(&sw.plan);
     res->interrupted = rc == 1;
     return rc;
 }
 
 /* --- summary ---------------------------------------------------------------------------------------- */
 
-static int row_is(const rb_row *r, rb_family f, const rb_mode *m, uint64_t size)
+static int row_is(const rb_row *r, rb_family f, const mode_spec *m, uint64_t size)
 {
     if (strcmp(r->family, rb_family_name(f)) != 0 || r->size_bytes != size || strcmp(r->status, RB_STATUS_OK) != 0)
         return 0;
     if (!m)
         return 1;
-    return strcmp(r->host_mem, rb_axis_value(RB_AXIS_HOST, m->v[RB_AXIS_HOST])) == 0 &&
-           strcmp(r->xfer, rb_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER])) == 0 &&
-           strcmp(r->launch, rb_axis_value(RB_AXIS_LAUNCH, m->v[RB_AXIS_LAUNCH])) == 0 &&
-           strcmp(r->ctrl, rb_axis_value(RB_AXIS_CTRL, m->v[RB_AXIS_CTRL])) == 0;
+    return strcmp(r->host_mem, mode_axis_value(RB_AXIS_HOST, m->v[RB_AXIS_HOST])) == 0 &&
+           strcmp(r->xfer, mode_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER])) == 0 &&
+           strcmp(r->launch, mode_axis_value(RB_AXIS_LAUNCH, m->v[RB_AXIS_LAUNCH])) == 0 &&
+           strcmp(r->ctrl, mode_axis_value(RB_AXIS_CTRL, m->v[RB_AXIS_CTRL])) == 0;
 }
 
-static const rb_row *find_row(const rb_sweep_result *res, rb_family f, const rb_mode *m, uint64_t size)
+static const rb_row *find_row(const sweep_result *res, rb_family f, const mode_spec *m, uint64_t size)
 {
     for (size_t i = 0; i < res->nrows; i++)
         if (row_is(&res->rows[i], f, m, size))
@@ -582,7 +582,7 @@ static const rb_row *find_row(const rb_sweep_result *res, rb_family f, const rb_
     return NULL;
 }
 
-void rb_sweep_summary(const rb_sweep_result *res, FILE *out)
+void sweep_summary(const sweep_result *res, FILE *out)
 {
     uint64_t sizes[64];
     size_t nsizes = 0;
@@ -596,7 +596,7 @@ void rb_sweep_summary(const rb_sweep_result *res, FILE *out)
         if (k == nsizes && nsizes < 64)
             sizes[nsizes++] = r->size_bytes;
     }
-    const rb_mode fb = rb_mode_wsl2_fallback(), nat = rb_mode_native();
+    const mode_spec fb = mode_wsl2_fallback(), nat = mode_native();
     const rb_row *fl = find_row(res, RB_FAM_BASE_FLOOR, NULL, 4);
     fprintf(out, "\nRound-trip latency p50 (us) per size, median of the trial medians; spread = between-trial CV\n");
     if (fl)
@@ -623,7 +623,7 @@ void rb_sweep_summary(const rb_sweep_result *res, FILE *out)
         snprintf(bl, sizeof bl, "%s/%s/%s/%s", best->host_mem, best->xfer, best->launch, best->ctrl);
         snprintf(wl, sizeof wl, "%s/%s/%s/%s", worst->host_mem, worst->xfer, worst->launch, worst->ctrl);
         fprintf(out, "%-9s  %-32s %9.2f %6.1f%%  %-32s %9.2f  %9.2f %9.2f %7.2f\n",
-                rb_size_name(sizes[k], name, sizeof name), bl, best->p50, 100 * best->trial_cv, wl, worst->p50,
+                preset_size_name(sizes[k], name, sizeof name), bl, best->p50, 100 * best->trial_cv, wl, worst->p50,
                 n ? n->p50 : NAN, f ? f->p50 : NAN, n && f ? f->p50 / n->p50 : NAN);
     }
     fprintf(out, "\nControl-block operations p50 (us): native %s vs WSL2 fallback %s\n", "pinned/async/coop/mapped",
@@ -639,7 +639,7 @@ void rb_sweep_summary(const rb_sweep_result *res, FILE *out)
             res->invalid, res->failed, res->interrupted ? " (INTERRUPTED: incomplete)" : "");
 }
 
-void rb_sweep_result_free(rb_sweep_result *res)
+void sweep_result_free(sweep_result *res)
 {
     free(res->rows);
     res->rows = NULL;

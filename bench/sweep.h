@@ -24,51 +24,51 @@
 #include "ring.h"
 #include "trial.h"
 
-typedef struct rb_preset {
+typedef struct preset_def {
     const char *name;
     const char *doc;
     const char *sizes;       /* in the --sizes grammar */
     const char *windows;     /* in the --window grammar */
     int trials;              /* independent trials per cell */
-    rb_policy latency;       /* per latency trial */
-    rb_policy cb;            /* per control-block operation per trial */
+    measure_policy latency;       /* per latency trial */
+    measure_policy cb;            /* per control-block operation per trial */
     int tput_reps;           /* throughput repetitions per window per trial */
     double tput_rep_seconds; /* each keeps the window full this long, then drains */
     int memcpy_reps;
     double memcpy_rep_seconds;
     int lifecycle_cycles;    /* launch..terminate cycles per control trial */
-} rb_preset;
+} preset_def;
 
-size_t rb_preset_count(void);
-const rb_preset *rb_preset_at(size_t i);
-const rb_preset *rb_preset_find(const char *name); /* NULL when unknown */
+size_t preset_count(void);
+const preset_def *preset_at(size_t i);
+const preset_def *preset_find(const char *name); /* NULL when unknown */
 
 /* Message sizes, ascending, without duplicates. */
-typedef struct rb_sizes {
+typedef struct preset_sizes {
     uint32_t v[64];
     size_t n;
-} rb_sizes;
+} preset_sizes;
 
 /* Parses the --sizes grammar: comma-separated terms, each a size or a range.
  *   size   = digits with an optional binary suffix K, M or G (KiB, MiB, GiB): 8, 4K, 16M
  *   range  = LO..HI       every power of two from LO to HI (LO itself kept even if not a power)
  *          | LO..HI:xF    LO, LO*F, LO*F^2, ... up to HI (F an integer >= 2), then HI if missed
  * Sizes must be multiples of 4 between 4 B and 1 GiB. Returns 0, or -1 with one line in err. */
-int rb_sizes_parse(const char *spec, rb_sizes *out, char *err, size_t errlen);
+int preset_sizes_parse(const char *spec, preset_sizes *out, char *err, size_t errlen);
 
 /* Parses the --window grammar: comma-separated message counts (1..65536) or `cap` (the ring's
  * capacity at each size; a larger window is capped to it). Returns 0, or -1 with one line in err. */
-int rb_windows_parse(const char *spec, uint32_t *out, size_t max, size_t *n, char *err, size_t errlen);
+int preset_windows_parse(const char *spec, uint32_t *out, size_t max, size_t *n, char *err, size_t errlen);
 
 /* "8 B", "4 KiB", "16 MiB". Returns buf. */
-char *rb_size_name(uint64_t bytes, char *buf, size_t n);
+char *preset_size_name(uint64_t bytes, char *buf, size_t n);
 
-typedef struct rb_sweep_opts {
+typedef struct sweep_opts {
     ring_backend backend;
     int device;
-    const rb_preset *preset;
-    rb_mode_set modes;
-    rb_sizes sizes;
+    const preset_def *preset;
+    mode_set modes;
+    preset_sizes sizes;
     uint32_t windows[8];
     size_t nwindows;
     int trials;              /* trials per cell (the preset's unless --trials) */
@@ -83,10 +83,10 @@ typedef struct rb_sweep_opts {
     int no_early_replies;    /* 1: ring_config.early_replies = 0 (--no-early-replies); 0: the backend's default */
     int shortcuts_busy;      /* ring_config.shortcuts_busy (--shortcuts-busy sets 1) */
     int stream_ops;          /* ring_config.stream_ops (--no-stream-ops sets 0) */
-    const rb_limits *limits; /* --platform-limits (harness/platform_limits.h), or NULL */
-} rb_sweep_opts;
+    const platform_limits *limits; /* --platform-limits (harness/platform_limits.h), or NULL */
+} sweep_opts;
 
-typedef struct rb_sweep_result {
+typedef struct sweep_result {
     size_t units_done, units_total; /* trials */
     size_t ok, unsupported, invalid, failed; /* rows by status */
     int interrupted;
@@ -94,17 +94,17 @@ typedef struct rb_sweep_result {
     size_t nrows, caprows;
     double floor_p50;        /* NaN when not measured */
     double warmup_s, warmup_sm_mhz, warmup_target_mhz; /* what the GPU warm-up did; NaN if none */
-} rb_sweep_result;
+} sweep_result;
 
 /* Runs the sweep, appending trials and rows to w. Returns 0 when it ran to the end (some rows may
  * be failed: see res), 1 when *stop was raised (every completed trial and the rows of every cell
  * with one are written), -1 when the results file could not be written (err says why). */
-int rb_sweep_run(const rb_sweep_opts *o, const rb_caps *caps, h5out *w, volatile sig_atomic_t *stop,
-                 rb_sweep_result *res, char *err, size_t errlen);
+int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile sig_atomic_t *stop,
+                 sweep_result *res, char *err, size_t errlen);
 
 /* Prints the summary table (best and worst modes per size, fallback vs native, the run's spread). */
-void rb_sweep_summary(const rb_sweep_result *res, FILE *out);
+void sweep_summary(const sweep_result *res, FILE *out);
 
-void rb_sweep_result_free(rb_sweep_result *res);
+void sweep_result_free(sweep_result *res);
 
 #endif

@@ -10,7 +10,7 @@
 #include "stats.h"
 #include "timing.h"
 
-void rb_quantiles_of(double *v, size_t n, rb_quantiles *q)
+void anatomy_quantiles_of(double *v, size_t n, anatomy_quantiles *q)
 {
     if (n == 0) {
         q->p10 = q->p50 = q->p90 = NAN;
@@ -22,14 +22,14 @@ void rb_quantiles_of(double *v, size_t n, rb_quantiles *q)
     q->p90 = stats_percentile_sorted(v, n, 90);
 }
 
-/* The host stamps of one round trip, ns of rb_now_ns. */
+/* The host stamps of one round trip, ns of timing_now_ns. */
 typedef struct host_stamps {
     uint64_t start, sent, done;
 } host_stamps;
 
 /* Matches every timed round trip with its kernel record and fills out's quantiles. */
 static int summarize(const host_stamps *h, uint32_t warmup, uint32_t samples, const ring_trace_rec *trace,
-                     rb_anatomy *out)
+                     anatomy_result *out)
 {
     enum { RTT, SEND, POLL, WORK, PUBLISH, OUTSIDE, IDLE, POLLS, NPARTS };
     double *v[NPARTS];
@@ -67,18 +67,18 @@ static int summarize(const host_stamps *h, uint32_t warmup, uint32_t samples, co
             v[IDLE][n[IDLE]++] = (double)(t->poll_ns - prev->published_ns) * 1e-3;
     }
     if (rc == 0) {
-        rb_quantiles *q[NPARTS] = {&out->rtt, &out->send, &out->poll, &out->work,
+        anatomy_quantiles *q[NPARTS] = {&out->rtt, &out->send, &out->poll, &out->work,
                                    &out->publish, &out->outside, &out->idle, &out->polls};
         for (int p = 0; p < NPARTS; p++)
-            rb_quantiles_of(v[p], n[p], q[p]);
+            anatomy_quantiles_of(v[p], n[p], q[p]);
     }
     for (int p = 0; p < NPARTS; p++)
         free(v[p]);
     return rc;
 }
 
-int rb_anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples,
-                   volatile sig_atomic_t *stop, rb_anatomy *out, char *err, size_t errlen)
+int anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples,
+                   volatile sig_atomic_t *stop, anatomy_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (samples == 0 || (uint64_t)warmup + samples > RB_ANATOMY_MAX) {
@@ -107,13 +107,13 @@ int rb_anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint3
         if (ring_send(r, size) != RING_OK || ring_recv(r) != RING_OK)
             goto ring_failed;
     for (; i < samples && !(stop && *stop); i++) {
-        h[i].start = rb_now_ns();
+        h[i].start = timing_now_ns();
         if (ring_send(r, size) != RING_OK)
             goto ring_failed;
-        h[i].sent = rb_now_ns();
+        h[i].sent = timing_now_ns();
         if (ring_recv(r) != RING_OK)
             goto ring_failed;
-        h[i].done = rb_now_ns();
+        h[i].done = timing_now_ns();
     }
     if (ring_terminate(r) != RING_OK || ring_trace_read(r, trace) != RING_OK)
         goto ring_failed;
@@ -162,7 +162,7 @@ static size_t window_records(ring_trace_rec *t, uint32_t from)
 }
 
 /* The kernel's side of a window from its batch records (in message order). */
-static int window_kernel(const ring_trace_rec *t, size_t n, rb_anatomy_window *out)
+static int window_kernel(const ring_trace_rec *t, size_t n, anatomy_window *out)
 {
     enum { BATCH, POLLS, POLL, WORK, PUBLISH, GAP, NPARTS };
     double *v[NPARTS];
@@ -198,9 +198,9 @@ static int window_kernel(const ring_trace_rec *t, size_t n, rb_anatomy_window *o
         out->leader_share = n ? (double)leader / (double)n : NAN;
         const uint64_t span = n > 1 && t[n - 1].published_ns > t[0].poll_ns ? t[n - 1].published_ns - t[0].poll_ns : 0;
         out->kernel_busy = span ? (double)busy / (double)span : NAN;
-        rb_quantiles *q[NPARTS] = {&out->batch, &out->polls, &out->poll, &out->work, &out->publish, &out->gap};
+        anatomy_quantiles *q[NPARTS] = {&out->batch, &out->polls, &out->poll, &out->work, &out->publish, &out->gap};
         for (int p = 0; p < NPARTS; p++)
-            rb_quantiles_of(v[p], k[p], q[p]);
+            anatomy_quantiles_of(v[p], k[p], q[p]);
     }
     for (int p = 0; p < NPARTS; p++)
         free(v[p]);
@@ -208,7 +208,7 @@ static int window_kernel(const ring_trace_rec *t, size_t n, rb_anatomy_window *o
 }
 
 /* The host's side of a window: the timed pump's counters, end minus start. */
-static void window_host(const ring_stats *a, const ring_stats *b, const ring_pump_result *p, rb_anatomy_window *out)
+static void window_host(const ring_stats *a, const ring_stats *b, const ring_pump_result *p, anatomy_window *out)
 {
     ring_stats d = {
         .sent = b->sent - a->sent, .received = b->received - a->received, .verified = b->verified - a->verified,
@@ -227,8 +227,8 @@ static void window_host(const ring_stats *a, const ring_stats *b, const ring_pum
     out->early_replies = d.verified ? (double)d.early / (double)d.verified : NAN;
 }
 
-int rb_anatomy_window_run(const ring_config *cfg, uint32_t size, uint32_t window, double seconds,
-                          volatile sig_atomic_t *stop, rb_anatomy_window *out, char *err, size_t errlen)
+int anatomy_window_run(const ring_config *cfg, uint32_t size, uint32_t window, double seconds,
+                          volatile sig_atomic_t *stop, anatomy_window *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->window = window;

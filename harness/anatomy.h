@@ -27,21 +27,21 @@
 
 #include "ring.h"
 
-typedef struct rb_quantiles {
+typedef struct anatomy_quantiles {
     double p10, p50, p90; /* NaN when there were no values */
-} rb_quantiles;
+} anatomy_quantiles;
 
-typedef struct rb_anatomy {
+typedef struct anatomy_result {
     uint64_t messages;     /* round trips timed, warm-up excluded */
     uint64_t traced;       /* of those, matched with a kernel record of a batch of exactly that message */
     uint64_t early;        /* of traced, taken by the kernel before in_tail announced them */
     uint32_t blocks;       /* the grid the kernel ran with */
-    rb_quantiles rtt, send, poll, work, publish, outside, idle, polls; /* us, except polls */
+    anatomy_quantiles rtt, send, poll, work, publish, outside, idle, polls; /* us, except polls */
     ring_stats st;         /* the ring's counts: lost, duplicated and corrupted must be 0 */
-} rb_anatomy;
+} anatomy_result;
 
 /* The 10th, 50th and 90th percentiles of v[0..n), which it sorts; NaN with no values. */
-void rb_quantiles_of(double *v, size_t n, rb_quantiles *q);
+void anatomy_quantiles_of(double *v, size_t n, anatomy_quantiles *q);
 
 /* Most round trips one anatomy can take, warm-up included: every one keeps its kernel record. */
 #define RB_ANATOMY_MAX RING_TRACE_RECS
@@ -51,8 +51,8 @@ void rb_quantiles_of(double *v, size_t n, rb_quantiles *q);
  * reads its trace. Returns 0 (out filled), 1 when *stop was raised (out holds what was taken), or
  * -1 with one line in err (warmup + samples above RB_ANATOMY_MAX or zero samples, a ring error, or
  * a reply that failed verification). */
-int rb_anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples,
-                   volatile sig_atomic_t *stop, rb_anatomy *out, char *err, size_t errlen);
+int anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples,
+                   volatile sig_atomic_t *stop, anatomy_result *out, char *err, size_t errlen);
 
 /* Where a window's messages wait: a ring of cfg pumped with `window` messages in flight (ring_pump,
  * as the throughput family measures it) for `seconds`, after a tenth of that untimed, with the
@@ -60,27 +60,27 @@ int rb_anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint3
  * pump among them gives its size, how it was taken and its kernel times, and the ring's counters
  * give the host's side. Little's law bounds the rate by window / round trip; what falls short of
  * that shows here as batches smaller than the window, polls that found nothing, or host work. */
-typedef struct rb_anatomy_window {
+typedef struct anatomy_window {
     uint32_t window;
     uint64_t messages;       /* replies verified in the timed pump */
     double seconds, msgs_per_s;
     uint64_t batches;        /* kernel batches of the timed pump kept in the trace */
     double per_batch;        /* messages per kernel batch, mean over those batches */
-    rb_quantiles batch;      /* messages per kernel batch */
+    anatomy_quantiles batch;      /* messages per kernel batch */
     double single_share;     /* share of the traced messages that went in a batch of one */
     double early_share;      /* share of batches taken before in_tail announced them */
     double leader_share;     /* share of batches the leader answered itself */
-    rb_quantiles polls;      /* polls per batch, the finding one included */
-    rb_quantiles poll, work, publish, gap; /* us per batch; gap: published to the next finding poll */
+    anatomy_quantiles polls;      /* polls per batch, the finding one included */
+    anatomy_quantiles poll, work, publish, gap; /* us per batch; gap: published to the next finding poll */
     double kernel_busy;      /* share of the traced span from a finding poll to its batch published */
     double per_post, per_announce, per_fetch; /* host: messages per post, per in_tail move, per out_tail read */
     double early_replies;    /* share of replies the host took before out_tail or its copy said so */
     ring_stats st;           /* the timed pump's counts: lost, duplicated and corrupted must be 0 */
-} rb_anatomy_window;
+} anatomy_window;
 
 /* Returns 0 (out filled), 1 when *stop was raised, or -1 with one line in err (a ring error, a
  * reply that failed verification, window above the ring's capacity). */
-int rb_anatomy_window_run(const ring_config *cfg, uint32_t size, uint32_t window, double seconds,
-                          volatile sig_atomic_t *stop, rb_anatomy_window *out, char *err, size_t errlen);
+int anatomy_window_run(const ring_config *cfg, uint32_t size, uint32_t window, double seconds,
+                          volatile sig_atomic_t *stop, anatomy_window *out, char *err, size_t errlen);
 
 #endif

@@ -1,5 +1,5 @@
 /* baselines.c - the floor, launch-per-message, graph-per-message and memcpy baselines (see
- * baselines.h). Sampling goes through rb_measure, as every ring measurement does. */
+ * baselines.h). Sampling goes through measure_run, as every ring measurement does. */
 #define _POSIX_C_SOURCE 200809L
 #include "baselines.h"
 
@@ -45,16 +45,16 @@ static int pingpong_op(void *ctx)
     pingpong *pp = ctx;
     const uint32_t v = ++pp->next;
     st_rel(pp->ping, v);
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     unsigned spins = 0;
     while (ld_acq(pp->pong) != v)
-        if (++spins % 4096 == 0 && rb_now_ns() - t0 > PONG_TIMEOUT_NS)
+        if (++spins % 4096 == 0 && timing_now_ns() - t0 > PONG_TIMEOUT_NS)
             return 1;
     return 0;
 }
 
 /* The CPU floor's partner thread: answers every new ping until RB_PINGPONG_STOP. It runs where the CPU
- * backend's ring thread runs (rb_place_kernel_thread: its own CPU when the run pins), so the floor
+ * backend's ring thread runs (placement_kernel_thread: its own CPU when the run pins), so the floor
  * and the ring it bounds are placed alike; it was once left on the poller's CPU, inherited from the
  * pinned main thread, and a 2-CPU machine then measured a floor of 8-16 ms under a 4 us ring. Like
  * the ring thread it gives its CPU away only when idle, here after FLOOR_IDLE_YIELD_NS without a
@@ -66,12 +66,12 @@ static void *cpu_pong(void *arg)
     uint32_t last = 0; /* the words start zeroed; the first ping may come before this thread runs */
     unsigned idle = 0;
     uint64_t idle_since = 0;
-    rb_place_kernel_thread();
+    placement_kernel_thread();
     for (;;) {
         uint32_t v = ld_acq(pp->ping);
         if (v == last) {
             if (++idle % 64 == 0) {
-                const uint64_t now = rb_now_ns();
+                const uint64_t now = timing_now_ns();
                 if (idle_since == 0)
                     idle_since = now;
                 else if (now - idle_since > FLOOR_IDLE_YIELD_NS)
@@ -100,7 +100,7 @@ static int measure_result(int mrc, int op_rc, const char *what, char *err, size_
     return RB_BASE_OK;
 }
 
-static int cpu_floor(const rb_policy *p, rb_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop)
+static int cpu_floor(const measure_policy *p, measure_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop)
 {
     /* ping and pong on separate cache lines, as the CUDA version keeps them. */
     uint32_t *words = aligned_alloc(64, 128);
@@ -117,7 +117,7 @@ static int cpu_floor(const rb_policy *p, rb_samples *s, char *err, size_t errlen
         return RB_BASE_FAILED;
     }
     int op_rc;
-    int mrc = rb_measure(p, pingpong_op, &pp, s, &op_rc, stop);
+    int mrc = measure_run(p, pingpong_op, &pp, s, &op_rc, stop);
     st_rel(pp.ping, 0xFFFFFFFFu);
     pthread_join(t, NULL);
     free(words);
@@ -125,7 +125,7 @@ static int cpu_floor(const rb_policy *p, rb_samples *s, char *err, size_t errlen
 }
 
 #ifdef RINGBENCH_HAVE_CUDA
-static int cuda_floor(int device, const rb_policy *p, rb_samples *s, char *err, size_t errlen,
+static int cuda_floor(int device, const measure_policy *p, measure_samples *s, char *err, size_t errlen,
                       volatile sig_atomic_t *stop)
 {
     uint32_t *words = NULL, *dwords = NULL;
@@ -140,9 +140,9 @@ static int cuda_floor(int device, const rb_policy *p, rb_samples *s, char *err, 
     CUDA_TRY(cerr, rb_pingpong_launch(&dwords[0], &dwords[16], st), fail);
     pingpong pp = {&words[0], &words[16], 0};
     int op_rc;
-    int mrc = rb_measure(p, pingpong_op, &pp, s, &op_rc, stop);
+    int mrc = measure_run(p, pingpong_op, &pp, s, &op_rc, stop);
     st_rel(pp.ping, RB_PINGPONG_STOP);
-    CUDA_TRY(cerr, rb_stream_wait(st, 5.0), fail);
+    CUDA_TRY(cerr, cuda_check_stream_wait(st, 5.0), fail);
     rc = measure_result(mrc, op_rc, "GPU ping-pong", err, errlen);
     goto out;
 unsupported:
@@ -161,7 +161,7 @@ out:
 }
 #endif
 
-int rb_base_floor(ring_backend b, int device, const rb_policy *p, rb_samples *s, char *err, size_t errlen,
+int baselines_floor(ring_backend b, int device, const measure_policy *p, measure_samples *s, char *err, size_t errlen,
                   volatile sig_atomic_t *stop)
 {
     memset(s, 0, sizeof *s);
@@ -214,7 +214,7 @@ static int graph_op(void *ctx)
     return 0;
 }
 
-static int cuda_launch_baseline(int device, uint32_t size, int graph, const rb_policy *p, rb_samples *s,
+static int cuda_launch_baseline(int device, uint32_t size, int graph, const measure_policy *p, measure_samples *s,
                                 char *err, size_t errlen, volatile sig_atomic_t *stop)
 {
     launch_ctx c = {0};
@@ -241,9 +241,9 @@ static int cuda_launch_baseline(int device, uint32_t size, int graph, const rb_p
         CUDA_TRY(cerr, cudaGraphInstantiate(&c.exec, g, 0), fail);
     }
     int op_rc;
-    int mrc = rb_measure(p, graph ? graph_op : launch_op, &c, s, &op_rc, stop);
+    int mrc = measure_run(p, graph ? graph_op : launch_op, &c, s, &op_rc, stop);
     if (mrc < 0 && op_rc) {
-        rb_cuda_describe(cerr, sizeof cerr, graph ? "graph launch" : "launch", c.last, __FILE__, __LINE__);
+        cuda_check_describe(cerr, sizeof cerr, graph ? "graph launch" : "launch", c.last, __FILE__, __LINE__);
         goto fail;
     }
     if (mrc == 1) {
@@ -283,7 +283,7 @@ out:
 }
 #endif
 
-int rb_base_launch(ring_backend b, int device, uint32_t size, int graph, const rb_policy *p, rb_samples *s,
+int baselines_launch(ring_backend b, int device, uint32_t size, int graph, const measure_policy *p, measure_samples *s,
                    char *err, size_t errlen, volatile sig_atomic_t *stop)
 {
     memset(s, 0, sizeof *s);
@@ -306,8 +306,8 @@ int rb_base_launch(ring_backend b, int device, uint32_t size, int graph, const r
 
 /* --- memcpy bandwidth ------------------------------------------------------------------------------ */
 
-int rb_base_memcpy(ring_backend b, int device, uint32_t size, int pinned, int h2d, int reps, double rep_seconds,
-                   rb_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop)
+int baselines_memcpy(ring_backend b, int device, uint32_t size, int pinned, int h2d, int reps, double rep_seconds,
+                   measure_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop)
 {
     memset(s, 0, sizeof *s);
     int rc = RB_BASE_FAILED;
@@ -347,7 +347,7 @@ int rb_base_memcpy(ring_backend b, int device, uint32_t size, int pinned, int h2
             rc = RB_BASE_INTERRUPTED;
             goto out;
         }
-        const uint64_t t0 = rb_now_ns();
+        const uint64_t t0 = timing_now_ns();
         uint64_t copies = 0;
         do {
             if (b == RING_BACKEND_CPU) {
@@ -359,9 +359,9 @@ int rb_base_memcpy(ring_backend b, int device, uint32_t size, int pinned, int h2
 #endif
             }
             copies++;
-        } while (rb_seconds_since(t0) < rep_seconds);
-        const double secs = rb_seconds_since(t0);
-        if (r >= 0 && rb_samples_push(s, (double)copies * size / secs * 1e-9) != 0) {
+        } while (timing_seconds_since(t0) < rep_seconds);
+        const double secs = timing_seconds_since(t0);
+        if (r >= 0 && measure_samples_push(s, (double)copies * size / secs * 1e-9) != 0) {
             snprintf(err, errlen, "out of memory");
             goto out;
         }
@@ -393,13 +393,13 @@ out:
     }
 #endif
     if (rc != RB_BASE_OK)
-        rb_samples_free(s);
+        measure_samples_free(s);
     return rc;
 }
 
 /* --- per-call costs ------------------------------------------------------------------------------- */
 
-const char *rb_call_base_family(rb_call_base c)
+const char *baselines_call_family(baselines_call_kind c)
 {
     static const char *const fam[RB_CALL_COUNT] = {
 #define RB_CALL_BASE_FAM(e, f) [RB_CALL_##e] = f,
@@ -411,7 +411,7 @@ const char *rb_call_base_family(rb_call_base c)
 
 #ifdef RINGBENCH_HAVE_CUDA
 typedef struct call_ctx {
-    rb_call_base kind;
+    baselines_call_kind kind;
     void *pinned, *pageable, *dev;
     cudaStream_t st;
     cudaEvent_t ev;
@@ -472,7 +472,7 @@ static int call_op(void *ctx)
     return e != cudaSuccess;
 }
 
-static int cuda_call_baseline(int device, rb_call_base kind, const rb_policy *p, rb_samples *s, char *err,
+static int cuda_call_baseline(int device, baselines_call_kind kind, const measure_policy *p, measure_samples *s, char *err,
                               size_t errlen, volatile sig_atomic_t *stop)
 {
     call_ctx c = {.kind = kind};
@@ -493,9 +493,9 @@ static int cuda_call_baseline(int device, rb_call_base kind, const rb_policy *p,
     CUDA_TRY(cerr, cudaEventRecord(c.ev, c.st), fail); /* a completed event for EVENT_QUERY_DONE */
     CUDA_TRY(cerr, cudaStreamSynchronize(c.st), fail);
     int op_rc;
-    int mrc = rb_measure(p, call_op, &c, s, &op_rc, stop);
+    int mrc = measure_run(p, call_op, &c, s, &op_rc, stop);
     if (mrc < 0 && op_rc) {
-        rb_cuda_describe(cerr, sizeof cerr, rb_call_base_family(kind), c.last, __FILE__, __LINE__);
+        cuda_check_describe(cerr, sizeof cerr, baselines_call_family(kind), c.last, __FILE__, __LINE__);
         goto fail;
     }
     CUDA_TRY(cerr, cudaStreamSynchronize(c.st), fail);
@@ -524,11 +524,11 @@ out:
 }
 #endif
 
-int rb_base_call(ring_backend b, int device, rb_call_base c, const rb_policy *p, rb_samples *s, char *err,
+int baselines_call(ring_backend b, int device, baselines_call_kind c, const measure_policy *p, measure_samples *s, char *err,
                  size_t errlen, volatile sig_atomic_t *stop)
 {
     memset(s, 0, sizeof *s);
-    if (!rb_call_base_family(c)) {
+    if (!baselines_call_family(c)) {
         snprintf(err, errlen, "unknown call baseline %d", (int)c);
         return RB_BASE_FAILED;
     }

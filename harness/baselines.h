@@ -20,18 +20,18 @@
 enum { RB_BASE_OK = 0, RB_BASE_UNSUPPORTED = -2, RB_BASE_FAILED = -1, RB_BASE_INTERRUPTED = 1 };
 
 /* Latency samples (us) of the floor ping-pong. */
-int rb_base_floor(ring_backend b, int device, const rb_policy *p, rb_samples *s, char *err, size_t errlen,
+int baselines_floor(ring_backend b, int device, const measure_policy *p, measure_samples *s, char *err, size_t errlen,
                   volatile sig_atomic_t *stop);
 
 /* Latency samples (us) of one launch (graph = 0) or one graph launch (graph = 1) per message of
  * size bytes; the output of the last message is verified. */
-int rb_base_launch(ring_backend b, int device, uint32_t size, int graph, const rb_policy *p, rb_samples *s,
+int baselines_launch(ring_backend b, int device, uint32_t size, int graph, const measure_policy *p, measure_samples *s,
                    char *err, size_t errlen, volatile sig_atomic_t *stop);
 
 /* Bandwidth samples (GB/s): reps repetitions, each copying size bytes as often as fits in
  * rep_seconds (at least once). */
-int rb_base_memcpy(ring_backend b, int device, uint32_t size, int pinned, int h2d, int reps, double rep_seconds,
-                   rb_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop);
+int baselines_memcpy(ring_backend b, int device, uint32_t size, int pinned, int h2d, int reps, double rep_seconds,
+                   measure_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop);
 
 /* Per-call costs: one CUDA runtime call of each kind the ring makes, timed one call per sample (us).
  * X(ENUM, family name in results/schema.h). The CPU backend has no driver to call: every one is
@@ -48,20 +48,20 @@ int rb_base_memcpy(ring_backend b, int device, uint32_t size, int pinned, int h2
     X(LAUNCH_EMPTY,        "call_launch_empty") \
     X(LAUNCH_SYNC,         "call_launch_sync")
 
-typedef enum rb_call_base {
+typedef enum baselines_call_kind {
 #define RB_CALL_BASE_ENUM(e, fam) RB_CALL_##e,
     RB_CALL_BASES(RB_CALL_BASE_ENUM)
 #undef RB_CALL_BASE_ENUM
     RB_CALL_COUNT
-} rb_call_base;
+} baselines_call_kind;
 
 /* The results family of c ("call_memcpy_h2d_pinned", ...), or NULL when out of range. */
-const char *rb_call_base_family(rb_call_base c);
+const char *baselines_call_family(baselines_call_kind c);
 
 /* Latency samples (us) of one call of kind c per sample, on an otherwise idle device. Copies move
  * RB_CALL_BYTES bytes (the ring's staged control-block copies are 16 to 32 bytes, its headers 16). */
 #define RB_CALL_BYTES 64
-int rb_base_call(ring_backend b, int device, rb_call_base c, const rb_policy *p, rb_samples *s, char *err,
+int baselines_call(ring_backend b, int device, baselines_call_kind c, const measure_policy *p, measure_samples *s, char *err,
                  size_t errlen, volatile sig_atomic_t *stop);
 
 #endif

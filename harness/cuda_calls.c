@@ -66,8 +66,8 @@ void cc_inject_wait(int k)
     const uint64_t ns = cc_inject_ns[k];
     if (!ns)
         return;
-    const uint64_t deadline = rb_now_ns() + ns;
-    while (rb_now_ns() < deadline)
+    const uint64_t deadline = timing_now_ns() + ns;
+    while (timing_now_ns() < deadline)
         ;
     cc_injected_ns[k] += ns;
 }
@@ -89,10 +89,10 @@ double cc_inject_check(double us, int n)
     memcpy(saved, cc_inject_ns, sizeof saved);
     memset(cc_inject_ns, 0, sizeof cc_inject_ns);
     cc_inject_ns[CC_OTHER] = (uint64_t)llround(us * 1e3);
-    const uint64_t before = cc_injected_ns[CC_OTHER], t0 = rb_now_ns();
+    const uint64_t before = cc_injected_ns[CC_OTHER], t0 = timing_now_ns();
     for (int i = 0; i < n; i++)
         cc_inject_wait(CC_OTHER);
-    const double mean = n > 0 ? (double)(rb_now_ns() - t0) * 1e-3 / n : NAN;
+    const double mean = n > 0 ? (double)(timing_now_ns() - t0) * 1e-3 / n : NAN;
     cc_injected_ns[CC_OTHER] = before; /* a check, not an injected call */
     memcpy(cc_inject_ns, saved, sizeof saved);
     cc_inject_on = saved_on;

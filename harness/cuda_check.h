@@ -12,7 +12,7 @@
 
 #include "timing.h"
 
-static inline void rb_cuda_describe(char *buf, size_t n, const char *call, cudaError_t e, const char *file,
+static inline void cuda_check_describe(char *buf, size_t n, const char *call, cudaError_t e, const char *file,
                                     int line)
 {
     const char *base = file;
@@ -24,14 +24,14 @@ static inline void rb_cuda_describe(char *buf, size_t n, const char *call, cudaE
 
 /* Waits for a stream without trusting it to finish: a kernel that never ends must not hang us.
  * Returns the stream's status, or cudaErrorNotReady when it was still busy after `seconds`. */
-static inline cudaError_t rb_stream_wait(cudaStream_t st, double seconds)
+static inline cudaError_t cuda_check_stream_wait(cudaStream_t st, double seconds)
 {
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     for (;;) {
         cudaError_t e = cudaStreamQuery(st);
         if (e != cudaErrorNotReady)
             return e;
-        if (rb_seconds_since(t0) > seconds)
+        if (timing_seconds_since(t0) > seconds)
             return cudaErrorNotReady;
     }
 }
@@ -40,7 +40,7 @@ static inline cudaError_t rb_stream_wait(cudaStream_t st, double seconds)
     do {                                                                             \
         cudaError_t cuda_try_e_ = (call);                                            \
         if (cuda_try_e_ != cudaSuccess) {                                            \
-            rb_cuda_describe((buf), sizeof(buf), #call, cuda_try_e_, __FILE__, __LINE__); \
+            cuda_check_describe((buf), sizeof(buf), #call, cuda_try_e_, __FILE__, __LINE__); \
             goto label;                                                              \
         }                                                                            \
     } while (0)

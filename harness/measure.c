@@ -6,7 +6,7 @@
 
 #include "timing.h"
 
-int rb_samples_push(rb_samples *s, double v)
+int measure_samples_push(measure_samples *s, double v)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 1024;
@@ -22,22 +22,22 @@ int rb_samples_push(rb_samples *s, double v)
     return 0;
 }
 
-int rb_time_once(rb_op_fn op, void *ctx, double *us)
+int measure_time_once(measure_op_fn op, void *ctx, double *us)
 {
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     int rc = op(ctx);
-    *us = (double)(rb_now_ns() - t0) * 1e-3;
+    *us = (double)(timing_now_ns() - t0) * 1e-3;
     return rc;
 }
 
-void rb_samples_free(rb_samples *s)
+void measure_samples_free(measure_samples *s)
 {
     free(s->us);
     s->us = NULL;
     s->n = s->cap = 0;
 }
 
-int rb_measure(const rb_policy *p, rb_op_fn op, void *ctx, rb_samples *s, int *op_rc,
+int measure_run(const measure_policy *p, measure_op_fn op, void *ctx, measure_samples *s, int *op_rc,
                volatile sig_atomic_t *stop)
 {
     s->us = NULL;
@@ -53,21 +53,21 @@ int rb_measure(const rb_policy *p, rb_op_fn op, void *ctx, rb_samples *s, int *o
     }
     stats_stopper st;
     stats_stopper_init(&st);
-    const uint64_t t_start = rb_now_ns();
+    const uint64_t t_start = timing_now_ns();
     int rc = 0;
     for (;;) {
         if (stop && *stop) {
             rc = 1;
             break;
         }
-        const uint64_t t0 = rb_now_ns();
+        const uint64_t t0 = timing_now_ns();
         *op_rc = op(ctx);
-        const uint64_t t1 = rb_now_ns();
+        const uint64_t t1 = timing_now_ns();
         if (*op_rc != 0) {
             rc = -1;
             break;
         }
-        if (rb_samples_push(s, (double)(t1 - t0) * 1e-3) != 0) {
+        if (measure_samples_push(s, (double)(t1 - t0) * 1e-3) != 0) {
             rc = -1;
             break;
         }

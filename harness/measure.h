@@ -1,6 +1,6 @@
 /* measure.h - the one place where ringbench takes samples: warm-up, the clock, the stopping rule.
  *
- * Every latency-like number in a results file comes from rb_measure: it runs the operation
+ * Every latency-like number in a results file comes from measure_run: it runs the operation
  * `warmup` times unrecorded, then repeatedly reads the clock (timing.h), runs the operation once and
  * reads the clock again, keeping every sample in microseconds, until the adaptive rule of stats.h
  * says stop (the median's 95% CI within rel_ci_width, or a time or count cap) or *stop becomes
@@ -14,33 +14,33 @@
 
 #include "stats.h"
 
-typedef struct rb_policy {
+typedef struct measure_policy {
     size_t warmup;   /* operations run and discarded first */
     stats_rule rule; /* when to stop */
-} rb_policy;
+} measure_policy;
 
 /* One operation; returns 0, or non-zero to abort the measurement (the caller knows why). */
-typedef int (*rb_op_fn)(void *ctx);
+typedef int (*measure_op_fn)(void *ctx);
 
-typedef struct rb_samples {
+typedef struct measure_samples {
     double *us;       /* samples, microseconds */
     size_t n, cap;
     stats_stop why;   /* why sampling stopped (STATS_CONTINUE when aborted or interrupted) */
     double elapsed_s; /* measuring time, warm-up excluded */
-} rb_samples;
+} measure_samples;
 
-/* Measures op. Returns 0 with s filled (the caller frees s->us with rb_samples_free), -1 when op
+/* Measures op. Returns 0 with s filled (the caller frees s->us with measure_samples_free), -1 when op
  * failed (its return value in *op_rc) or memory ran out, and 1 when *stop was raised (s holds what
  * was taken so far). */
-int rb_measure(const rb_policy *p, rb_op_fn op, void *ctx, rb_samples *s, int *op_rc,
+int measure_run(const measure_policy *p, measure_op_fn op, void *ctx, measure_samples *s, int *op_rc,
                volatile sig_atomic_t *stop);
 
 /* Times a single call of op (microseconds into *us). Returns op's return value. For sequences such as
  * the lifecycle, where each step depends on the one before and cannot be repeated alone. */
-int rb_time_once(rb_op_fn op, void *ctx, double *us);
+int measure_time_once(measure_op_fn op, void *ctx, double *us);
 
 /* Appends one sample (for measurements that time themselves, such as throughput repetitions). */
-int rb_samples_push(rb_samples *s, double v);
-void rb_samples_free(rb_samples *s);
+int measure_samples_push(measure_samples *s, double v);
+void measure_samples_free(measure_samples *s);
 
 #endif

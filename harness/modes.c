@@ -40,25 +40,25 @@ static const struct {
     {"ctrl", ctrl_values, RB_CTRL_COUNT},
 };
 
-const char *rb_axis_name(rb_axis a) { return (unsigned)a < RB_AXIS_COUNT ? axes[a].name : NULL; }
+const char *mode_axis_name(mode_axis a) { return (unsigned)a < RB_AXIS_COUNT ? axes[a].name : NULL; }
 
-size_t rb_axis_size(rb_axis a) { return (unsigned)a < RB_AXIS_COUNT ? axes[a].n : 0; }
+size_t mode_axis_size(mode_axis a) { return (unsigned)a < RB_AXIS_COUNT ? axes[a].n : 0; }
 
-const char *rb_axis_value(rb_axis a, int v)
+const char *mode_axis_value(mode_axis a, int v)
 {
     if ((unsigned)a >= RB_AXIS_COUNT || v < 0 || (size_t)v >= axes[a].n)
         return NULL;
     return axes[a].values[v].name;
 }
 
-const char *rb_axis_doc(rb_axis a, int v)
+const char *mode_axis_doc(mode_axis a, int v)
 {
     if ((unsigned)a >= RB_AXIS_COUNT || v < 0 || (size_t)v >= axes[a].n)
         return NULL;
     return axes[a].values[v].doc;
 }
 
-int rb_axis_parse(rb_axis a, const char *name)
+int mode_axis_parse(mode_axis a, const char *name)
 {
     if ((unsigned)a >= RB_AXIS_COUNT || !name)
         return -1;
@@ -68,9 +68,9 @@ int rb_axis_parse(rb_axis a, const char *name)
     return -1;
 }
 
-int rb_mode_parse_label(const char *label, rb_mode *m)
+int mode_parse_label(const char *label, mode_spec *m)
 {
-    rb_mode tmp;
+    mode_spec tmp;
     const char *p = label;
     for (int a = 0; a < RB_AXIS_COUNT; a++) {
         const char *end = strchr(p, '/');
@@ -80,7 +80,7 @@ int rb_mode_parse_label(const char *label, rb_mode *m)
             return -1;
         memcpy(name, p, n);
         name[n] = 0;
-        if ((tmp.v[a] = rb_axis_parse((rb_axis)a, name)) < 0)
+        if ((tmp.v[a] = mode_axis_parse((mode_axis)a, name)) < 0)
             return -1;
         p = end ? end + 1 : p + n;
     }
@@ -88,9 +88,9 @@ int rb_mode_parse_label(const char *label, rb_mode *m)
     return 0;
 }
 
-rb_mode rb_mode_at(size_t i)
+mode_spec mode_at(size_t i)
 {
-    rb_mode m;
+    mode_spec m;
     for (int a = RB_AXIS_COUNT - 1; a >= 0; a--) {
         m.v[a] = (int)(i % axes[a].n);
         i /= axes[a].n;
@@ -98,7 +98,7 @@ rb_mode rb_mode_at(size_t i)
     return m;
 }
 
-const char *rb_mode_invalid_reason(const rb_mode *m)
+const char *mode_invalid_reason(const mode_spec *m)
 {
     if (m->v[RB_AXIS_HOST] == RB_HOST_MALLOC && m->v[RB_AXIS_CTRL] == RB_CTRL_MAPPED)
         return "a mapped control block is pinned host memory: it cannot be malloc memory";
@@ -107,29 +107,29 @@ const char *rb_mode_invalid_reason(const rb_mode *m)
     return NULL;
 }
 
-char *rb_mode_label(const rb_mode *m, char *buf, size_t n)
+char *mode_label(const mode_spec *m, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s/%s/%s/%s", rb_axis_value(RB_AXIS_HOST, m->v[RB_AXIS_HOST]),
-             rb_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER]),
-             rb_axis_value(RB_AXIS_LAUNCH, m->v[RB_AXIS_LAUNCH]),
-             rb_axis_value(RB_AXIS_CTRL, m->v[RB_AXIS_CTRL]));
+    snprintf(buf, n, "%s/%s/%s/%s", mode_axis_value(RB_AXIS_HOST, m->v[RB_AXIS_HOST]),
+             mode_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER]),
+             mode_axis_value(RB_AXIS_LAUNCH, m->v[RB_AXIS_LAUNCH]),
+             mode_axis_value(RB_AXIS_CTRL, m->v[RB_AXIS_CTRL]));
     return buf;
 }
 
-rb_mode rb_mode_wsl2_fallback(void)
+mode_spec mode_wsl2_fallback(void)
 {
-    rb_mode m = {{RB_HOST_MALLOC, RB_XFER_SYNC, RB_LAUNCH_NONCOOP, RB_CTRL_DEVICE}};
+    mode_spec m = {{RB_HOST_MALLOC, RB_XFER_SYNC, RB_LAUNCH_NONCOOP, RB_CTRL_DEVICE}};
     return m;
 }
 
-rb_mode rb_mode_native(void)
+mode_spec mode_native(void)
 {
-    rb_mode m = {{RB_HOST_PINNED, RB_XFER_ASYNC, RB_LAUNCH_COOP, RB_CTRL_MAPPED}};
+    mode_spec m = {{RB_HOST_PINNED, RB_XFER_ASYNC, RB_LAUNCH_COOP, RB_CTRL_MAPPED}};
     return m;
 }
 
 /* Parses "V1|V2|..." of one axis into a bit mask of values. */
-static int parse_values(rb_axis a, const char *s, size_t len, unsigned *mask, char *err, size_t errlen)
+static int parse_values(mode_axis a, const char *s, size_t len, unsigned *mask, char *err, size_t errlen)
 {
     *mask = 0;
     while (len > 0) {
@@ -142,7 +142,7 @@ static int parse_values(rb_axis a, const char *s, size_t len, unsigned *mask, ch
         }
         memcpy(name, s, n);
         name[n] = '\0';
-        int v = rb_axis_parse(a, name);
+        int v = mode_axis_parse(a, name);
         if (v < 0) {
             char allowed[128] = "";
             for (size_t i = 0; i < axes[a].n; i++) {
@@ -167,27 +167,27 @@ static int parse_values(rb_axis a, const char *s, size_t len, unsigned *mask, ch
 }
 
 /* "HOST/XFER/LAUNCH/CTRL[,HOST/XFER/LAUNCH/CTRL...]": exactly those modes. */
-static int parse_mode_list(const char *spec, rb_mode_set *out, char *err, size_t errlen)
+static int parse_mode_list(const char *spec, mode_set *out, char *err, size_t errlen)
 {
     memset(out->selected, 0, sizeof out->selected);
     for (const char *s = spec;;) {
         const char *comma = strchr(s, ',');
         size_t len = comma ? (size_t)(comma - s) : strlen(s);
         char label[64];
-        rb_mode m;
+        mode_spec m;
         if (len == 0 || len >= sizeof label) {
             snprintf(err, errlen, "--modes: empty or over-long mode in '%s'", spec);
             return -1;
         }
         memcpy(label, s, len);
         label[len] = '\0';
-        if (rb_mode_parse_label(label, &m) != 0) {
+        if (mode_parse_label(label, &m) != 0) {
             snprintf(err, errlen, "--modes: '%s' is not a mode (HOST/XFER/LAUNCH/CTRL, e.g. pinned/async/coop/mapped)",
                      label);
             return -1;
         }
         for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-            rb_mode k = rb_mode_at(i);
+            mode_spec k = mode_at(i);
             if (memcmp(k.v, m.v, sizeof k.v) == 0)
                 out->selected[i] = 1;
         }
@@ -197,7 +197,7 @@ static int parse_mode_list(const char *spec, rb_mode_set *out, char *err, size_t
     }
 }
 
-int rb_mode_set_parse(const char *spec, rb_mode_set *out, char *err, size_t errlen)
+int mode_set_parse(const char *spec, mode_set *out, char *err, size_t errlen)
 {
     unsigned masks[RB_AXIS_COUNT];
     int named[RB_AXIS_COUNT] = {0};
@@ -234,7 +234,7 @@ int rb_mode_set_parse(const char *spec, rb_mode_set *out, char *err, size_t errl
                 return -1;
             }
             named[a] = 1;
-            if (parse_values((rb_axis)a, eq + 1, len - (size_t)(eq + 1 - s), &masks[a], err, errlen) < 0)
+            if (parse_values((mode_axis)a, eq + 1, len - (size_t)(eq + 1 - s), &masks[a], err, errlen) < 0)
                 return -1;
             if (!comma)
                 break;
@@ -242,7 +242,7 @@ int rb_mode_set_parse(const char *spec, rb_mode_set *out, char *err, size_t errl
         }
     }
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i);
+        mode_spec m = mode_at(i);
         int sel = 1;
         for (int a = 0; a < RB_AXIS_COUNT; a++)
             sel &= (masks[a] >> m.v[a]) & 1u;

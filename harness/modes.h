@@ -15,52 +15,52 @@
 
 #include <stddef.h>
 
-typedef enum { RB_HOST_PINNED, RB_HOST_MALLOC, RB_HOST_COUNT } rb_host_mem;
-typedef enum { RB_XFER_ASYNC, RB_XFER_SYNC, RB_XFER_ZEROCOPY, RB_XFER_COUNT } rb_xfer;
-typedef enum { RB_LAUNCH_COOP, RB_LAUNCH_NONCOOP, RB_LAUNCH_COUNT } rb_launch;
-typedef enum { RB_CTRL_MANAGED, RB_CTRL_DEVICE, RB_CTRL_MAPPED, RB_CTRL_COUNT } rb_ctrl;
+typedef enum { RB_HOST_PINNED, RB_HOST_MALLOC, RB_HOST_COUNT } mode_host_mem;
+typedef enum { RB_XFER_ASYNC, RB_XFER_SYNC, RB_XFER_ZEROCOPY, RB_XFER_COUNT } mode_xfer;
+typedef enum { RB_LAUNCH_COOP, RB_LAUNCH_NONCOOP, RB_LAUNCH_COUNT } mode_launch;
+typedef enum { RB_CTRL_MANAGED, RB_CTRL_DEVICE, RB_CTRL_MAPPED, RB_CTRL_COUNT } mode_ctrl;
 
-typedef enum { RB_AXIS_HOST, RB_AXIS_XFER, RB_AXIS_LAUNCH, RB_AXIS_CTRL, RB_AXIS_COUNT } rb_axis;
+typedef enum { RB_AXIS_HOST, RB_AXIS_XFER, RB_AXIS_LAUNCH, RB_AXIS_CTRL, RB_AXIS_COUNT } mode_axis;
 
-typedef struct rb_mode {
-    int v[RB_AXIS_COUNT]; /* v[RB_AXIS_HOST] is an rb_host_mem, and so on */
-} rb_mode;
+typedef struct mode_spec {
+    int v[RB_AXIS_COUNT]; /* v[RB_AXIS_HOST] is an mode_host_mem, and so on */
+} mode_spec;
 
 #define RB_MODE_COUNT (RB_HOST_COUNT * RB_XFER_COUNT * RB_LAUNCH_COUNT * RB_CTRL_COUNT)
 
-const char *rb_axis_name(rb_axis a);                 /* "host", "xfer", "launch", "ctrl" */
-size_t rb_axis_size(rb_axis a);                      /* number of values on the axis */
-const char *rb_axis_value(rb_axis a, int v);         /* "pinned", ...; NULL when out of range */
-const char *rb_axis_doc(rb_axis a, int v);           /* one sentence on what the value means */
-int rb_axis_parse(rb_axis a, const char *name);      /* value index, or -1 */
+const char *mode_axis_name(mode_axis a);                 /* "host", "xfer", "launch", "ctrl" */
+size_t mode_axis_size(mode_axis a);                      /* number of values on the axis */
+const char *mode_axis_value(mode_axis a, int v);         /* "pinned", ...; NULL when out of range */
+const char *mode_axis_doc(mode_axis a, int v);           /* one sentence on what the value means */
+int mode_axis_parse(mode_axis a, const char *name);      /* value index, or -1 */
 
 /* The i-th mode in the canonical order (host slowest, ctrl fastest), i < RB_MODE_COUNT. */
-rb_mode rb_mode_at(size_t i);
+mode_spec mode_at(size_t i);
 
 /* NULL when the combination makes sense, else why not (the "invalid" reason in results). */
-const char *rb_mode_invalid_reason(const rb_mode *m);
+const char *mode_invalid_reason(const mode_spec *m);
 
 /* "pinned/async/coop/mapped". Returns buf. */
-char *rb_mode_label(const rb_mode *m, char *buf, size_t n);
+char *mode_label(const mode_spec *m, char *buf, size_t n);
 
-/* The inverse of rb_mode_label: 0 with *m set, or -1 (m untouched) unless label names one value of
+/* The inverse of mode_label: 0 with *m set, or -1 (m untouched) unless label names one value of
  * every axis, in axis order, separated by '/'. */
-int rb_mode_parse_label(const char *label, rb_mode *m);
+int mode_parse_label(const char *label, mode_spec *m);
 
 /* The WSL2 fallback path of the document under test, and the native path it is compared with. */
-rb_mode rb_mode_wsl2_fallback(void);  /* malloc/sync/noncoop/device */
-rb_mode rb_mode_native(void);         /* pinned/async/coop/mapped */
+mode_spec mode_wsl2_fallback(void);  /* malloc/sync/noncoop/device */
+mode_spec mode_native(void);         /* pinned/async/coop/mapped */
 
-/* A set of modes: selected[i] for rb_mode_at(i). */
-typedef struct rb_mode_set {
+/* A set of modes: selected[i] for mode_at(i). */
+typedef struct mode_set {
     unsigned char selected[RB_MODE_COUNT];
-} rb_mode_set;
+} mode_set;
 
 /* Parses the --modes grammar: "all", or comma-separated AXIS=V1|V2 terms, e.g.
  * "host=pinned,ctrl=mapped|managed" (an axis not named keeps all its values), or a comma-separated
  * list of whole modes, e.g. "malloc/sync/noncoop/device,pinned/async/coop/mapped" (the sensitivity
  * sweep's three paths, which no product of axes selects alone). Returns 0, or -1 with a one-line
  * message in err (unknown axis, value or mode, repeated axis, empty term). */
-int rb_mode_set_parse(const char *spec, rb_mode_set *out, char *err, size_t errlen);
+int mode_set_parse(const char *spec, mode_set *out, char *err, size_t errlen);
 
 #endif

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-static rb_placement g_place;
-static int g_place_set;             /* rb_place_init ran (main, before any thread starts) */
+static placement_cfg g_place;
+static int g_place_set;             /* placement_init ran (main, before any thread starts) */
 static pthread_once_t g_place_once = PTHREAD_ONCE_INIT;
 
 static void place_default(void);
@@ -25,7 +25,7 @@ static int cmp_int(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int rb_place_parse_list(const char *list, int *cpus, int max, char *err, size_t errlen)
+int placement_parse_list(const char *list, int *cpus, int max, char *err, size_t errlen)
 {
     int n = 0;
     const char *p = list;
@@ -78,7 +78,7 @@ static int mask_cpus(int *cpus, int max)
     return n > max ? max : n;
 }
 
-int rb_place_pin_self(int cpu)
+int placement_pin_self(int cpu)
 {
     cpu_set_t set;
     if (cpu < 0)
@@ -93,22 +93,22 @@ int rb_place_pin_self(int cpu)
     return 0;
 }
 
-void rb_place_limit_workers(int max)
+void placement_limit_workers(int max)
 {
     pthread_once(&g_place_once, place_default);
     if (max >= 0 && max < g_place.nworkers)
         g_place.nworkers = max;
 }
 
-void rb_place_kernel_thread(void)
+void placement_kernel_thread(void)
 {
-    const rb_placement *p = rb_place_get();
+    const placement_cfg *p = placement_get();
     if (p->pinned && p->kernel_cpu >= 0)
-        (void)rb_place_pin_self(p->kernel_cpu); /* a refusal leaves the inherited mask: still correct */
+        (void)placement_pin_self(p->kernel_cpu); /* a refusal leaves the inherited mask: still correct */
 }
 
 /* Fills the roles from the CPU list: poller, then the CPU backend's kernel thread, then workers. */
-static void assign(rb_placement *p)
+static void assign(placement_cfg *p)
 {
     int next = 0;
     p->poller_cpu = p->ncpus > 0 ? p->cpus[next++] : -1;
@@ -130,14 +130,14 @@ static void assign(rb_placement *p)
     }
 }
 
-int rb_place_init(const char *cpu_list, int pin, char *err, size_t errlen)
+int placement_init(const char *cpu_list, int pin, char *err, size_t errlen)
 {
-    rb_placement p;
+    placement_cfg p;
     int mask[RB_PLACE_MAX_CPUS];
     memset(&p, 0, sizeof p);
     int nmask = mask_cpus(mask, RB_PLACE_MAX_CPUS);
     if (cpu_list != NULL) {
-        p.ncpus = rb_place_parse_list(cpu_list, p.cpus, RB_PLACE_MAX_CPUS, err, errlen);
+        p.ncpus = placement_parse_list(cpu_list, p.cpus, RB_PLACE_MAX_CPUS, err, errlen);
         if (p.ncpus < 0)
             return -1;
         for (int i = 0; i < p.ncpus && nmask > 0; i++) {
@@ -163,7 +163,7 @@ int rb_place_init(const char *cpu_list, int pin, char *err, size_t errlen)
     }
     assign(&p);
     if (pin) {
-        if (rb_place_pin_self(p.poller_cpu) != 0) {
+        if (placement_pin_self(p.poller_cpu) != 0) {
             snprintf(err, errlen, "cannot pin the polling thread to CPU %d: %s", p.poller_cpu, strerror(errno));
             return -1;
         }
@@ -175,7 +175,7 @@ int rb_place_init(const char *cpu_list, int pin, char *err, size_t errlen)
     return 0;
 }
 
-/* The default when rb_place_init was not called (tests, library use): the mask, nothing pinned.
+/* The default when placement_init was not called (tests, library use): the mask, nothing pinned.
  * Built once even when pool workers ask for it at the same time. */
 static void place_default(void)
 {
@@ -188,18 +188,18 @@ static void place_default(void)
     assign(&g_place);
 }
 
-const rb_placement *rb_place_get(void)
+const placement_cfg *placement_get(void)
 {
     pthread_once(&g_place_once, place_default);
     return &g_place;
 }
 
-int rb_place_current_cpu(void)
+int placement_current_cpu(void)
 {
     return sched_getcpu();
 }
 
-long rb_place_ctx_switches(void)
+long placement_ctx_switches(void)
 {
     struct rusage ru;
     return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;

@@ -11,7 +11,7 @@
 #define WSL2_MANAGED "concurrentManagedAccess = 0 on WSL2 (NVIDIA's CUDA on WSL guide): the host may not touch " \
                      "managed memory while a kernel runs"
 
-int rb_limits_parse(const char *name, rb_limits *l, char *err, size_t errlen)
+int platform_limits_parse(const char *name, platform_limits *l, char *err, size_t errlen)
 {
     memset(l, 0, sizeof *l);
     if (!name || strcmp(name, "wsl2") != 0) {
@@ -24,7 +24,7 @@ int rb_limits_parse(const char *name, rb_limits *l, char *err, size_t errlen)
     return 0;
 }
 
-uint64_t rb_limits_pinned_bytes(const rb_mode *m, uint32_t size)
+uint64_t platform_limits_pinned_bytes(const mode_spec *m, uint32_t size)
 {
     const uint64_t ring = (uint64_t)ring_capacity_for(size) * ring_slot_stride(size);
     const int pinned = m->v[RB_AXIS_HOST] == RB_HOST_PINNED;
@@ -38,7 +38,7 @@ uint64_t rb_limits_pinned_bytes(const rb_mode *m, uint32_t size)
     return b;
 }
 
-const char *rb_limits_mode_reason(const rb_limits *l, const rb_mode *m, char *buf, size_t n)
+const char *platform_limits_mode_reason(const platform_limits *l, const mode_spec *m, char *buf, size_t n)
 {
     if (!l || !l->platform[0])
         return NULL;
@@ -49,11 +49,11 @@ const char *rb_limits_mode_reason(const rb_limits *l, const rb_mode *m, char *bu
     return NULL;
 }
 
-const char *rb_limits_size_reason(const rb_limits *l, const rb_mode *m, uint32_t size, char *buf, size_t n)
+const char *platform_limits_size_reason(const platform_limits *l, const mode_spec *m, uint32_t size, char *buf, size_t n)
 {
     if (!l || !l->platform[0] || !l->pinned_ceiling)
         return NULL;
-    const uint64_t need = rb_limits_pinned_bytes(m, size);
+    const uint64_t need = platform_limits_pinned_bytes(m, size);
     if (need <= l->pinned_ceiling)
         return NULL;
     snprintf(buf, n, "limit applied: the ring needs %llu bytes of pinned memory, over the %s pinned ceiling of "
@@ -62,7 +62,7 @@ const char *rb_limits_size_reason(const rb_limits *l, const rb_mode *m, uint32_t
     return buf;
 }
 
-int rb_limits_foreach(const rb_limits *l, int (*fn)(void *ctx, const char *key, const char *value), void *ctx)
+int platform_limits_foreach(const platform_limits *l, int (*fn)(void *ctx, const char *key, const char *value), void *ctx)
 {
     char v[64];
     int rc;

@@ -18,7 +18,7 @@
 
 #define RB_POOL_SPIN_NS 200000u
 
-struct rb_pool {
+struct pool_ctx {
     pthread_mutex_t mu;
     pthread_cond_t work;
     atomic_ulong generation;
@@ -30,7 +30,7 @@ struct rb_pool {
 };
 
 typedef struct worker_arg {
-    rb_pool *p;
+    pool_ctx *p;
     int id;
 } worker_arg;
 
@@ -42,9 +42,9 @@ static inline void cpu_relax(void)
 }
 
 /* Waits for a generation other than seen; returns it, or 0 when the pool stops. */
-static unsigned long await_work(rb_pool *p, unsigned long seen)
+static unsigned long await_work(pool_ctx *p, unsigned long seen)
 {
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     unsigned spins = 0;
     for (;;) {
         unsigned long g = atomic_load(&p->generation);
@@ -53,7 +53,7 @@ static unsigned long await_work(rb_pool *p, unsigned long seen)
         if (atomic_load(&p->stop))
             return 0;
         cpu_relax();
-        if (++spins % 1024 == 0 && rb_now_ns() - t0 > RB_POOL_SPIN_NS)
+        if (++spins % 1024 == 0 && timing_now_ns() - t0 > RB_POOL_SPIN_NS)
             break;
     }
     pthread_mutex_lock(&p->mu);
@@ -67,13 +67,13 @@ static unsigned long await_work(rb_pool *p, unsigned long seen)
 
 static void *worker(void *arg)
 {
-    rb_pool *p = ((worker_arg *)arg)->p;
+    pool_ctx *p = ((worker_arg *)arg)->p;
     const int id = ((worker_arg *)arg)->id;
     free(arg);
     /* Each worker on a core of its own when the run pins its threads (placement.h). */
-    const rb_placement *pl = rb_place_get();
+    const placement_cfg *pl = placement_get();
     if (pl->pinned && id < pl->nworkers)
-        rb_place_pin_self(pl->worker_cpus[id]);
+        placement_pin_self(pl->worker_cpus[id]);
     unsigned long seen = 0;
     while ((seen = await_work(p, seen)) != 0) {
         p->fn(p->ctx, id, p->nworkers + 1);
@@ -82,14 +82,14 @@ static void *worker(void *arg)
     return NULL;
 }
 
-int rb_pool_create(int nworkers, rb_pool **out)
+int pool_create(int nworkers, pool_ctx **out)
 {
     *out = NULL;
     if (nworkers < 1) {
         errno = EINVAL;
         return -1;
     }
-    rb_pool *p = calloc(1, sizeof *p);
+    pool_ctx *p = calloc(1, sizeof *p);
     if (!p || !(p->threads = calloc((size_t)nworkers, sizeof *p->threads))) {
         free(p);
         errno = ENOMEM;
@@ -109,7 +109,7 @@ int rb_pool_create(int nworkers, rb_pool **out)
         }
         if (!a || pthread_create(&p->threads[i], NULL, worker, a) != 0) {
             free(a);
-            rb_pool_destroy(p);
+            pool_destroy(p);
             errno = EAGAIN;
             return -1;
         }
@@ -119,7 +119,7 @@ int rb_pool_create(int nworkers, rb_pool **out)
     return 0;
 }
 
-void rb_pool_run(rb_pool *p, void (*fn)(void *ctx, int part, int nparts), void *ctx)
+void pool_run(pool_ctx *p, void (*fn)(void *ctx, int part, int nparts), void *ctx)
 {
     p->fn = fn;
     p->ctx = ctx;
@@ -135,9 +135,9 @@ void rb_pool_run(rb_pool *p, void (*fn)(void *ctx, int part, int nparts), void *
         cpu_relax();
 }
 
-int rb_pool_parts(const rb_pool *p) { return p->nworkers + 1; }
+int pool_parts(const pool_ctx *p) { return p->nworkers + 1; }
 
-void rb_pool_destroy(rb_pool *p)
+void pool_destroy(pool_ctx *p)
 {
     if (!p)
         return;
@@ -153,9 +153,9 @@ void rb_pool_destroy(rb_pool *p)
     free(p);
 }
 
-int rb_pool_default_workers(void)
+int pool_default_workers(void)
 {
     /* From the CPUs the process may use (its mask or --cpu), not the machine's count: the polling
      * thread and the driver (or the CPU backend's kernel thread) keep a core each. */
-    return rb_place_get()->nworkers;
+    return placement_get()->nworkers;
 }

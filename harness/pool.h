@@ -4,20 +4,20 @@
 #ifndef RINGBENCH_POOL_H
 #define RINGBENCH_POOL_H
 
-typedef struct rb_pool rb_pool;
+typedef struct pool_ctx pool_ctx;
 
 /* Starts nworkers threads (nworkers >= 1). Returns 0, or -1 with errno set. */
-int rb_pool_create(int nworkers, rb_pool **out);
+int pool_create(int nworkers, pool_ctx **out);
 
 /* Runs fn(ctx, part, nparts) for part = 0..nparts-1, nparts = workers + 1 (the caller runs the last
  * part itself), and returns when every part has returned. Not reentrant. */
-void rb_pool_run(rb_pool *p, void (*fn)(void *ctx, int part, int nparts), void *ctx);
+void pool_run(pool_ctx *p, void (*fn)(void *ctx, int part, int nparts), void *ctx);
 
-int rb_pool_parts(const rb_pool *p);
+int pool_parts(const pool_ctx *p);
 
-void rb_pool_destroy(rb_pool *p);
+void pool_destroy(pool_ctx *p);
 
 /* Workers worth starting on this machine for the host work of one ring: 0 on small machines. */
-int rb_pool_default_workers(void);
+int pool_default_workers(void);
 
 #endif

@@ -22,7 +22,7 @@ static int attr(int dev, enum cudaDeviceAttr a)
 }
 
 /* Each allocation test allocates and frees 1 MiB; a refusal is recorded with its error. */
-static void probe_allocations(rb_caps *c)
+static void probe_allocations(probe_caps *c)
 {
     void *p = NULL, *d = NULL;
     c->pinned_ok = c->mapped_ok = c->managed_ok = 0;
@@ -46,7 +46,7 @@ managed_done:
 }
 
 /* A stream writes a mapped word and waits for it, as an idle async ring does (ring.h stream_ops). */
-static void probe_stream_ops(rb_caps *c)
+static void probe_stream_ops(probe_caps *c)
 {
     void *p = NULL, *d = NULL;
     cudaStream_t st = NULL;
@@ -55,7 +55,7 @@ static void probe_stream_ops(rb_caps *c)
     memset(p, 0, 4096);
     CUDA_TRY(c->stream_ops_error, cudaHostGetDevicePointer(&d, p, 0), done);
     CUDA_TRY(c->stream_ops_error, cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), done);
-    c->stream_ops_ok = rb_stream_ops_try(st, d, c->stream_ops_error, sizeof c->stream_ops_error) == 0 &&
+    c->stream_ops_ok = stream_ops_try(st, d, c->stream_ops_error, sizeof c->stream_ops_error) == 0 &&
                        *(volatile uint32_t *)p == 1;
     if (!c->stream_ops_ok && !c->stream_ops_error[0])
         snprintf(c->stream_ops_error, sizeof c->stream_ops_error, "the stream's write did not reach the host");
@@ -83,7 +83,7 @@ static int pinned_try(unsigned long long bytes, char *err, size_t n)
 }
 
 /* The total: RB_PINNED_STEP chunks until one is refused or the bound is reached, then all freed. */
-static void pinned_total(rb_pinned_ceiling *o)
+static void pinned_total(probe_pinned_ceiling *o)
 {
     const size_t max_chunks = (size_t)(o->bound / RB_PINNED_STEP);
     void **chunks = calloc(max_chunks ? max_chunks : 1, sizeof *chunks);
@@ -111,7 +111,7 @@ static void pinned_total(rb_pinned_ceiling *o)
 
 /* The largest single allocation: the bound (or the total) first, halving until one succeeds, then a
  * binary search between the last success and the first refusal, to RB_PINNED_STEP. */
-static void pinned_largest(rb_pinned_ceiling *o)
+static void pinned_largest(probe_pinned_ceiling *o)
 {
     char err[PROBE_ERR] = "";
     unsigned long long hi = o->total_hit_bound ? o->bound : o->total + RB_PINNED_STEP, lo = 0;
@@ -138,7 +138,7 @@ static void pinned_largest(rb_pinned_ceiling *o)
     o->largest = lo;
 }
 
-int rb_probe_pinned(int device, unsigned long long bound, rb_pinned_ceiling *o)
+int probe_pinned(int device, unsigned long long bound, probe_pinned_ceiling *o)
 {
     memset(o, 0, sizeof *o);
     o->bound = bound ? bound : RB_PINNED_DEFAULT_MAX;
@@ -153,15 +153,15 @@ int rb_probe_pinned(int device, unsigned long long bound, rb_pinned_ceiling *o)
                  e != cudaSuccess ? cudaGetErrorName(e) : "not found");
         return 0;
     }
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     pinned_total(o);
     pinned_largest(o);
-    o->seconds = rb_seconds_since(t0);
+    o->seconds = timing_seconds_since(t0);
     o->measured = 1;
     return 0;
 }
 
-int rb_probe(int device, rb_caps *c)
+int probe_run(int device, probe_caps *c)
 {
     /* Load every module when the context is created: a module loaded lazily while a persistent
      * kernel occupies the GPU can deadlock (a known failure of spin-kernel benchmarks). */
@@ -206,7 +206,7 @@ out:
     return 0;
 }
 #else
-int rb_probe_pinned(int device, unsigned long long bound, rb_pinned_ceiling *o)
+int probe_pinned(int device, unsigned long long bound, probe_pinned_ceiling *o)
 {
     (void)device;
     memset(o, 0, sizeof *o);
@@ -215,7 +215,7 @@ int rb_probe_pinned(int device, unsigned long long bound, rb_pinned_ceiling *o)
     return 0;
 }
 
-int rb_probe(int device, rb_caps *c)
+int probe_run(int device, probe_caps *c)
 {
     memset(c, 0, sizeof *c);
     c->device = device;
@@ -227,7 +227,7 @@ int rb_probe(int device, rb_caps *c)
 }
 #endif
 
-int rb_caps_foreach(const rb_caps *c, int (*fn)(void *ctx, const char *key, const char *value, const char *error),
+int probe_caps_foreach(const probe_caps *c, int (*fn)(void *ctx, const char *key, const char *value, const char *error),
                     void *ctx)
 {
     char v[64];
@@ -263,7 +263,7 @@ int rb_caps_foreach(const rb_caps *c, int (*fn)(void *ctx, const char *key, cons
     return 0;
 }
 
-const char *rb_caps_unsupported_reason(const rb_caps *c, const rb_mode *m, char *buf, size_t n)
+const char *probe_caps_unsupported_reason(const probe_caps *c, const mode_spec *m, char *buf, size_t n)
 {
     if (!c->cuda_usable) {
         snprintf(buf, n, "no usable CUDA device: %s", c->cuda_error);
@@ -302,7 +302,7 @@ const char *rb_caps_unsupported_reason(const rb_caps *c, const rb_mode *m, char 
     return NULL;
 }
 
-int rb_pinned_foreach(const rb_pinned_ceiling *p, int (*fn)(void *ctx, const char *key, const char *value), void *ctx)
+int probe_pinned_foreach(const probe_pinned_ceiling *p, int (*fn)(void *ctx, const char *key, const char *value), void *ctx)
 {
     char v[64];
     int rc;
@@ -330,7 +330,7 @@ static void gib(unsigned long long b, char *buf, size_t n)
     snprintf(buf, n, "%.2f GiB", (double)b / (double)(1ull << 30));
 }
 
-char *rb_pinned_str(const rb_pinned_ceiling *p, char *buf, size_t n)
+char *probe_pinned_str(const probe_pinned_ceiling *p, char *buf, size_t n)
 {
     char a[32], t[32];
     if (!p->measured) {

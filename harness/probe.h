@@ -14,7 +14,7 @@
 
 #define PROBE_ERR 192
 
-typedef struct rb_caps {
+typedef struct probe_caps {
     int cuda_usable;                  /* 1 when a device can be used */
     char cuda_error[PROBE_ERR];       /* why not */
     int device, device_count;
@@ -36,19 +36,19 @@ typedef struct rb_caps {
     /* The ring kernel's co-resident blocks (occupancy x SMs) and the cooperative launch limit. */
     unsigned ring_blocks;
     char ring_error[PROBE_ERR];
-} rb_caps;
+} probe_caps;
 
 /* Probes device `device`. Always returns 0 and fills *out; out->cuda_usable says whether anything
  * can run (with cuda_error saying why not). */
-int rb_probe(int device, rb_caps *out);
+int probe_run(int device, probe_caps *out);
 
 /* Calls fn(ctx, key, value, error) for each capability: stable snake_case keys, the value as text
  * and the error text ("" when none). Stops and returns fn's value when it is non-zero. */
-int rb_caps_foreach(const rb_caps *c, int (*fn)(void *ctx, const char *key, const char *value, const char *error),
+int probe_caps_foreach(const probe_caps *c, int (*fn)(void *ctx, const char *key, const char *value, const char *error),
                     void *ctx);
 
 /* The pinned-memory ceiling (issue 21): on WSL2 cudaHostAlloc "often fails", reportedly above about
- * 0.5-1 GiB in total. rb_probe_pinned measures it up to a bound that is safe on a shared machine:
+ * 0.5-1 GiB in total. probe_pinned measures it up to a bound that is safe on a shared machine:
  *   largest  the largest single cudaHostAlloc that succeeds (halving from min(bound, total) until one
  *            does, then a binary search to RB_PINNED_STEP);
  *   total    what RB_PINNED_STEP chunks add up to before one is refused or the bound is reached;
@@ -56,28 +56,28 @@ int rb_caps_foreach(const rb_caps *c, int (*fn)(void *ctx, const char *key, cons
 #define RB_PINNED_STEP (64ull << 20)
 #define RB_PINNED_DEFAULT_MAX (8ull << 30)
 
-typedef struct rb_pinned_ceiling {
+typedef struct probe_pinned_ceiling {
     int measured;               /* 1 when measured (CUDA); 0: not applicable, note says why */
     unsigned long long bound, largest, total; /* bytes */
     int total_hit_bound, largest_hit_bound;   /* 1: the ceiling is at least the bound, not found */
     double seconds;             /* how long the measurement took */
     char note[PROBE_ERR];       /* the refusing error, or why not measured */
-} rb_pinned_ceiling;
+} probe_pinned_ceiling;
 
 /* Measures the ceiling on device `device` up to bound bytes (0: RB_PINNED_DEFAULT_MAX). Without CUDA
  * (a CPU-only build, no usable device) out->measured = 0 with the reason. Always returns 0. */
-int rb_probe_pinned(int device, unsigned long long bound, rb_pinned_ceiling *out);
+int probe_pinned(int device, unsigned long long bound, probe_pinned_ceiling *out);
 
 /* Calls fn(ctx, key, value) for each field: pinned_ceiling_largest_bytes, _total_bytes, _bound_bytes,
  * _seconds, _note ("not applicable: ..." when not measured). Stops at fn's non-zero value. */
-int rb_pinned_foreach(const rb_pinned_ceiling *p, int (*fn)(void *ctx, const char *key, const char *value),
+int probe_pinned_foreach(const probe_pinned_ceiling *p, int (*fn)(void *ctx, const char *key, const char *value),
                       void *ctx);
 
 /* One line for people: "largest single 8 GiB (the bound), total 8 GiB (the bound), 1.2 s" or
  * "not applicable: ...". Returns buf. */
-char *rb_pinned_str(const rb_pinned_ceiling *p, char *buf, size_t n);
+char *probe_pinned_str(const probe_pinned_ceiling *p, char *buf, size_t n);
 
 /* NULL when the mode can run on this platform, else why not (the "unsupported" reason). */
-const char *rb_caps_unsupported_reason(const rb_caps *c, const rb_mode *m, char *buf, size_t n);
+const char *probe_caps_unsupported_reason(const probe_caps *c, const mode_spec *m, char *buf, size_t n);
 
 #endif

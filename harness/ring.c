@@ -48,7 +48,7 @@ void ring_config_default(ring_config *c)
 {
     memset(c, 0, sizeof *c);
     c->backend = RING_BACKEND_CPU;
-    c->mode = rb_mode_native();
+    c->mode = mode_native();
     c->capacity = 16;
     c->max_payload = 4096;
     c->timeout_s = 5.0;
@@ -99,7 +99,7 @@ static inline void store_release(uint32_t *p, uint32_t v)
     atomic_store_explicit((_Atomic uint32_t *)(uintptr_t)p, v, memory_order_release);
 }
 
-static int xfer_is(const ring *r, rb_xfer x) { return r->cfg.mode.v[RB_AXIS_XFER] == (int)x; }
+static int xfer_is(const ring *r, mode_xfer x) { return r->cfg.mode.v[RB_AXIS_XFER] == (int)x; }
 
 /* Writes the host half. Directly: only the fields that changed, each with a release store (the
  * payload stores before it are ordered by it). Staged: the whole half as one copy; snap names the
@@ -166,7 +166,7 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
     *out = NULL;
     const char *why = ring_check_geometry(cfg->capacity, cfg->max_payload);
     if (!why)
-        why = rb_mode_invalid_reason(&cfg->mode);
+        why = mode_invalid_reason(&cfg->mode);
     if (!why && !(cfg->timeout_s > 0))
         why = "timeout must be positive";
     if (why) {
@@ -198,8 +198,8 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
     }
     r->cfg = *cfg;
     r->ops = ops;
-    int workers = cfg->host_workers < 0 ? rb_pool_default_workers() : cfg->host_workers;
-    if (cfg->max_payload >= POOL_MIN_BYTES && workers > 0 && rb_pool_create(workers, &r->pool) != 0)
+    int workers = cfg->host_workers < 0 ? pool_default_workers() : cfg->host_workers;
+    if (cfg->max_payload >= POOL_MIN_BYTES && workers > 0 && pool_create(workers, &r->pool) != 0)
         r->pool = NULL; /* no pool: the host work runs on the calling thread */
     r->stride = ring_slot_stride(cfg->max_payload);
     r->mask = cfg->capacity - 1;
@@ -212,7 +212,7 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
     if (rc != RING_OK) {
         snprintf(err, errlen, "%s", r->err);
         ops->close(r);
-        rb_pool_destroy(r->pool);
+        pool_destroy(r->pool);
         free_arrays(r);
         free(r);
         return rc;
@@ -231,7 +231,7 @@ void ring_close(ring *r)
     if (r->launched && !r->terminated)
         (void)ring_terminate(r);
     r->ops->close(r);
-    rb_pool_destroy(r->pool);
+    pool_destroy(r->pool);
     free_arrays(r);
     free(r);
 }
@@ -274,7 +274,7 @@ static int check_alive(ring *r, const char *waiting_for)
 
 static int wait_for(ring *r, wait_kind kind, uint32_t value, const char *what)
 {
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     for (uint64_t polls = 1;; polls++) {
         int rc = refresh(r, 1);
         if (rc != RING_OK)
@@ -286,7 +286,7 @@ static int wait_for(ring *r, wait_kind kind, uint32_t value, const char *what)
             if ((rc = check_alive(r, what)) != RING_OK)
                 return rc;
         }
-        if (rb_seconds_since(t0) > r->cfg.timeout_s)
+        if (timing_seconds_since(t0) > r->cfg.timeout_s)
             return ring_fail(r, RING_ETIMEOUT,
                              "timed out after %.3g s waiting for %s (kernel state %s, heartbeat %u)",
                              r->cfg.timeout_s, what, state_name(r->kview.state), r->kview.heartbeat);
@@ -337,7 +337,7 @@ int ring_terminate(ring *r)
     if (!r->terminated) {
         r->shadow.cmd |= RING_CMD_TERMINATE;
         rc = publish(r, r->cfg.capacity);
-        const uint64_t t0 = rb_now_ns();
+        const uint64_t t0 = timing_now_ns();
         while (rc == RING_OK) {
             int s = r->ops->status(r);
             if (s == 1)
@@ -346,7 +346,7 @@ int ring_terminate(ring *r)
                 rc = s;
                 break;
             }
-            if (rb_seconds_since(t0) > r->cfg.timeout_s)
+            if (timing_seconds_since(t0) > r->cfg.timeout_s)
                 rc = ring_fail(r, RING_ETIMEOUT, "timed out after %.3g s waiting for the kernel to exit",
                                r->cfg.timeout_s);
         }
@@ -454,15 +454,15 @@ static uint32_t payload_pass(ring *r, pass_kind kind, uint32_t *w, uint32_t n, u
 {
     payload_job j = {.w = w, .n = n, .seed = r->cfg.seed, .slot = slot, .seq = seq, .kind = kind};
     uint32_t b = 0;
-    if (!r->pool || n * 4u < POOL_MIN_BYTES || rb_pool_parts(r->pool) > 64) {
+    if (!r->pool || n * 4u < POOL_MIN_BYTES || pool_parts(r->pool) > 64) {
         uint32_t sum = run_pass(&j, 0, n, &b);
         if (bad)
             *bad = b;
         return sum;
     }
-    rb_pool_run(r->pool, payload_part, &j);
+    pool_run(r->pool, payload_part, &j);
     uint32_t sum = 0;
-    for (int p = 0; p < rb_pool_parts(r->pool); p++) {
+    for (int p = 0; p < pool_parts(r->pool); p++) {
         sum += j.sums[p];
         b |= j.bads[p];
     }
@@ -770,7 +770,7 @@ int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile s
         return ring_fail(r, RING_EARG, "ring_pump: window %u (1 to the capacity, %u)", window, r->cfg.capacity);
     if (r->issued != r->delivered)
         return ring_fail(r, RING_ESTATE, "ring_pump: %u messages already in flight", r->issued - r->delivered);
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     const uint32_t start = r->consumed;
     uint64_t now = t0, last_move = t0, last_status = t0;
     uint32_t seen = r->consumed;
@@ -788,7 +788,7 @@ int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile s
             break;
         if (polls % 8 && r->consumed == seen)
             continue; /* read the clock every few idle polls, or after progress */
-        now = rb_now_ns();
+        now = timing_now_ns();
         if (r->consumed != seen) {
             seen = r->consumed;
             last_move = now;
@@ -803,7 +803,7 @@ int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile s
         if ((double)(now - last_move) * 1e-9 > r->cfg.timeout_s)
             return stalled(r, "reply");
     }
-    out->seconds = rb_seconds_since(t0);
+    out->seconds = timing_seconds_since(t0);
     out->messages = r->consumed - start;
     out->bytes = out->messages * len;
     out->msgs_per_s = out->seconds > 0 ? (double)out->messages / out->seconds : 0;
@@ -817,7 +817,7 @@ int ring_recv(ring *r)
         return ring_fail(r, RING_ESTATE, "ring_recv: the kernel was never launched");
     if (r->delivered == r->issued)
         return ring_fail(r, RING_ESTATE, "ring_recv: no message in flight");
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     uint64_t last_status = t0;
     for (uint64_t polls = 1;; polls++) {
         if (r->delivered != r->consumed) {
@@ -828,13 +828,13 @@ int ring_recv(ring *r)
         if (rc != RING_OK)
             return rc;
         if (polls % STATUS_EVERY == 0) {
-            const uint64_t now = rb_now_ns();
+            const uint64_t now = timing_now_ns();
             if (now - last_status >= STATUS_INTERVAL_NS) {
                 last_status = now;
                 if ((rc = check_alive(r, "a reply")) != RING_OK)
                     return rc;
             }
-            if (rb_seconds_since(t0) > r->cfg.timeout_s) {
+            if (timing_seconds_since(t0) > r->cfg.timeout_s) {
                 (void)refresh(r, 1);
                 return ring_fail(r, RING_ETIMEOUT,
                                  "timed out after %.3g s waiting for reply %u (kernel state %s, in_head %u, "

@@ -42,7 +42,7 @@ const char *ring_backend_name(ring_backend b); /* "cuda", "cpu" */
 
 typedef struct ring_config {
     ring_backend backend;
-    rb_mode mode;
+    mode_spec mode;
     int device;              /* CUDA device ordinal */
     uint32_t capacity;       /* slots per ring, power of two */
     uint32_t max_payload;    /* bytes, multiple of 4 */

@@ -104,8 +104,8 @@ static void *cpu_kernel(void *arg)
     ring *r = arg;
     cpu_state *s = r->be;
     ring_cb *cb = s->cb;
-    rb_place_kernel_thread();
-    const uint64_t start = rb_now_ns(), lifetime = (uint64_t)(r->cfg.max_lifetime_s * 1e9);
+    placement_kernel_thread();
+    const uint64_t start = timing_now_ns(), lifetime = (uint64_t)(r->cfg.max_lifetime_s * 1e9);
     uint64_t last_beat = start;
     uint32_t beats = 1, state = RING_STATE_IDLE, flag_ack = ld(&cb->k.flag_ack), done = 0, errors = 0;
     unsigned idle_polls = 0;
@@ -116,7 +116,7 @@ static void *cpu_kernel(void *arg)
     for (;;) {
         const uint32_t in_tail = ld(&cb->h.in_tail), out_ack = ld(&cb->h.out_ack);
         const uint32_t flag = ld(&cb->h.flag), cmd = ld(&cb->h.cmd);
-        const uint64_t now = rb_now_ns();
+        const uint64_t now = timing_now_ns();
         polls++;
         if (now - last_beat >= RING_HEARTBEAT_NS) {
             last_beat = now;
@@ -147,7 +147,7 @@ static void *cpu_kernel(void *arg)
         if (state == RING_STATE_ACTIVE && n != 0) {
             ring_trace_rec *t = s->trace ? &s->trace[batches++ & (RING_TRACE_RECS - 1)] : NULL;
             if (t)
-                *t = (ring_trace_rec){.poll_ns = now, .seen_ns = rb_now_ns(), .first = done, .n = n, .polls = polls};
+                *t = (ring_trace_rec){.poll_ns = now, .seen_ns = timing_now_ns(), .first = done, .n = n, .polls = polls};
             polls = 0;
             const uint32_t bad_before = errors;
             for (uint32_t i = 0; i < n; i++, done++) {
@@ -158,13 +158,13 @@ static void *cpu_kernel(void *arg)
                     inject_fault(r->cfg.fault_kind, s->out_ring + off);
             }
             if (t)
-                t->written_ns = rb_now_ns();
+                t->written_ns = timing_now_ns();
             if (errors != bad_before)
                 st(&cb->k.errors, errors);
             st(&cb->k.in_head, done);
             st(&cb->k.out_tail, done);
             if (t)
-                t->published_ns = rb_now_ns();
+                t->published_ns = timing_now_ns();
             idle_polls = 0;
         } else if (++idle_polls > 64) {
             sched_yield(); /* CI machines have two cores: leave one to the host thread */

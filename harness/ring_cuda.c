@@ -189,7 +189,7 @@ static int cuda_open(ring *r)
     if (!s)
         return ring_fail(r, RING_ENOMEM, "out of memory");
     r->be = s;
-    const rb_mode *m = &r->cfg.mode;
+    const mode_spec *m = &r->cfg.mode;
     s->pinned = m->v[RB_AXIS_HOST] == RB_HOST_PINNED;
     s->zerocopy = m->v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY;
     /* Staged control-block copies under zerocopy rings use the async path (the memory is pinned). */
@@ -197,7 +197,7 @@ static int cuda_open(ring *r)
     s->ctrl = m->v[RB_AXIS_CTRL];
     int rc;
     unsigned max_blocks = 0;
-    setenv("CUDA_MODULE_LOADING", "EAGER", 0); /* see rb_probe: no lazy loading under a spinning kernel */
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0); /* see probe_run: no lazy loading under a spinning kernel */
     if (g_stuck[0])
         return ring_fail(r, RING_EKERNEL, "%s", g_stuck);
     CUDA_TRY(s->cerr, cudaSetDevice(r->cfg.device), no_device);
@@ -225,7 +225,7 @@ static int cuda_open(ring *r)
     }
     /* Stream ops tried for real on this control block (a pad word of the host half, zeroed again at
      * launch): where the platform refuses them the ring keeps the host-triggered path. */
-    if (r->stream_ops && rb_stream_ops_try(s->ctl, &s->cb_dev->h.pad[0], s->cerr, sizeof s->cerr) != 0) {
+    if (r->stream_ops && stream_ops_try(s->ctl, &s->cb_dev->h.pad[0], s->cerr, sizeof s->cerr) != 0) {
         r->stream_ops = 0;
         (void)cudaGetLastError();
     }
@@ -248,7 +248,7 @@ static void cuda_close(ring *r)
          * memory to process exit rather than hang, and keep later rings off the device. */
         char label[64];
         snprintf(g_stuck, sizeof g_stuck, "an earlier ring kernel (%s) never exited and still occupies the GPU",
-                 rb_mode_label(&r->cfg.mode, label, sizeof label));
+                 mode_label(&r->cfg.mode, label, sizeof label));
         free(s->ev_in);
         free(s->ev_out);
         free(s);
@@ -361,7 +361,7 @@ static int cuda_status(ring *r)
     if (e == cudaSuccess)
         return 1;
     s->broken = 1;
-    rb_cuda_describe(s->cerr, sizeof s->cerr, "the ring kernel", e, __FILE__, __LINE__);
+    cuda_check_describe(s->cerr, sizeof s->cerr, "the ring kernel", e, __FILE__, __LINE__);
     return ring_fail(r, RING_EKERNEL, "kernel died: %s%s", s->cerr,
                      e == cudaErrorLaunchTimeout ? " -- killed by the GPU watchdog (on WSL2/Windows: TDR, 2 s "
                                                    "by default on a display GPU); lower --max-lifetime"
@@ -389,7 +389,7 @@ static int release_waits(ring *r)
     s->awaiting = 0;
     if (r->cb_direct)
         atomic_store_explicit((_Atomic uint32_t *)&r->cb_direct->k.out_tail, s->await_max, memory_order_release);
-    cudaError_t e = rb_stream_wait(s->d2h, r->cfg.timeout_s);
+    cudaError_t e = cuda_check_stream_wait(s->d2h, r->cfg.timeout_s);
     if (e == cudaSuccess)
         return RING_OK;
     if (e == cudaErrorNotReady) {
@@ -397,7 +397,7 @@ static int release_waits(ring *r)
         return ring_fail(r, RING_ETIMEOUT, "the reply stream still waits for out_tail %u after %.3g s", s->await_max,
                          r->cfg.timeout_s);
     }
-    rb_cuda_describe(s->cerr, sizeof s->cerr, "the reply stream", e, __FILE__, __LINE__);
+    cuda_check_describe(s->cerr, sizeof s->cerr, "the reply stream", e, __FILE__, __LINE__);
     return copy_failed(r);
 }
 
@@ -461,7 +461,7 @@ static int event_done(ring *r, cudaEvent_t ev)
         return 1;
     if (e == cudaErrorNotReady)
         return 0;
-    rb_cuda_describe(s->cerr, sizeof s->cerr, "cudaEventQuery", e, __FILE__, __LINE__);
+    cuda_check_describe(s->cerr, sizeof s->cerr, "cudaEventQuery", e, __FILE__, __LINE__);
     return copy_failed(r);
 }
 
@@ -479,7 +479,7 @@ static int cuda_get_done(ring *r, uint32_t slot)
     if (e == cudaErrorNotReady)
         return 0;
     if (e != cudaSuccess) {
-        rb_cuda_describe(s->cerr, sizeof s->cerr, "cudaStreamQuery", e, __FILE__, __LINE__);
+        cuda_check_describe(s->cerr, sizeof s->cerr, "cudaStreamQuery", e, __FILE__, __LINE__);
         return copy_failed(r);
     }
     s->get_pending = 0;
@@ -490,7 +490,7 @@ static int cuda_announce(ring *r, uint32_t value)
 {
     cuda_state *s = r->be;
     CC_COUNT(CC_OTHER);
-    if (rb_stream_write32(s->h2d, &s->cb_dev->h.in_tail, value, s->cerr, sizeof s->cerr) != 0)
+    if (stream_ops_write32(s->h2d, &s->cb_dev->h.in_tail, value, s->cerr, sizeof s->cerr) != 0)
         return copy_failed(r);
     return RING_OK;
 }
@@ -499,7 +499,7 @@ static int cuda_await_reply(ring *r, uint32_t value)
 {
     cuda_state *s = r->be;
     CC_COUNT(CC_OTHER);
-    if (rb_stream_wait_geq32(s->d2h, &s->cb_dev->k.out_tail, value, s->cerr, sizeof s->cerr) != 0)
+    if (stream_ops_wait_geq32(s->d2h, &s->cb_dev->k.out_tail, value, s->cerr, sizeof s->cerr) != 0)
         return copy_failed(r);
     s->awaiting = 1;
     s->await_max = value;

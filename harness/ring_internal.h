@@ -87,7 +87,7 @@ struct ring {
     int early;                 /* take small zero-copy replies from their own words (try_reply) */
     int stream_ops;            /* set by ops->open: announce/await_reply work for this ring */
     ring_stats st;
-    rb_pool *pool;             /* workers for per-byte host work on large messages, or NULL */
+    pool_ctx *pool;             /* workers for per-byte host work on large messages, or NULL */
 };
 
 /* Formats a message into r->err and returns code. */

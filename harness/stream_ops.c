@@ -48,7 +48,7 @@ static int driver_fail(const char *what, CUresult e, char *why, size_t n)
     return -1;
 }
 
-int rb_stream_write32(cudaStream_t stream, uint32_t *word, uint32_t value, char *why, size_t n)
+int stream_ops_write32(cudaStream_t stream, uint32_t *word, uint32_t value, char *why, size_t n)
 {
     if (!ready(why, n))
         return -1;
@@ -56,7 +56,7 @@ int rb_stream_write32(cudaStream_t stream, uint32_t *word, uint32_t value, char 
     return e == CUDA_SUCCESS ? 0 : driver_fail("cuStreamWriteValue32", e, why, n);
 }
 
-int rb_stream_wait_geq32(cudaStream_t stream, const uint32_t *word, uint32_t value, char *why, size_t n)
+int stream_ops_wait_geq32(cudaStream_t stream, const uint32_t *word, uint32_t value, char *why, size_t n)
 {
     if (!ready(why, n))
         return -1;
@@ -64,9 +64,9 @@ int rb_stream_wait_geq32(cudaStream_t stream, const uint32_t *word, uint32_t val
     return e == CUDA_SUCCESS ? 0 : driver_fail("cuStreamWaitValue32", e, why, n);
 }
 
-int rb_stream_ops_try(cudaStream_t stream, uint32_t *word, char *why, size_t n)
+int stream_ops_try(cudaStream_t stream, uint32_t *word, char *why, size_t n)
 {
-    if (rb_stream_write32(stream, word, 1, why, n) != 0 || rb_stream_wait_geq32(stream, word, 1, why, n) != 0)
+    if (stream_ops_write32(stream, word, 1, why, n) != 0 || stream_ops_wait_geq32(stream, word, 1, why, n) != 0)
         return -1;
     cudaError_t e = cudaStreamSynchronize(stream);
     if (e != cudaSuccess) {

@@ -6,7 +6,7 @@
  * are driver functions; they are reached through cudaGetDriverEntryPointByVersion, the runtime's
  * own way to call a driver function in the runtime's context, so ringbench still never creates or
  * switches a driver context and does not link libcuda itself. Where the entry points are missing
- * or a first write and wait on the memory fail (rb_stream_ops_try; the probe records why), the ring
+ * or a first write and wait on the memory fail (stream_ops_try; the probe records why), the ring
  * keeps its host-triggered path.
  */
 #ifndef RINGBENCH_STREAM_OPS_H
@@ -18,14 +18,14 @@
 #include <cuda_runtime_api.h>
 
 /* Queues *word = value on stream after the work queued before it. 0, or -1 with why. */
-int rb_stream_write32(cudaStream_t stream, uint32_t *word, uint32_t value, char *why, size_t n);
+int stream_ops_write32(cudaStream_t stream, uint32_t *word, uint32_t value, char *why, size_t n);
 
 /* Queues a wait on stream until *word >= value (unsigned); work queued after it waits too. */
-int rb_stream_wait_geq32(cudaStream_t stream, const uint32_t *word, uint32_t value, char *why, size_t n);
+int stream_ops_wait_geq32(cudaStream_t stream, const uint32_t *word, uint32_t value, char *why, size_t n);
 
 /* Tries both on word (device-accessible memory of the kind the ring will use) on stream: writes a
  * value, waits for it, synchronizes the stream. 0 when both work; -1 with why (missing entry
  * points, or the driver's error). */
-int rb_stream_ops_try(cudaStream_t stream, uint32_t *word, char *why, size_t n);
+int stream_ops_try(cudaStream_t stream, uint32_t *word, char *why, size_t n);
 
 #endif

@@ -9,13 +9,13 @@
 #include <stdint.h>
 #include <time.h>
 
-static inline uint64_t rb_now_ns(void)
+static inline uint64_t timing_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static inline double rb_seconds_since(uint64_t t0_ns) { return (double)(rb_now_ns() - t0_ns) * 1e-9; }
+static inline double timing_seconds_since(uint64_t t0_ns) { return (double)(timing_now_ns() - t0_ns) * 1e-9; }
 
 #endif

@@ -12,12 +12,12 @@
 #include "placement.h"
 #include "timing.h"
 
-void rb_cond_take(env_clocks *clocks, rb_cond *out)
+void trial_cond_take(env_clocks *clocks, trial_cond *out)
 {
-    out->cpu = rb_place_current_cpu();
-    out->ctx_switches = rb_place_ctx_switches();
+    out->cpu = placement_current_cpu();
+    out->ctx_switches = placement_ctx_switches();
     env_clocks_read(clocks, &out->sm_mhz, &out->mem_mhz, &out->reasons);
-    out->t_ns = rb_now_ns();
+    out->t_ns = timing_now_ns();
 }
 
 /* Slots per ring: ring_capacity_for (ring.h) - 4096 for small messages, so that the window axis can
@@ -26,11 +26,11 @@ void rb_cond_take(env_clocks *clocks, rb_cond *out)
 
 /* --- parts ---------------------------------------------------------------------------------------- */
 
-static rb_trial_part *part_add(rb_trial_out *o, rb_family fam, uint64_t size, uint32_t window)
+static trial_part *part_add(trial_out *o, rb_family fam, uint64_t size, uint32_t window)
 {
     if (o->nparts == RB_TRIAL_MAX_PARTS)
         return NULL;
-    rb_trial_part *p = &o->part[o->nparts++];
+    trial_part *p = &o->part[o->nparts++];
     memset(p, 0, sizeof *p);
     p->fam = fam;
     p->size = size;
@@ -43,7 +43,7 @@ static rb_trial_part *part_add(rb_trial_out *o, rb_family fam, uint64_t size, ui
 }
 
 /* Marks p as not ok with why, cut to the reason column's width. */
-static void part_fail(rb_trial_part *p, const char *status, const char *why)
+static void part_fail(trial_part *p, const char *status, const char *why)
 {
     if (p == NULL)
         return;
@@ -56,10 +56,10 @@ static void part_fail(rb_trial_part *p, const char *status, const char *why)
     p->reason[n] = '\0';
 }
 
-void rb_trial_out_free(rb_trial_out *o)
+void trial_out_free(trial_out *o)
 {
     for (size_t i = 0; i < o->nparts; i++)
-        rb_samples_free(&o->part[i].s);
+        measure_samples_free(&o->part[i].s);
     o->nparts = 0;
 }
 
@@ -71,7 +71,7 @@ static int nop(void *ctx)
     return 0;
 }
 
-static void base_status(rb_trial_part *p, int rc, const char *why)
+static void base_status(trial_part *p, int rc, const char *why)
 {
     if (rc == RB_BASE_UNSUPPORTED)
         part_fail(p, RB_STATUS_UNSUPPORTED, why);
@@ -79,25 +79,25 @@ static void base_status(rb_trial_part *p, int rc, const char *why)
         part_fail(p, RB_STATUS_FAILED, why);
 }
 
-static int trial_baseline(const rb_trial_cfg *c, rb_unit_kind kind, uint32_t size, rb_trial_out *o)
+static int trial_baseline(const trial_cfg *c, trial_unit_kind kind, uint32_t size, trial_out *o)
 {
     char why[320] = "";
     int rc = RB_BASE_OK, op_rc;
-    rb_trial_part *p;
+    trial_part *p;
     switch (kind) {
     case RB_UNIT_OVERHEAD:
         p = part_add(o, RB_FAM_HARNESS_OVERHEAD, 0, 0);
-        rc = rb_measure(&c->latency, nop, NULL, &p->s, &op_rc, c->stop) == 1 ? RB_BASE_INTERRUPTED : RB_BASE_OK;
+        rc = measure_run(&c->latency, nop, NULL, &p->s, &op_rc, c->stop) == 1 ? RB_BASE_INTERRUPTED : RB_BASE_OK;
         break;
     case RB_UNIT_FLOOR:
         p = part_add(o, RB_FAM_BASE_FLOOR, 4, 1);
-        rc = rb_base_floor(c->backend, c->device, &c->latency, &p->s, why, sizeof why, c->stop);
+        rc = baselines_floor(c->backend, c->device, &c->latency, &p->s, why, sizeof why, c->stop);
         base_status(p, rc, why);
         break;
     case RB_UNIT_LAUNCH:
     case RB_UNIT_GRAPH:
         p = part_add(o, kind == RB_UNIT_GRAPH ? RB_FAM_BASE_GRAPH : RB_FAM_BASE_LAUNCH, size, 1);
-        rc = rb_base_launch(c->backend, c->device, size, kind == RB_UNIT_GRAPH, &c->latency, &p->s, why, sizeof why,
+        rc = baselines_launch(c->backend, c->device, size, kind == RB_UNIT_GRAPH, &c->latency, &p->s, why, sizeof why,
                             c->stop);
         base_status(p, rc, why);
         break;
@@ -107,7 +107,7 @@ static int trial_baseline(const rb_trial_cfg *c, rb_unit_kind kind, uint32_t siz
         for (int pinned = 0; pinned < 2 && rc != RB_BASE_INTERRUPTED; pinned++)
             for (int h2d = 0; h2d < 2 && rc != RB_BASE_INTERRUPTED; h2d++) {
                 p = part_add(o, fams[pinned][h2d], size, 0);
-                rc = rb_base_memcpy(c->backend, c->device, size, pinned, h2d, c->memcpy_reps, c->memcpy_rep_seconds,
+                rc = baselines_memcpy(c->backend, c->device, size, pinned, h2d, c->memcpy_reps, c->memcpy_rep_seconds,
                                     &p->s, why, sizeof why, c->stop);
                 base_status(p, rc, why);
             }
@@ -115,10 +115,10 @@ static int trial_baseline(const rb_trial_cfg *c, rb_unit_kind kind, uint32_t siz
     }
     case RB_UNIT_CALLS:
         for (int k = 0; k < RB_CALL_COUNT && rc != RB_BASE_INTERRUPTED; k++) {
-            int fam = rb_family_parse(rb_call_base_family((rb_call_base)k));
+            int fam = rb_family_parse(baselines_call_family((baselines_call_kind)k));
             if (fam < 0 || !(p = part_add(o, (rb_family)fam, RB_CALL_BYTES, 0)))
                 break;
-            rc = rb_base_call(c->backend, c->device, (rb_call_base)k, &c->latency, &p->s, why, sizeof why, c->stop);
+            rc = baselines_call(c->backend, c->device, (baselines_call_kind)k, &c->latency, &p->s, why, sizeof why, c->stop);
             base_status(p, rc, why);
         }
         break;
@@ -150,7 +150,7 @@ static int op_activate(void *ctx) { return ring_activate(((op_ctx *)ctx)->r) != 
 static int op_deactivate(void *ctx) { return ring_deactivate(((op_ctx *)ctx)->r) != RING_OK; }
 static int op_terminate(void *ctx) { return ring_terminate(((op_ctx *)ctx)->r) != RING_OK; }
 
-static int open_ring(const rb_trial_cfg *c, const rb_mode *m, uint32_t size, ring **r, char *why, size_t n)
+static int open_ring(const trial_cfg *c, const mode_spec *m, uint32_t size, ring **r, char *why, size_t n)
 {
     ring_config rc;
     ring_config_default(&rc);
@@ -171,7 +171,7 @@ static int open_ring(const rb_trial_cfg *c, const rb_mode *m, uint32_t size, rin
 }
 
 /* Counts of lost, duplicated and corrupted messages since before, into the part; failed if any. */
-static void part_integrity(rb_trial_part *p, ring *r, const ring_stats *before)
+static void part_integrity(trial_part *p, ring *r, const ring_stats *before)
 {
     const ring_stats *now = ring_get_stats(r);
     ring_cb_kern k;
@@ -189,13 +189,13 @@ static void part_integrity(rb_trial_part *p, ring *r, const ring_stats *before)
     }
 }
 
-/* rb_measure, counting the CUDA calls its operations made (warm-up included: the same operations). */
-static int measure_counted(const rb_trial_cfg *c, const rb_policy *pol, rb_op_fn op, op_ctx *ctx, rb_trial_part *p)
+/* measure_run, counting the CUDA calls its operations made (warm-up included: the same operations). */
+static int measure_counted(const trial_cfg *c, const measure_policy *pol, measure_op_fn op, op_ctx *ctx, trial_part *p)
 {
     cc_snapshot a, b;
     int op_rc;
     cc_snap(&a);
-    int mrc = rb_measure(pol, op, ctx, &p->s, &op_rc, c->stop);
+    int mrc = measure_run(pol, op, ctx, &p->s, &op_rc, c->stop);
     cc_snap(&b);
     cc_per_op(&a, &b, mrc == 0 ? pol->warmup + p->s.n : 0, p->calls);
     if (mrc < 0)
@@ -221,7 +221,7 @@ static const rb_family cb_fams[3] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_
 static const rb_family lc_fams[4] = {RB_FAM_LC_LAUNCH, RB_FAM_LC_ACTIVATE, RB_FAM_LC_DEACTIVATE, RB_FAM_LC_TERMINATE};
 
 /* The windows of this trial: the configured ones, capped at the ring's capacity, without repeats. */
-static size_t trial_windows(const rb_trial_cfg *c, uint32_t cap, uint32_t *w)
+static size_t trial_windows(const trial_cfg *c, uint32_t cap, uint32_t *w)
 {
     size_t n = 0;
     for (size_t i = 0; i < c->nwindows; i++) {
@@ -236,7 +236,7 @@ static size_t trial_windows(const rb_trial_cfg *c, uint32_t cap, uint32_t *w)
 }
 
 /* The parts a ring trial yields, each marked with status and why (a mode that could not run). */
-static void ring_parts_skipped(const rb_trial_cfg *c, rb_unit_kind kind, uint32_t size, rb_trial_out *o,
+static void ring_parts_skipped(const trial_cfg *c, trial_unit_kind kind, uint32_t size, trial_out *o,
                                const char *status, const char *why)
 {
     if (kind == RB_UNIT_CONTROL) {
@@ -254,11 +254,11 @@ static void ring_parts_skipped(const rb_trial_cfg *c, rb_unit_kind kind, uint32_
 }
 
 /* A mode at a size: latency with one message in flight, then throughput at each window. */
-static int trial_size(const rb_trial_cfg *c, op_ctx *x, rb_trial_out *o)
+static int trial_size(const trial_cfg *c, op_ctx *x, trial_out *o)
 {
     uint32_t w[8];
     size_t nw = trial_windows(c, o->capacity, w);
-    rb_trial_part *lat = part_add(o, RB_FAM_LATENCY, x->size, 1);
+    trial_part *lat = part_add(o, RB_FAM_LATENCY, x->size, 1);
     ring_stats before = *ring_get_stats(x->r);
     int mrc = measure_counted(c, &c->latency, op_roundtrip, x, lat);
     if (mrc == 1)
@@ -266,14 +266,14 @@ static int trial_size(const rb_trial_cfg *c, op_ctx *x, rb_trial_out *o)
     if (mrc == 0)
         part_integrity(lat, x->r, &before);
     for (size_t i = 0; i < nw; i++) {
-        rb_trial_part *t = part_add(o, RB_FAM_THROUGHPUT, x->size, w[i]);
+        trial_part *t = part_add(o, RB_FAM_THROUGHPUT, x->size, w[i]);
         if (mrc != 0) {
             part_fail(t, RB_STATUS_FAILED, "not measured: the latency phase failed");
             continue;
         }
         before = *ring_get_stats(x->r);
         double mps_sum = 0;
-        const uint64_t t0 = rb_now_ns();
+        const uint64_t t0 = timing_now_ns();
         cc_snapshot a, b;
         cc_snap(&a);
         for (int rep = 0; rep < c->tput_reps; rep++) {
@@ -283,13 +283,13 @@ static int trial_size(const rb_trial_cfg *c, op_ctx *x, rb_trial_out *o)
                 mrc = -1;
                 break;
             }
-            rb_samples_push(&t->s, gbps);
+            measure_samples_push(&t->s, gbps);
             mps_sum += mps;
             if (c->stop && *c->stop)
                 break;
         }
         cc_snap(&b);
-        t->s.elapsed_s = rb_seconds_since(t0);
+        t->s.elapsed_s = timing_seconds_since(t0);
         if (t->s.n)
             t->msgs_per_s = mps_sum / (double)t->s.n;
         if (mrc == 0) {
@@ -306,11 +306,11 @@ static int trial_size(const rb_trial_cfg *c, op_ctx *x, rb_trial_out *o)
 
 /* A mode's control-block operations on a running, active kernel, then lifecycle cycles (launch,
  * activate, one message, deactivate, terminate), each step timed once per cycle. */
-static int trial_control(const rb_trial_cfg *c, op_ctx *x, rb_trial_out *o)
+static int trial_control(const trial_cfg *c, op_ctx *x, trial_out *o)
 {
-    static const rb_op_fn cb_ops[3] = {op_cb_read, op_cb_write, op_cb_handshake};
-    static const rb_op_fn lc_ops[4] = {op_launch, op_activate, op_deactivate, op_terminate};
-    rb_trial_part *cb[3], *lc[4];
+    static const measure_op_fn cb_ops[3] = {op_cb_read, op_cb_write, op_cb_handshake};
+    static const measure_op_fn lc_ops[4] = {op_launch, op_activate, op_deactivate, op_terminate};
+    trial_part *cb[3], *lc[4];
     for (int f = 0; f < 3; f++)
         cb[f] = part_add(o, cb_fams[f], 0, 0);
     for (int f = 0; f < 4; f++)
@@ -320,12 +320,12 @@ static int trial_control(const rb_trial_cfg *c, op_ctx *x, rb_trial_out *o)
     for (int cycle = 0; cycle < c->lifecycle_cycles && !failed; cycle++) {
         for (int step = 0; step < 4 && !failed; step++) {
             double us;
-            if (rb_time_once(lc_ops[step], x, &us) != 0 || (step == 1 && op_roundtrip(x) != 0)) {
+            if (measure_time_once(lc_ops[step], x, &us) != 0 || (step == 1 && op_roundtrip(x) != 0)) {
                 failed = 1;
                 snprintf(why, sizeof why, "%s", ring_error(x->r));
                 break;
             }
-            rb_samples_push(&lc[step]->s, us);
+            measure_samples_push(&lc[step]->s, us);
             if (step == 1 && !cb_done) {
                 for (int f = 0; f < 3; f++)
                     if (measure_counted(c, &c->cb, cb_ops[f], x, cb[f]) == 1)
@@ -343,14 +343,14 @@ static int trial_control(const rb_trial_cfg *c, op_ctx *x, rb_trial_out *o)
     return 0;
 }
 
-int rb_trial_run(const rb_trial_cfg *c, rb_unit_kind kind, const rb_mode *m, uint32_t size, rb_trial_out *o)
+int trial_run(const trial_cfg *c, trial_unit_kind kind, const mode_spec *m, uint32_t size, trial_out *o)
 {
     memset(o, 0, sizeof *o);
     if (kind != RB_UNIT_CONTROL && kind != RB_UNIT_RING)
         return trial_baseline(c, kind, size, o);
     char why[320];
     op_ctx x = {NULL, kind == RB_UNIT_CONTROL ? 64 : size, 0};
-    if (rb_limits_size_reason(c->limits, m, x.size, why, sizeof why)) { /* e.g. WSL2's pinned ceiling */
+    if (platform_limits_size_reason(c->limits, m, x.size, why, sizeof why)) { /* e.g. WSL2's pinned ceiling */
         ring_parts_skipped(c, kind, size, o, RB_STATUS_UNSUPPORTED, why);
         return 0;
     }
@@ -371,23 +371,23 @@ int rb_trial_run(const rb_trial_cfg *c, rb_unit_kind kind, const rb_mode *m, uin
     return o->interrupted;
 }
 
-void rb_trial_warmup(const rb_trial_cfg *c, env_clocks *clocks, double timeout_s, double *seconds, double *sm_mhz,
+void trial_warmup(const trial_cfg *c, env_clocks *clocks, double timeout_s, double *seconds, double *sm_mhz,
                      double *target_mhz)
 {
     *seconds = *sm_mhz = *target_mhz = NAN;
     if (c->backend != RING_BACKEND_CUDA || timeout_s <= 0)
         return;
-    rb_mode m = rb_mode_native();
+    mode_spec m = mode_native();
     m.v[RB_AXIS_XFER] = RB_XFER_ZEROCOPY; /* no copies: the warm-up is the kernel's work alone */
     char why[320];
     op_ctx x = {NULL, 4096, 0};
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     const double target = env_clocks_target_sm(clocks);
     double since_ok = -1, mem, sm = NAN, gbps, mps;
     unsigned long long reasons;
     if (open_ring(c, &m, x.size, &x.r, why, sizeof why) == RING_OK && ring_launch(x.r) == RING_OK &&
         ring_activate(x.r) == RING_OK) {
-        while (rb_seconds_since(t0) < timeout_s && !(c->stop && *c->stop)) {
+        while (timing_seconds_since(t0) < timeout_s && !(c->stop && *c->stop)) {
             if (throughput_rep(&x, ring_get_config(x.r)->capacity, 0.02, c->stop, &gbps, &mps) != 0)
                 break;
             env_clocks_read(clocks, &sm, &mem, &reasons);
@@ -395,8 +395,8 @@ void rb_trial_warmup(const rb_trial_cfg *c, env_clocks *clocks, double timeout_s
                 continue;
             if (sm >= 0.95 * target) {
                 if (since_ok < 0)
-                    since_ok = rb_seconds_since(t0);
-                else if (rb_seconds_since(t0) - since_ok >= 0.2)
+                    since_ok = timing_seconds_since(t0);
+                else if (timing_seconds_since(t0) - since_ok >= 0.2)
                     break;
             } else {
                 since_ok = -1;
@@ -405,7 +405,7 @@ void rb_trial_warmup(const rb_trial_cfg *c, env_clocks *clocks, double timeout_s
         ring_terminate(x.r);
     }
     ring_close(x.r);
-    *seconds = rb_seconds_since(t0);
+    *seconds = timing_seconds_since(t0);
     *sm_mhz = sm;
     *target_mhz = target;
 }

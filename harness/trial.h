@@ -3,7 +3,7 @@
  * before, which is what lets a cell's interval cover run-to-run variation (bench/ decides which
  * trials run in which order; results/ writes what they produce).
  *
- * The conditions of a trial are taken around it (rb_cond_take): the CPU of the polling thread, its
+ * The conditions of a trial are taken around it (trial_cond_take): the CPU of the polling thread, its
  * involuntary context switches, and the GPU's SM and memory clocks with NVML's throttle reasons.
  */
 #ifndef RINGBENCH_TRIAL_H
@@ -21,24 +21,24 @@
 #include "schema.h"
 
 /* What the host and the GPU were doing around a trial. */
-typedef struct rb_cond {
+typedef struct trial_cond {
     int cpu;                   /* sched_getcpu of the polling thread; -1 unknown */
     long ctx_switches;         /* its involuntary context switches so far; -1 unknown */
     double sm_mhz, mem_mhz;    /* NaN when unknown */
     unsigned long long reasons;/* NVML clock-event (throttle) reason bits */
-    uint64_t t_ns;             /* rb_now_ns() */
-} rb_cond;
+    uint64_t t_ns;             /* timing_now_ns() */
+} trial_cond;
 
-void rb_cond_take(env_clocks *clocks, rb_cond *out);
+void trial_cond_take(env_clocks *clocks, trial_cond *out);
 
 /* How a trial is taken: the preset's per-trial budgets and the run's options. */
-typedef struct rb_trial_cfg {
+typedef struct trial_cfg {
     ring_backend backend;
     int device;
     uint32_t seed;
     double timeout_s, max_lifetime_s;
-    rb_policy latency;         /* latency samples per trial */
-    rb_policy cb;              /* samples per control-block operation per trial */
+    measure_policy latency;         /* latency samples per trial */
+    measure_policy cb;              /* samples per control-block operation per trial */
     int tput_reps;             /* throughput repetitions per window per trial */
     double tput_rep_seconds;
     int memcpy_reps;
@@ -51,37 +51,37 @@ typedef struct rb_trial_cfg {
     int stream_ops;            /* ring_config.stream_ops */
     uint32_t windows[8];       /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
     size_t nwindows;
-    const rb_limits *limits;   /* a platform's limits applied (platform_limits.h), or NULL */
+    const platform_limits *limits;   /* a platform's limits applied (platform_limits.h), or NULL */
     volatile sig_atomic_t *stop;
-} rb_trial_cfg;
+} trial_cfg;
 
 #define RB_WINDOW_CAP 0xFFFFFFFFu
 
 /* One family's result within a trial (a trial of a mode at one size yields latency and one
  * throughput part per window; a control trial yields cb_* and lc_*; a baseline trial one part). */
-typedef struct rb_trial_part {
+typedef struct trial_part {
     rb_family fam;
     uint64_t size;
     uint32_t window;           /* messages in flight; 0 where it does not apply */
     const char *status;        /* RB_STATUS_OK, _FAILED or _UNSUPPORTED */
     char reason[RB_REASON_LEN];
-    rb_samples s;              /* samples in the family's unit */
+    measure_samples s;              /* samples in the family's unit */
     double msgs_per_s;         /* throughput parts: messages per second; else NaN */
     uint64_t messages, lost, duplicated, corrupted, kernel_errors;
     double calls[RB_CALL_KIND_COUNT]; /* CUDA calls per operation by cuda_calls.h kind; NaN not counted */
-} rb_trial_part;
+} trial_part;
 
 #define RB_TRIAL_MAX_PARTS 16
 
-typedef struct rb_trial_out {
-    rb_trial_part part[RB_TRIAL_MAX_PARTS];
+typedef struct trial_out {
+    trial_part part[RB_TRIAL_MAX_PARTS];
     size_t nparts;
     uint32_t capacity;         /* slots of the ring the trial used (0 for baselines) */
     int interrupted;           /* *stop was raised: parts may be partial */
-} rb_trial_out;
+} trial_out;
 
 /* The units a trial can measure. */
-typedef enum rb_unit_kind {
+typedef enum trial_unit_kind {
     RB_UNIT_OVERHEAD,          /* the sampler's own cost: an empty operation */
     RB_UNIT_FLOOR,             /* baseline: ping-pong floor */
     RB_UNIT_LAUNCH,            /* baseline: a kernel launch per message (size) */
@@ -90,20 +90,20 @@ typedef enum rb_unit_kind {
     RB_UNIT_CALLS,             /* baseline: the cost of each kind of CUDA call (cuda_calls.h) */
     RB_UNIT_CONTROL,           /* a mode's control-block operations and lifecycle cycles */
     RB_UNIT_RING               /* a mode at a size: latency, then throughput per window */
-} rb_unit_kind;
+} trial_unit_kind;
 
 /* Runs one trial of unit kind (mode m for CONTROL and RING; size for sized units) and fills *out
- * (free with rb_trial_out_free). Every part has a status: a mode the platform refuses gives
+ * (free with trial_out_free). Every part has a status: a mode the platform refuses gives
  * unsupported parts with the reason, a failure failed parts. Returns 0, or 1 when interrupted. */
-int rb_trial_run(const rb_trial_cfg *cfg, rb_unit_kind kind, const rb_mode *m, uint32_t size, rb_trial_out *out);
-void rb_trial_out_free(rb_trial_out *out);
+int trial_run(const trial_cfg *cfg, trial_unit_kind kind, const mode_spec *m, uint32_t size, trial_out *out);
+void trial_out_free(trial_out *out);
 
 /* Warms the GPU before the first measured trial: an idle H100 reads 375 MHz and takes a while to
  * reach its application clock, so the first trials of a run were measured on a slower GPU than the
  * rest. Runs the ring (native mode, the window full) until NVML reports an SM clock within 5% of the
  * target (the application clock, else the maximum) for 200 ms, or timeout_s passes. Without NVML
  * it runs for timeout_s. Sets what it did (NaN where unknown). CPU backend: does nothing. */
-void rb_trial_warmup(const rb_trial_cfg *cfg, env_clocks *clocks, double timeout_s, double *seconds,
+void trial_warmup(const trial_cfg *cfg, env_clocks *clocks, double timeout_s, double *seconds,
                      double *sm_mhz, double *target_mhz);
 
 #endif

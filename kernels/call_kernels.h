@@ -1,5 +1,5 @@
 /* call_kernels.h - the launcher of the empty kernel the per-call cost baselines time
- * (harness/baselines.c, rb_base_call: call_launch_empty, call_launch_sync). */
+ * (harness/baselines.c, baselines_call: call_launch_empty, call_launch_sync). */
 #ifndef RINGBENCH_CALL_KERNELS_H
 #define RINGBENCH_CALL_KERNELS_H
 

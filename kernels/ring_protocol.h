@@ -205,7 +205,7 @@ RING_HD uint32_t ring_sum_term(uint32_t w, uint32_t i)
 
 /* The kernel's trace (ring_config.trace): one record per batch, in a buffer of RING_TRACE_RECS
  * records indexed by batch number modulo RING_TRACE_RECS, written only when the host asked for it.
- * Times are the kernel's clock (CUDA: %globaltimer, ns; CPU backend: rb_now_ns), so only
+ * Times are the kernel's clock (CUDA: %globaltimer, ns; CPU backend: timing_now_ns), so only
  * differences between stamps of one record, or of records, mean anything; the host clock is
  * another clock. A zero poll_ns marks a record never written. published_ns is 0 for a batch that a
  * block other than block 0 published (an ordinary launch's grid batch: the last block to finish

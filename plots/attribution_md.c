@@ -32,12 +32,12 @@ static void side_load(side *s, const report_run *run)
     free(rows);
 }
 
-static const double *side_costs(const side *s, const rb_mode *m)
+static const double *side_costs(const side *s, const mode_spec *m)
 {
     return m->v[RB_AXIS_HOST] == RB_HOST_PINNED ? s->pinned : s->pageable;
 }
 
-static const rb_row *find_row(const report_run *run, rb_family f, const rb_mode *m, uint64_t size)
+static const rb_row *find_row(const report_run *run, rb_family f, const mode_spec *m, uint64_t size)
 {
     long i = report_find(run, f, m, size);
     return i >= 0 && report_row_ok(report_row(run, (size_t)i)) ? report_row(run, (size_t)i) : NULL;
@@ -62,8 +62,8 @@ static void costs_md(FILE *md, const side *b, const side *o, int two)
 }
 
 /* One table row plus one data line; returns 1 when the pair could be attributed. */
-static int pair_out(FILE *md, FILE *dat, const char *label, const side *b, const rb_mode *mb, const rb_row *rb,
-                    const side *o, const rb_mode *mo, const rb_row *ro)
+static int pair_out(FILE *md, FILE *dat, const char *label, const side *b, const mode_spec *mb, const rb_row *rb,
+                    const side *o, const mode_spec *mo, const rb_row *ro)
 {
     attr_result a;
     if (!rb || !ro || attr_compute(rb, side_costs(b, mb), ro, side_costs(o, mo), &a) != 0) {
@@ -116,7 +116,7 @@ static void model_md(FILE *md, const side *b, const side *o, int two, const doub
     double abs_err = 0;
     int nerr = 0;
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = report_plot_mode(k);
+        mode_spec m = report_plot_mode(k);
         for (size_t j = 0; j < ns; j++) {
             const rb_row *r = find_row(b->run, RB_FAM_LATENCY, &m, sizes[j]);
             double added, pred = r ? attr_predict(r, ov, &added) : NAN;
@@ -173,7 +173,7 @@ int attr_section_md(FILE *md, const report_run *base, const report_run *other, c
         size_t ns = report_sizes(base, RB_FAM_LATENCY, &sizes);
         int done = 0;
         for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-            rb_mode mb = two ? report_plot_mode(k) : rb_mode_native(), mo = two ? mb : rb_mode_wsl2_fallback();
+            mode_spec mb = two ? report_plot_mode(k) : mode_native(), mo = two ? mb : mode_wsl2_fallback();
             if (!two && k > 0)
                 break;
             if (two && !find_row(base, RB_FAM_LATENCY, &mb, ns ? sizes[0] : 0))

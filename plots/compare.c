@@ -137,7 +137,7 @@ static int write_pairs_dat(const compare_ctx *c, const char *dir, char *err, siz
     for (size_t i = 0; i < c->npairs; i++) {
         const rb_row *a = report_row(&c->base, (size_t)c->pairs[i].ia);
         const report_ov *ov = &c->pairs[i].ov;
-        rb_mode m;
+        mode_spec m;
         fprintf(rf.f, "%s %s %llu %.9g %.9g %.6f %.6f %.6f %s %llu\n", a->family,
                 report_row_mode(a, &m) ? report_mode_str(&m) : "baseline", (unsigned long long)a->size_bytes,
                 ov->p50_a, ov->p50_b, ov->est, ov->lo, ov->hi, verdict_token(ov), (unsigned long long)a->window);
@@ -145,7 +145,7 @@ static int write_pairs_dat(const compare_ctx *c, const char *dir, char *err, siz
     return report_file_close(&rf, err, errlen);
 }
 
-static const pair *find_pair(const compare_ctx *c, rb_family f, const rb_mode *m, uint64_t size)
+static const pair *find_pair(const compare_ctx *c, rb_family f, const mode_spec *m, uint64_t size)
 {
     long i = report_find(&c->base, f, m, size);
     for (size_t k = 0; i >= 0 && k < c->npairs; k++)
@@ -195,7 +195,7 @@ static int compare_facet(const compare_ctx *c, const char *dir, rb_family f, con
     for (size_t s = 0; s < ns; s++) {
         fprintf(rf.f, "%llu", (unsigned long long)sizes[s]);
         for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-            rb_mode m = rb_mode_at(k);
+            mode_spec m = mode_at(k);
             const pair *p = find_pair(c, f, &m, sizes[s]);
             double v = p && p->ov.state == REPORT_OV_OK ? 100 * p->ov.est : NAN;
             has[k] |= isfinite(v);
@@ -252,7 +252,7 @@ static int compare_heatmap(const compare_ctx *c, const char *dir, char *err, siz
                 rb_family_name(fams[b]));
         for (size_t s = 0; s < ns[b]; s++)
             for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-                rb_mode m = rb_mode_at(k);
+                mode_spec m = mode_at(k);
                 if (ypos[k] < 0)
                     continue;
                 const pair *p = find_pair(c, fams[b], &m, sizes[b][s]);
@@ -317,7 +317,7 @@ static int compare_ops(const compare_ctx *c, const char *dir, char *err, size_t 
         double off = ((double)(j < 3 ? j : j - 3) - (j < 3 ? 1.0 : 1.5)) * 0.2;
         fprintf(rf.f, "# %s\n", rb_family_name(fams[j]));
         for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-            rb_mode m = rb_mode_at(k);
+            mode_spec m = mode_at(k);
             const pair *p = ypos[k] >= 0 ? find_pair(c, fams[j], &m, 0) : NULL;
             if (p == NULL || p->ov.state != REPORT_OV_OK)
                 continue;
@@ -448,7 +448,7 @@ static void pairs_md(FILE *md, const compare_ctx *c)
           md);
     for (size_t i = 0; i < c->npairs; i++) {
         const rb_row *a = report_row(&c->base, (size_t)c->pairs[i].ia);
-        rb_mode m;
+        mode_spec m;
         fprintf(md, "| %s | %s | %s | %s | %s | %s | ", a->family,
                 report_row_mode(a, &m) ? report_mode_str(&m) : "baseline",
                 report_size_str(a->size_bytes, sz, sizeof sz), report_num(c->pairs[i].ov.p50_a),

@@ -145,7 +145,7 @@ static void capabilities_md(FILE *md, const report_run *run)
 /* The mode label of a row, or "baseline <family>". */
 static void row_what(const rb_row *r, char *buf, size_t n)
 {
-    rb_mode m;
+    mode_spec m;
     if (report_row_mode(r, &m))
         snprintf(buf, n, "%s", report_mode_str(&m));
     else
@@ -200,7 +200,7 @@ static void best_worst_md(FILE *md, const report_run *run, rb_family fam)
     uint64_t *sizes = NULL;
     size_t ns = report_sizes(run, fam, &sizes);
     int rate = report_unit_is_rate(rb_family_unit(fam));
-    rb_mode nat = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+    mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
     char sz[32];
     fprintf(md, "\n### %s p50 (%s), best and worst mode per size\n\n", rb_family_name(fam), rb_family_unit(fam));
     if (ns == 0) {
@@ -233,7 +233,7 @@ static void best_worst_md(FILE *md, const report_run *run, rb_family fam)
             fprintf(md, "n/a | n/a | n/a | n/a | n/a | %s | %s | 0 |\n", report_num(vn), report_num(vf));
             continue;
         }
-        rb_mode mb, mw;
+        mode_spec mb, mw;
         const rb_row *B = report_row(run, (size_t)best), *W = report_row(run, (size_t)worst);
         report_row_mode(B, &mb);
         report_row_mode(W, &mw);
@@ -245,7 +245,7 @@ static void best_worst_md(FILE *md, const report_run *run, rb_family fam)
 }
 
 /* p50 [CI] of a row, or its status. */
-static void cell_md(FILE *md, const report_run *run, rb_family f, const rb_mode *m, uint64_t size)
+static void cell_md(FILE *md, const report_run *run, rb_family f, const mode_spec *m, uint64_t size)
 {
     long i = report_find(run, f, m, size);
     const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
@@ -270,8 +270,8 @@ static void ops_table_md(FILE *md, const report_run *run, const char *title, con
         fputs(" ---: |", md);
     fputs("\n", md);
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = report_plot_mode(k);
-        if (rb_mode_invalid_reason(&m) != NULL)
+        mode_spec m = report_plot_mode(k);
+        if (mode_invalid_reason(&m) != NULL)
             continue;
         fprintf(md, "| %s%s |", report_mode_str(&m),
                 report_mode_is_native(&m) ? " (native)" : report_mode_is_fallback(&m) ? " (WSL2 fallback)" : "");
@@ -299,8 +299,8 @@ static void sized_table_md(FILE *md, const report_run *run, rb_family fam)
         fputs(" ---: |", md);
     fputs("\n", md);
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = report_plot_mode(k);
-        if (rb_mode_invalid_reason(&m) != NULL)
+        mode_spec m = report_plot_mode(k);
+        if (mode_invalid_reason(&m) != NULL)
             continue;
         fprintf(md, "| %s |", report_mode_str(&m));
         for (size_t s = 0; s < ns; s++) {
@@ -370,7 +370,7 @@ static void window_md(FILE *md, const report_run *run)
             wins[b] = wins[b - 1];
             wins[b - 1] = t;
         }
-    const rb_mode nat = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+    const mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
     fputs("\n## Throughput against window\n\nMessages per second (millions) with W messages kept in flight "
           "(`--window`); a window larger than a size's ring is capped to its capacity. \"fb/nat\" is the "
           "fallback's time per message over the native path's at that window: whether batching changes the "
@@ -395,7 +395,7 @@ static void window_md(FILE *md, const report_run *run)
             long ifb = report_find_window(run, RB_FAM_THROUGHPUT, &fb, sizes[k], wins[w]);
             const rb_row *n = in >= 0 ? report_row(run, (size_t)in) : NULL, *f = ifb >= 0 ? report_row(run, (size_t)ifb) : NULL;
             const double nm = n && report_row_ok(n) ? n->msgs_per_s : NAN, fm = f && report_row_ok(f) ? f->msgs_per_s : NAN;
-            rb_mode bm;
+            mode_spec bm;
             report_row_mode(best, &bm);
             const double bound = report_window_bound(run, &bm, sizes[k], wins[w]);
             fprintf(md, "| %s | %llu | `%s` | %s | %s | %s%% | %s | %s | %s |\n", sz, (unsigned long long)wins[w],

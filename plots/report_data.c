@@ -72,12 +72,12 @@ const char *report_prov(const report_run *run, const char *name)
     return v ? v : "";
 }
 
-int report_row_mode(const rb_row *row, rb_mode *m)
+int report_row_mode(const rb_row *row, mode_spec *m)
 {
     const char *fields[RB_AXIS_COUNT] = {row->host_mem, row->xfer, row->launch, row->ctrl};
-    rb_mode tmp;
+    mode_spec tmp;
     for (int a = 0; a < RB_AXIS_COUNT; a++)
-        if ((tmp.v[a] = rb_axis_parse((rb_axis)a, fields[a])) < 0)
+        if ((tmp.v[a] = mode_axis_parse((mode_axis)a, fields[a])) < 0)
             return 0;
     if (m)
         *m = tmp;
@@ -98,13 +98,13 @@ static int row_is_baseline(const rb_row *row)
            strcmp(row->launch, RB_NOT_APPLICABLE) == 0 && strcmp(row->ctrl, RB_NOT_APPLICABLE) == 0;
 }
 
-long report_find_window(const report_run *run, rb_family f, const rb_mode *m, uint64_t size, uint64_t window)
+long report_find_window(const report_run *run, rb_family f, const mode_spec *m, uint64_t size, uint64_t window)
 {
     const char *fam = rb_family_name(f);
     long best = -1;
     for (size_t i = 0; i < report_nrows(run); i++) {
         const rb_row *r = report_row(run, i);
-        rb_mode rm;
+        mode_spec rm;
         if (r->size_bytes != size || strcmp(r->family, fam) != 0)
             continue;
         if (!(m == NULL ? row_is_baseline(r) : report_row_mode(r, &rm) && report_mode_eq(&rm, m)))
@@ -121,7 +121,7 @@ long report_find_window(const report_run *run, rb_family f, const rb_mode *m, ui
     return best;
 }
 
-long report_find(const report_run *run, rb_family f, const rb_mode *m, uint64_t size)
+long report_find(const report_run *run, rb_family f, const mode_spec *m, uint64_t size)
 {
     return report_find_window(run, f, m, size, REPORT_WINDOW_FULL);
 }
@@ -271,28 +271,28 @@ const stats_trial *report_trials(const report_run *run, long i, size_t *k, const
     return c->k ? c->t : NULL;
 }
 
-size_t report_mode_index(const rb_mode *m)
+size_t report_mode_index(const mode_spec *m)
 {
     size_t k = 0;
     for (int a = 0; a < RB_AXIS_COUNT; a++)
-        k = k * rb_axis_size((rb_axis)a) + (size_t)m->v[a];
+        k = k * mode_axis_size((mode_axis)a) + (size_t)m->v[a];
     return k;
 }
 
-rb_mode report_plot_mode(size_t k)
+mode_spec report_plot_mode(size_t k)
 {
     /* ctrl is the slowest axis here, then host, xfer, launch: each control block forms one group. */
-    static const rb_axis order[RB_AXIS_COUNT] = {RB_AXIS_CTRL, RB_AXIS_HOST, RB_AXIS_XFER, RB_AXIS_LAUNCH};
-    rb_mode m;
+    static const mode_axis order[RB_AXIS_COUNT] = {RB_AXIS_CTRL, RB_AXIS_HOST, RB_AXIS_XFER, RB_AXIS_LAUNCH};
+    mode_spec m;
     for (int i = RB_AXIS_COUNT - 1; i >= 0; i--) {
-        size_t n = rb_axis_size(order[i]);
+        size_t n = mode_axis_size(order[i]);
         m.v[order[i]] = (int)(k % n);
         k /= n;
     }
     return m;
 }
 
-int report_mode_eq(const rb_mode *a, const rb_mode *b)
+int report_mode_eq(const mode_spec *a, const mode_spec *b)
 {
     for (int i = 0; i < RB_AXIS_COUNT; i++)
         if (a->v[i] != b->v[i])
@@ -300,25 +300,25 @@ int report_mode_eq(const rb_mode *a, const rb_mode *b)
     return 1;
 }
 
-int report_mode_is_native(const rb_mode *m)
+int report_mode_is_native(const mode_spec *m)
 {
-    rb_mode n = rb_mode_native();
+    mode_spec n = mode_native();
     n.v[RB_AXIS_CTRL] = m->v[RB_AXIS_CTRL];
     return report_mode_eq(&n, m) && (m->v[RB_AXIS_CTRL] == RB_CTRL_MAPPED || m->v[RB_AXIS_CTRL] == RB_CTRL_MANAGED);
 }
 
-int report_mode_is_fallback(const rb_mode *m)
+int report_mode_is_fallback(const mode_spec *m)
 {
-    rb_mode f = rb_mode_wsl2_fallback();
+    mode_spec f = mode_wsl2_fallback();
     return report_mode_eq(&f, m);
 }
 
-const char *report_mode_str(const rb_mode *m)
+const char *report_mode_str(const mode_spec *m)
 {
     static char bufs[8][4 * RB_NAME_LEN];
     static unsigned next;
     char *b = bufs[next++ % 8];
-    return rb_mode_label(m, b, sizeof bufs[0]);
+    return mode_label(m, b, sizeof bufs[0]);
 }
 
 char *report_size_str(uint64_t bytes, char *buf, size_t n)

@@ -41,7 +41,7 @@ void report_gp_quote(FILE *gp, const char *s)
     fputc('\'', gp);
 }
 
-void report_gp_mode_style(FILE *gp, const rb_mode *m)
+void report_gp_mode_style(FILE *gp, const mode_spec *m)
 {
     fprintf(gp, "lc rgb '%s' dt %s pt %d ps 1.1 lw 2", xfer_colour[m->v[RB_AXIS_XFER]],
             launch_dash[m->v[RB_AXIS_LAUNCH]], host_point[m->v[RB_AXIS_HOST]]);
@@ -86,17 +86,17 @@ static void facet_legend(FILE *gp, const report_facet *p, double height)
           "plot 2 notitle, \\\n", gp); /* a real (off-range) plot: keyentry alone trips a gnuplot assertion */
     for (int x = 0; x < RB_XFER_COUNT; x++)
         fprintf(gp, "  keyentry with lines lc rgb '%s' lw 3 title 'xfer %s', \\\n", xfer_colour[x],
-                rb_axis_value(RB_AXIS_XFER, x));
+                mode_axis_value(RB_AXIS_XFER, x));
     for (int l = 0; l < RB_LAUNCH_COUNT; l++)
         fprintf(gp, "  keyentry with lines lc rgb 'black' dt %s lw 2 title 'launch %s', \\\n", launch_dash[l],
-                rb_axis_value(RB_AXIS_LAUNCH, l));
+                mode_axis_value(RB_AXIS_LAUNCH, l));
     for (int h = 0; h < RB_HOST_COUNT; h++)
         fprintf(gp, "  keyentry with points lc rgb 'black' pt %d ps 1.5 title 'host %s', \\\n", host_point[h],
-                rb_axis_value(RB_AXIS_HOST, h));
-    rb_mode nat = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+                mode_axis_value(RB_AXIS_HOST, h));
+    mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
     fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'native path (%s/%s/%s/mapped|managed)', \\\n",
-            NATIVE_UNDERLAY, rb_axis_value(RB_AXIS_HOST, nat.v[RB_AXIS_HOST]),
-            rb_axis_value(RB_AXIS_XFER, nat.v[RB_AXIS_XFER]), rb_axis_value(RB_AXIS_LAUNCH, nat.v[RB_AXIS_LAUNCH]));
+            NATIVE_UNDERLAY, mode_axis_value(RB_AXIS_HOST, nat.v[RB_AXIS_HOST]),
+            mode_axis_value(RB_AXIS_XFER, nat.v[RB_AXIS_XFER]), mode_axis_value(RB_AXIS_LAUNCH, nat.v[RB_AXIS_LAUNCH]));
     fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'WSL2 fallback path (%s)'", FALLBACK_UNDERLAY,
             report_mode_str(&fb));
     for (size_t i = 0; i < p->nrefs; i++) {
@@ -110,12 +110,12 @@ static void facet_legend(FILE *gp, const report_facet *p, double height)
 static void facet_panel(FILE *gp, const report_facet *p, int ctrl, double x0, double w, double y0, double h)
 {
     fprintf(gp, "set origin %.4f,%.4f\nset size %.4f,%.4f\n", x0, y0, w, h);
-    fprintf(gp, "set title 'control block: %s' font ',13'\n", rb_axis_value(RB_AXIS_CTRL, ctrl));
+    fprintf(gp, "set title 'control block: %s' font ',13'\n", mode_axis_value(RB_AXIS_CTRL, ctrl));
     fputs("plot \\\n", gp);
     int first = 1;
     /* Underlays first, so the mode lines are drawn on top of them. */
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = rb_mode_at(k);
+        mode_spec m = mode_at(k);
         if (m.v[RB_AXIS_CTRL] != ctrl || !p->has[k] || !(report_mode_is_native(&m) || report_mode_is_fallback(&m)))
             continue;
         fprintf(gp, "%s  '%s' using 1:%zu with lines lc rgb '%s' lw 12 notitle", first ? "" : ", \\\n", p->data,
@@ -123,7 +123,7 @@ static void facet_panel(FILE *gp, const report_facet *p, int ctrl, double x0, do
         first = 0;
     }
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = rb_mode_at(k);
+        mode_spec m = mode_at(k);
         if (m.v[RB_AXIS_CTRL] != ctrl || !p->has[k])
             continue;
         fprintf(gp, "%s  '%s' using 1:%zu with linespoints ", first ? "" : ", \\\n", p->data, k + 2);

@@ -18,7 +18,7 @@ static const rb_family cb_ops[] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HA
 #define NCB (sizeof cb_ops / sizeof cb_ops[0])
 
 /* p50 of an ok row, NAN otherwise. */
-static double p50_of(const report_run *run, rb_family f, const rb_mode *m, uint64_t size)
+static double p50_of(const report_run *run, rb_family f, const mode_spec *m, uint64_t size)
 {
     long i = report_find(run, f, m, size);
     const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
@@ -112,17 +112,17 @@ static void brief_md(FILE *md, const brief *b, int claim)
     fprintf(md, " of %d%s)", b->n, b->missing ? "; some not measured" : "");
 }
 
-static void overhead(const report_run *base, const rb_mode *nat, const report_run *other, rb_family f,
+static void overhead(const report_run *base, const mode_spec *nat, const report_run *other, rb_family f,
                      uint64_t size, const report_opts *o, report_ov *ov)
 {
-    rb_mode fb = rb_mode_wsl2_fallback();
+    mode_spec fb = mode_wsl2_fallback();
     report_overhead(base, report_find(base, f, nat, size), "native", other, report_find(other, f, &fb, size),
                     "fallback", o, ov);
 }
 
 static void paragraph_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o)
 {
-    rb_mode nat = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+    mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
     report_ov ov;
     brief cb = {0}, small = {0}, large = {0}, thr = {0};
     char sz[32], sz2[32];
@@ -189,7 +189,7 @@ static void row_head(FILE *md, const char *what) { fprintf(md, "| %s |", what); 
 
 static void table_md(FILE *md, const report_run *const *runs, size_t nruns)
 {
-    rb_mode nat = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+    mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
     const report_run *last = runs[nruns - 1];
     uint64_t s_small = size_end(last, RB_FAM_LATENCY, 0), s_large = size_end(last, RB_FAM_LATENCY, 1);
     uint64_t s_thr = size_end(last, RB_FAM_THROUGHPUT, 1);
@@ -208,7 +208,7 @@ static void table_md(FILE *md, const report_run *const *runs, size_t nruns)
     row_head(md, what);
     for (size_t r = 0; r < nruns; r++) {
         long b = best_row(runs[r], RB_FAM_LATENCY, s_small), f = floor_row(runs[r]);
-        rb_mode m;
+        mode_spec m;
         if (b < 0) {
             fputs(" n/a |", md);
             continue;
@@ -244,7 +244,7 @@ static void table_md(FILE *md, const report_run *const *runs, size_t nruns)
     for (size_t r = 0; r < nruns; r++) {
         long b = best_row(runs[r], RB_FAM_THROUGHPUT, s_thr);
         double memcpy_bw = p50_of(runs[r], RB_FAM_MEMCPY_H2D_PINNED, NULL, s_thr);
-        rb_mode m;
+        mode_spec m;
         if (b < 0) {
             fputs(" n/a |", md);
             continue;

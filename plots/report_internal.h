@@ -57,17 +57,17 @@ const rb_row *report_row(const report_run *run, size_t i);
 const char *report_prov(const report_run *run, const char *name);
 
 /* 1 when the row's four mode fields name a mode (set into *m when m is not NULL), 0 otherwise. */
-int report_row_mode(const rb_row *row, rb_mode *m);
+int report_row_mode(const rb_row *row, mode_spec *m);
 /* The family of a row, or -1 for a family this build does not know. */
 int report_row_family(const rb_row *row);
 /* 1 when the row is status ok with a finite median. */
 int report_row_ok(const rb_row *row);
 /* Index of the row of family f for mode m (NULL: a baseline, mode fields "-") and size, or -1. A
  * family measured at several windows (throughput) gives its widest window: the ring kept full. */
-long report_find(const report_run *run, rb_family f, const rb_mode *m, uint64_t size);
+long report_find(const report_run *run, rb_family f, const mode_spec *m, uint64_t size);
 /* The same at one window (messages in flight), or REPORT_WINDOW_FULL for the widest. */
 #define REPORT_WINDOW_FULL UINT64_MAX
-long report_find_window(const report_run *run, rb_family f, const rb_mode *m, uint64_t size, uint64_t window);
+long report_find_window(const report_run *run, rb_family f, const mode_spec *m, uint64_t size, uint64_t window);
 /* Ascending distinct sizes of the rows of family f (any status), malloc'd into *out; the count. */
 size_t report_sizes(const report_run *run, rb_family f, uint64_t **out);
 /* Samples of row i (malloc'd) or NULL with *n = 0 when it has none or they cannot be read. */
@@ -80,14 +80,14 @@ double *report_samples(const report_run *run, long i, size_t *n);
  * back to back. Returns NULL with *k = 0 when the row has no usable trial. */
 const stats_trial *report_trials(const report_run *run, long i, size_t *k, const int32_t **round);
 
-/* Index of a mode in rb_mode_at order; the mode of the plots' order (ctrl slowest, so modes sharing
+/* Index of a mode in mode_at order; the mode of the plots' order (ctrl slowest, so modes sharing
  * a control block sit together); whether a mode is on the native path or is the WSL2 fallback. */
-size_t report_mode_index(const rb_mode *m);
-rb_mode report_plot_mode(size_t k);
-int report_mode_is_native(const rb_mode *m);   /* pinned/async/coop with mapped or managed ctrl */
-int report_mode_is_fallback(const rb_mode *m); /* malloc/sync/noncoop/device */
-int report_mode_eq(const rb_mode *a, const rb_mode *b);
-const char *report_mode_str(const rb_mode *m); /* label in a rotating static buffer (8 in flight) */
+size_t report_mode_index(const mode_spec *m);
+mode_spec report_plot_mode(size_t k);
+int report_mode_is_native(const mode_spec *m);   /* pinned/async/coop with mapped or managed ctrl */
+int report_mode_is_fallback(const mode_spec *m); /* malloc/sync/noncoop/device */
+int report_mode_eq(const mode_spec *a, const mode_spec *b);
+const char *report_mode_str(const mode_spec *m); /* label in a rotating static buffer (8 in flight) */
 
 /* The loud notes that head a report about run (called name there): incomplete, CPU reference. */
 void report_notes_md(FILE *md, const report_run *run, const char *name);
@@ -137,7 +137,7 @@ void report_gp_end(FILE *gp);
 /* s as a gnuplot single-quoted string (quotes doubled), so no file-derived text can end it. */
 void report_gp_quote(FILE *gp, const char *s);
 /* The line style of a mode: colour per xfer, dash per launch, point per host. */
-void report_gp_mode_style(FILE *gp, const rb_mode *m);
+void report_gp_mode_style(FILE *gp, const mode_spec *m);
 
 /* A reference line of a faceted figure: column col of its data file, drawn in every panel. */
 typedef struct report_ref {

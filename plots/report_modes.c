@@ -52,7 +52,7 @@ void report_modes_md(FILE *md, const report_run *run, const char *which)
     size_t found = 0;
     for (size_t i = 0; i < report_nrows(run); i++) {
         const rb_row *r = report_row(run, i);
-        rb_mode m;
+        mode_spec m;
         stats_modes sm;
         double smin, smax;
         if (!report_row_ok(r) || report_unit_is_rate(r->unit) || !row_modes(run, (long)i, &sm, &smin, &smax))

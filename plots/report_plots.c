@@ -53,7 +53,7 @@ static int write_wide(const report_run *run, const char *dir, const char *name, 
     fprintf(rf.f, "# %s p50 (%s) per message size; column 1 size_bytes, then one column per mode:\n# size_bytes",
             rb_family_name(f), rb_family_unit(f));
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = rb_mode_at(k);
+        mode_spec m = mode_at(k);
         fprintf(rf.f, " %s", report_mode_str(&m));
     }
     for (size_t r = 0; r < nrefs; r++)
@@ -69,7 +69,7 @@ static int write_wide(const report_run *run, const char *dir, const char *name, 
     for (size_t s = 0; s < *ns; s++) {
         fprintf(rf.f, "%llu", (unsigned long long)(*sizes)[s]);
         for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-            rb_mode m = rb_mode_at(k);
+            mode_spec m = mode_at(k);
             long i = report_find(run, f, &m, (*sizes)[s]);
             double v = i >= 0 && report_row_ok(report_row(run, (size_t)i)) ? report_row(run, (size_t)i)->p50 : NAN;
             has[k] |= isfinite(v);
@@ -163,8 +163,8 @@ int report_mode_rows(int *ypos)
 {
     int y = 0;
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = report_plot_mode(k);
-        ypos[report_mode_index(&m)] = rb_mode_invalid_reason(&m) == NULL ? y++ : -1;
+        mode_spec m = report_plot_mode(k);
+        ypos[report_mode_index(&m)] = mode_invalid_reason(&m) == NULL ? y++ : -1;
     }
     return y;
 }
@@ -177,7 +177,7 @@ void report_mode_rows_axis(FILE *gp, int labels)
     fputs("set ytics (", gp);
     int first = 1;
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = report_plot_mode(k);
+        mode_spec m = report_plot_mode(k);
         int y = ypos[report_mode_index(&m)];
         if (y < 0)
             continue;
@@ -192,7 +192,7 @@ void report_mode_rows_axis(FILE *gp, int labels)
     }
     fputs(") nomirror font ',10'\nset grid noytics\n", gp);
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = report_plot_mode(k);
+        mode_spec m = report_plot_mode(k);
         int y = ypos[report_mode_index(&m)];
         if (y < 0)
             continue;
@@ -237,7 +237,7 @@ static int dist_block(FILE *f, const report_run *run, uint64_t size, const int *
     int count = 0;
     fprintf(f, "# size %s: y min p10 p50 p90 p99 p99.9 max n colour\n", report_size_str(size, sz, sizeof sz));
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = rb_mode_at(k);
+        mode_spec m = mode_at(k);
         long i = report_find(run, RB_FAM_LATENCY, &m, size);
         size_t n = 0;
         double *s = ypos[k] >= 0 && i >= 0 && report_row_ok(report_row(run, (size_t)i)) ? report_samples(run, i, &n)
@@ -319,7 +319,7 @@ static double best_native(const report_run *run, rb_family f, uint64_t size)
     double best = NAN;
     int rate = report_unit_is_rate(rb_family_unit(f));
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = rb_mode_at(k);
+        mode_spec m = mode_at(k);
         long i = report_mode_is_native(&m) ? report_find(run, f, &m, size) : -1;
         if (i < 0 || !report_row_ok(report_row(run, (size_t)i)))
             continue;
@@ -341,7 +341,7 @@ static double heat_block(FILE *f, const report_run *run, rb_family fam, const ui
     for (size_t s = 0; s < ns; s++) {
         double ref = best_native(run, fam, sizes[s]);
         for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-            rb_mode m = rb_mode_at(k);
+            mode_spec m = mode_at(k);
             if (ypos[k] < 0)
                 continue;
             long i = report_find(run, fam, &m, sizes[s]);
@@ -449,7 +449,7 @@ static void ops_block(FILE *f, const report_run *run, const rb_family *fams, siz
         double off = ((double)j - (double)(nf - 1) / 2.0) * 0.2;
         fprintf(f, "# %s (%s): y p50 ci_lo ci_hi\n", rb_family_name(fams[j]), rb_family_unit(fams[j]));
         for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-            rb_mode m = rb_mode_at(k);
+            mode_spec m = mode_at(k);
             long i = ypos[k] >= 0 ? report_find(run, fams[j], &m, 0) : -1;
             const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
             if (r == NULL || !report_row_ok(r))

@@ -42,10 +42,10 @@ void report_plot_title(char *buf, size_t n, const report_run *run, const char *w
 /* (f) throughput against the window beside Little's bound (report_window.c): window.dat, window.gp. */
 int report_plot_window(const report_run *run, const char *dir, char *err, size_t errlen);
 /* Messages per second of mode m at size and window (REPORT_WINDOW_FULL: the widest), or NaN. */
-double report_window_rate(const report_run *run, const rb_mode *m, uint64_t size, uint64_t window);
+double report_window_rate(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window);
 /* Little's bound of mode m at size and window: window / its latency p50, capped by its rate at the
  * widest window; NaN when neither is measured. */
-double report_window_bound(const report_run *run, const rb_mode *m, uint64_t size, uint64_t window);
+double report_window_bound(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window);
 
 /* y position of every valid mode in plot order (ctrl groups from the top) indexed by
  * report_mode_index, -1 for invalid modes; returns the number of rows. */

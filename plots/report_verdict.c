@@ -121,7 +121,7 @@ char *report_ov_str(const report_ov *ov, char *buf, size_t n)
 /* One comparison target: a mode of one file that the fallback is measured against. */
 typedef struct target {
     const report_run *run;
-    rb_mode mode;
+    mode_spec mode;
     const char *name; /* e.g. "native (ctrl mapped)" */
 } target;
 
@@ -202,7 +202,7 @@ static void verdict_cb(FILE *md, const report_run *fb_run, const target *tg, siz
                        int claim)
 {
     static const rb_family ops[] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
-    rb_mode fb = rb_mode_wsl2_fallback();
+    mode_spec fb = mode_wsl2_fallback();
     tally t[8];
     report_ov ov;
     memset(t, 0, sizeof t);
@@ -224,7 +224,7 @@ static void verdict_cb(FILE *md, const report_run *fb_run, const target *tg, siz
 static void verdict_sized(FILE *md, rb_family fam, const char *number, const char *what, const report_run *fb_run,
                           const target *tg, size_t ntg, const report_opts *o, int claim)
 {
-    rb_mode fb = rb_mode_wsl2_fallback();
+    mode_spec fb = mode_wsl2_fallback();
     uint64_t *sizes = NULL;
     size_t ns = report_sizes(fb_run, fam, &sizes);
     tally t[8];
@@ -258,22 +258,22 @@ static void verdict_sized(FILE *md, rb_family fam, const char *number, const cha
 // --- one axis at a time -----------------------------------------------------------------------------
 
 typedef struct step {
-    rb_axis axis;
-    rb_mode from, to;
+    mode_axis axis;
+    mode_spec from, to;
     int moved_start; /* 1 when the start is the native path with ctrl managed (the change was invalid) */
 } step;
 
 /* The steps from the native path towards the fallback, one axis each, from the two modes in modes.h. */
 static size_t make_steps(step *st)
 {
-    rb_mode nat = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+    mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
     size_t n = 0;
     for (int a = 0; a < RB_AXIS_COUNT; a++) {
         if (nat.v[a] == fb.v[a])
             continue;
-        step s = {(rb_axis)a, nat, nat, 0};
+        step s = {(mode_axis)a, nat, nat, 0};
         s.to.v[a] = fb.v[a];
-        if (rb_mode_invalid_reason(&s.to) != NULL) {
+        if (mode_invalid_reason(&s.to) != NULL) {
             /* e.g. malloc with a mapped control block cannot exist: start from ctrl managed instead. */
             s.from.v[RB_AXIS_CTRL] = RB_CTRL_MANAGED;
             s.to.v[RB_AXIS_CTRL] = RB_CTRL_MANAGED;
@@ -286,8 +286,8 @@ static size_t make_steps(step *st)
 
 static void step_name(const step *s, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s %s→%s", rb_axis_name(s->axis), rb_axis_value(s->axis, s->from.v[s->axis]),
-             rb_axis_value(s->axis, s->to.v[s->axis]));
+    snprintf(buf, n, "%s %s→%s", mode_axis_name(s->axis), mode_axis_value(s->axis, s->from.v[s->axis]),
+             mode_axis_value(s->axis, s->to.v[s->axis]));
 }
 
 /* A table of steps (rows) against cells (columns: families at size 0, or one family over sizes), and
@@ -365,7 +365,7 @@ static void verdict_axes(FILE *md, const report_run *run, const char *which, con
     size_t nst = make_steps(st);
     double mean_cb[RB_AXIS_COUNT], mean_lat[RB_AXIS_COUNT], mean_thr[RB_AXIS_COUNT];
     char name[96];
-    rb_mode nat = rb_mode_native();
+    mode_spec nat = mode_native();
 
     fprintf(md, "\n### (iv) Which single axis costs the most%s\n\n", which);
     fprintf(md, "Each step starts from the native path %s and changes one axis to its fallback value; "
@@ -374,12 +374,12 @@ static void verdict_axes(FILE *md, const report_run *run, const char *which, con
     for (size_t s = 0; s < nst; s++) {
         if (!st[s].moved_start)
             continue;
-        rb_mode bad = nat;
+        mode_spec bad = nat;
         bad.v[st[s].axis] = st[s].to.v[st[s].axis];
         step_name(&st[s], name, sizeof name);
         fprintf(md, " For **%s** the one-axis change from %s is invalid (%s), so that step starts from %s "
                     "(the native path with ctrl managed).",
-                name, report_mode_str(&nat), rb_mode_invalid_reason(&bad), report_mode_str(&st[s].from));
+                name, report_mode_str(&nat), mode_invalid_reason(&bad), report_mode_str(&st[s].from));
     }
     fputs("\n\nControl-block operations:\n", md);
     steps_table(md, run, st, nst, ops, NULL, 3, o, mean_cb);
@@ -402,12 +402,12 @@ static void verdict_axes(FILE *md, const report_run *run, const char *which, con
 
 void report_verdict_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o)
 {
-    rb_mode fb = rb_mode_wsl2_fallback(), nat = rb_mode_native();
+    mode_spec fb = mode_wsl2_fallback(), nat = mode_native();
     int across = base != other;
     target tg[3];
     size_t ntg = 0;
-    tg[ntg++] = (target){base, rb_mode_native(), across ? "BASE native (ctrl mapped)" : "native (ctrl mapped)"};
-    tg[ntg] = (target){base, rb_mode_native(), across ? "BASE native (ctrl managed)" : "native (ctrl managed)"};
+    tg[ntg++] = (target){base, mode_native(), across ? "BASE native (ctrl mapped)" : "native (ctrl mapped)"};
+    tg[ntg] = (target){base, mode_native(), across ? "BASE native (ctrl managed)" : "native (ctrl managed)"};
     tg[ntg++].mode.v[RB_AXIS_CTRL] = RB_CTRL_MANAGED;
     if (across)
         tg[ntg++] = (target){base, fb, "BASE fallback (same mode)"};

@@ -71,7 +71,7 @@ static size_t panel_sizes(const uint64_t *sizes, size_t ns, uint64_t *out)
 }
 
 /* The mode with the highest rate at the widest window at this size (the native path when none). */
-static rb_mode best_mode(const report_run *run, uint64_t size, uint64_t widest)
+static mode_spec best_mode(const report_run *run, uint64_t size, uint64_t widest)
 {
     const rb_row *best = NULL;
     for (size_t i = 0; i < report_nrows(run); i++) {
@@ -80,20 +80,20 @@ static rb_mode best_mode(const report_run *run, uint64_t size, uint64_t widest)
             r->window == widest && isfinite(r->msgs_per_s) && (!best || r->msgs_per_s > best->msgs_per_s))
             best = r;
     }
-    rb_mode m = rb_mode_native();
+    mode_spec m = mode_native();
     if (best)
         report_row_mode(best, &m);
     return m;
 }
 
-double report_window_rate(const report_run *run, const rb_mode *m, uint64_t size, uint64_t window)
+double report_window_rate(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window)
 {
     const long i = report_find_window(run, RB_FAM_THROUGHPUT, m, size, window);
     const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
     return r && report_row_ok(r) && isfinite(r->msgs_per_s) ? r->msgs_per_s : NAN;
 }
 
-double report_window_bound(const report_run *run, const rb_mode *m, uint64_t size, uint64_t window)
+double report_window_bound(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window)
 {
     const long il = report_find(run, RB_FAM_LATENCY, m, size);
     const rb_row *l = il >= 0 ? report_row(run, (size_t)il) : NULL;
@@ -105,7 +105,7 @@ double report_window_bound(const report_run *run, const rb_mode *m, uint64_t siz
 /* One block of window.dat: window, measured and bound rate (millions of messages per second).
  * Returns bit 1 when a measured rate is finite and positive, bit 2 when a bound is (gnuplot refuses a
  * curve on a log scale without one). */
-static int write_block(FILE *f, const report_run *run, const rb_mode *m, uint64_t size, const uint64_t *wins,
+static int write_block(FILE *f, const report_run *run, const mode_spec *m, uint64_t size, const uint64_t *wins,
                        size_t nw)
 {
     int any = 0;
@@ -121,7 +121,7 @@ static int write_block(FILE *f, const report_run *run, const rb_mode *m, uint64_
 
 /* One panel of window.gp: the curves of data blocks base .. base + 2 that have data, and their bounds.
  * gnuplot refuses a plot without a valid point: a panel with no curve gets a note over a fixed range. */
-static void write_panel(FILE *gp, const rb_mode *curves, const int *has, const char *const *names, int base)
+static void write_panel(FILE *gp, const mode_spec *curves, const int *has, const char *const *names, int base)
 {
     static const char *const colour[WIN_CURVES] = {"#1B9E77", "#D4A017", "#C2185B"};
     if (!((has[0] | has[1] | has[2]) & 1)) {
@@ -158,12 +158,12 @@ int report_plot_window(const report_run *run, const char *dir, char *err, size_t
     fputs("# throughput against the window (messages in flight), per panel size: the best mode at the widest\n"
           "# window, the native path, the WSL2 fallback; bound = min(window / latency p50, widest-window rate)\n",
           dat.f);
-    rb_mode curves[WIN_PANELS][WIN_CURVES];
+    mode_spec curves[WIN_PANELS][WIN_CURVES];
     int has[WIN_PANELS][WIN_CURVES];
     for (size_t p = 0; p < np; p++) {
         curves[p][0] = best_mode(run, panel[p], wins[nw - 1]);
-        curves[p][1] = rb_mode_native();
-        curves[p][2] = rb_mode_wsl2_fallback();
+        curves[p][1] = mode_native();
+        curves[p][2] = mode_wsl2_fallback();
         for (int c = 0; c < WIN_CURVES; c++)
             has[p][c] = write_block(dat.f, run, &curves[p][c], panel[p], wins, nw);
     }

@@ -61,7 +61,7 @@ typedef struct sens {
     size_t nc;
     uint64_t sizes[MAXS];
     size_t ns;
-    rb_mode path[NPATH];
+    mode_spec path[NPATH];
 } sens;
 
 /* A measured value: p50 with its interval, in the metric's unit (us, msg/s), and the MODEL. */
@@ -183,7 +183,7 @@ static int load(sens *S, const char *dir, char *err, size_t errlen)
         S->sizes[S->ns++] = sz[i];
     free(sz);
     for (int p = 0; p < NPATH; p++)
-        rb_mode_parse_label(path_label[p], &S->path[p]);
+        mode_parse_label(path_label[p], &S->path[p]);
     return 0;
 }
 
@@ -199,7 +199,7 @@ static const sens_file *file_at(const sens *S, size_t t, double cost)
 
 // --- values -------------------------------------------------------------------------------------------
 
-static const rb_row *row_of(const sens_file *f, int met, const rb_mode *m, uint64_t size)
+static const rb_row *row_of(const sens_file *f, int met, const mode_spec *m, uint64_t size)
 {
     long i = met == MET_LAT ? report_find_window(&f->run, RB_FAM_LATENCY, m, size, 1)
                             : report_find_window(&f->run, RB_FAM_THROUGHPUT, m, size, met == MET_TPUT1 ? 1 : REPORT_WINDOW_FULL);

@@ -40,13 +40,13 @@ static const factors f_cb_write = {{1.0, 1.0}, {1.0, 1.0, 1.0}, {1.0, 1.0}, {1.0
 static const factors f_cb_handshake = {{1.0, 1.0}, {1.0, 1.0, 1.0}, {1.0, 1.0}, {1.05, 1.2, 1.0}};
 static const factors f_lifecycle = {{1.0, 1.1}, {1.0, 1.05, 1.0}, {1.0, 1.2}, {1.0, 1.02, 1.01}};
 
-static double product(const factors *f, const rb_mode *m)
+static double product(const factors *f, const mode_spec *m)
 {
     return f->host[m->v[RB_AXIS_HOST]] * f->xfer[m->v[RB_AXIS_XFER]] * f->launch[m->v[RB_AXIS_LAUNCH]] *
            f->ctrl[m->v[RB_AXIS_CTRL]];
 }
 
-double fixture_median(rb_family f, const rb_mode *m, uint64_t size)
+double fixture_median(rb_family f, const mode_spec *m, uint64_t size)
 {
     double s = (double)size;
     switch (f) {
@@ -70,7 +70,7 @@ double fixture_median(rb_family f, const rb_mode *m, uint64_t size)
     }
 }
 
-const char *fixture_unsupported(const rb_mode *m)
+const char *fixture_unsupported(const mode_spec *m)
 {
     if (m->v[RB_AXIS_HOST] == RB_HOST_PINNED && m->v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY &&
         m->v[RB_AXIS_LAUNCH] == RB_LAUNCH_NONCOOP && m->v[RB_AXIS_CTRL] != RB_CTRL_MAPPED)
@@ -134,7 +134,7 @@ typedef struct writer {
 
 static void set(char *dst, size_t n, const char *s) { snprintf(dst, n, "%s", s); }
 
-static void row_mode(rb_row *r, const rb_mode *m)
+static void row_mode(rb_row *r, const mode_spec *m)
 {
     if (m == NULL) {
         set(r->host_mem, sizeof r->host_mem, RB_NOT_APPLICABLE);
@@ -143,10 +143,10 @@ static void row_mode(rb_row *r, const rb_mode *m)
         set(r->ctrl, sizeof r->ctrl, RB_NOT_APPLICABLE);
         return;
     }
-    set(r->host_mem, sizeof r->host_mem, rb_axis_value(RB_AXIS_HOST, m->v[RB_AXIS_HOST]));
-    set(r->xfer, sizeof r->xfer, rb_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER]));
-    set(r->launch, sizeof r->launch, rb_axis_value(RB_AXIS_LAUNCH, m->v[RB_AXIS_LAUNCH]));
-    set(r->ctrl, sizeof r->ctrl, rb_axis_value(RB_AXIS_CTRL, m->v[RB_AXIS_CTRL]));
+    set(r->host_mem, sizeof r->host_mem, mode_axis_value(RB_AXIS_HOST, m->v[RB_AXIS_HOST]));
+    set(r->xfer, sizeof r->xfer, mode_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER]));
+    set(r->launch, sizeof r->launch, mode_axis_value(RB_AXIS_LAUNCH, m->v[RB_AXIS_LAUNCH]));
+    set(r->ctrl, sizeof r->ctrl, mode_axis_value(RB_AXIS_CTRL, m->v[RB_AXIS_CTRL]));
 }
 
 static int size_index(uint64_t size)
@@ -158,7 +158,7 @@ static int size_index(uint64_t size)
 }
 
 /* Appends one row: ok with samples, or status/reason without. */
-static int put_row(writer *wr, rb_family f, const rb_mode *m, uint64_t size, const char *status, const char *reason)
+static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, const char *status, const char *reason)
 {
     rb_row r;
     int rate = strcmp(rb_family_unit(f), "GB/s") == 0;
@@ -183,7 +183,7 @@ static int put_row(writer *wr, rb_family f, const rb_mode *m, uint64_t size, con
         r.min = r.p50 = r.p90 = r.p99 = r.p999 = r.max = r.mean = r.stddev = r.ci_lo = r.ci_hi = NAN;
         return h5out_append(wr->w, &r, NULL, 0);
     }
-    double median = fixture_median(f, m ? m : &(rb_mode){{0, 0, 0, 0}}, size);
+    double median = fixture_median(f, m ? m : &(mode_spec){{0, 0, 0, 0}}, size);
     double *x = malloc(k * n * sizeof *x);
     if (x == NULL)
         return -1;
@@ -288,8 +288,8 @@ static int put_family(writer *wr, rb_family f)
 {
     int sized = f == RB_FAM_LATENCY || f == RB_FAM_THROUGHPUT;
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-        rb_mode m = rb_mode_at(k);
-        const char *invalid = rb_mode_invalid_reason(&m), *unsup = fixture_unsupported(&m);
+        mode_spec m = mode_at(k);
+        const char *invalid = mode_invalid_reason(&m), *unsup = fixture_unsupported(&m);
         if (wr->o->managed_unsupported && m.v[RB_AXIS_CTRL] == RB_CTRL_MANAGED && !invalid)
             unsup = MANAGED_REASON;
         for (int s = 0; s < (sized ? FIXTURE_NSIZES : 1); s++) {

@@ -40,9 +40,9 @@ int fixture_write(const char *path, const fixture_opts *o, char *err, size_t err
 
 /* The median the samples of (family, mode, size) are drawn around, before any injected factor.
  * For GB/s families it is the bandwidth. */
-double fixture_median(rb_family f, const rb_mode *m, uint64_t size);
+double fixture_median(rb_family f, const mode_spec *m, uint64_t size);
 
 /* Why the fixture marks a valid mode unsupported (managed_unsupported aside), or NULL. */
-const char *fixture_unsupported(const rb_mode *m);
+const char *fixture_unsupported(const mode_spec *m);
 
 #endif

@@ -94,10 +94,10 @@ static void parse_counts(const char *s, int out[CC_KIND_COUNT])
     }
 }
 
-static void expected(const rb_mode *m, int stream_ops, const char *op, int fixed[CC_KIND_COUNT],
+static void expected(const mode_spec *m, int stream_ops, const char *op, int fixed[CC_KIND_COUNT],
                      int poll[CC_KIND_COUNT])
 {
-    const char *xfer = rb_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER]);
+    const char *xfer = mode_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER]);
     const char *ctrl = m->v[RB_AXIS_CTRL] == RB_CTRL_DEVICE ? "device" : "direct";
     for (size_t i = 0; i < sizeof TABLE / sizeof *TABLE; i++) {
         const count_rule *t = &TABLE[i];
@@ -160,10 +160,10 @@ static void diff_counts(const cc_snapshot *a, const cc_snapshot *b, uint64_t out
 }
 
 /* One mode: per message (one in flight, as the latency cell), then each control-block operation. */
-static void test_mode(const rb_mode *m, int stream_ops)
+static void test_mode(const mode_spec *m, int stream_ops)
 {
     char label[64];
-    rb_mode_label(m, label, sizeof label);
+    mode_label(m, label, sizeof label);
     if (stream_ops)
         strncat(label, " (stream ops)", sizeof label - strlen(label) - 1);
     ring_config c;
@@ -233,7 +233,7 @@ static void test_launch_calls(void)
 {
     static const int ctrls[] = {RB_CTRL_MAPPED, RB_CTRL_DEVICE};
     for (int i = 0; i < 2; i++) {
-        rb_mode m = rb_mode_native();
+        mode_spec m = mode_native();
         m.v[RB_AXIS_CTRL] = ctrls[i];
         ring_config c;
         ring_config_default(&c);
@@ -257,8 +257,8 @@ int main(void)
 {
     int modes = 0;
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i);
-        if (rb_mode_invalid_reason(&m))
+        mode_spec m = mode_at(i);
+        if (mode_invalid_reason(&m))
             continue;
         test_mode(&m, 0);
         modes++;

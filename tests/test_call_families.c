@@ -8,20 +8,20 @@
 int main(void)
 {
     for (int k = 0; k < RB_CALL_COUNT; k++) {
-        const char *fam = rb_call_base_family((rb_call_base)k);
+        const char *fam = baselines_call_family((baselines_call_kind)k);
         CHECK(fam != NULL);
         int f = rb_family_parse(fam);
         CHECK_MSG(f >= 0, "%s is not a family in schema.h", fam);
         if (f >= 0)
             CHECK_STR(rb_family_unit((rb_family)f), "us");
-        rb_policy pol = {.warmup = 1, .rule = {.min_samples = 1, .max_seconds = 1, .max_samples = 10}};
-        rb_samples s;
+        measure_policy pol = {.warmup = 1, .rule = {.min_samples = 1, .max_seconds = 1, .max_samples = 10}};
+        measure_samples s;
         char err[128] = "";
-        CHECK_INT(rb_base_call(RING_BACKEND_CPU, 0, (rb_call_base)k, &pol, &s, err, sizeof err, NULL),
+        CHECK_INT(baselines_call(RING_BACKEND_CPU, 0, (baselines_call_kind)k, &pol, &s, err, sizeof err, NULL),
                   RB_BASE_UNSUPPORTED);
         CHECK(strstr(err, "CPU backend") != NULL);
         CHECK_INT(s.n, 0);
     }
-    CHECK(rb_call_base_family(RB_CALL_COUNT) == NULL);
+    CHECK(baselines_call_family(RB_CALL_COUNT) == NULL);
     CHECK_DONE();
 }

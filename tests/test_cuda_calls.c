@@ -111,12 +111,12 @@ static void test_injection(void)
     cc_inject_set(us);
     CHECK_INT(cc_inject_on, 1);
     const uint64_t before_m = cc_injected_ns[CC_MEMCPY], before_l = cc_injected_ns[CC_LAUNCH];
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     for (int i = 0; i < 50; i++) {
         CC_COUNT(CC_MEMCPY);
         CC_COUNT(CC_LAUNCH);
     }
-    const uint64_t took = rb_now_ns() - t0;
+    const uint64_t took = timing_now_ns() - t0;
     cc_inject_set(NULL);
     CHECK_INT(cc_injected_ns[CC_MEMCPY] - before_m, 50 * 20000);
     CHECK_INT(cc_injected_ns[CC_LAUNCH] - before_l, 0);
@@ -135,12 +135,12 @@ static void measure_cost(void)
     const uint64_t n = 10000000;
     double best = INFINITY;
     for (int rep = 0; rep < 5; rep++) {
-        const uint64_t t0 = rb_now_ns();
+        const uint64_t t0 = timing_now_ns();
         for (uint64_t i = 0; i < n; i++) {
             CC_COUNT((cc_kind)(i & 7));
             __asm__ __volatile__("" ::: "memory"); /* one counted call per iteration, not a sum */
         }
-        const double ns = (double)(rb_now_ns() - t0) / (double)n;
+        const double ns = (double)(timing_now_ns() - t0) / (double)n;
         if (ns < best)
             best = ns;
     }

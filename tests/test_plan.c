@@ -9,37 +9,37 @@
 #include "plan.h"
 
 /* The pair block: the WSL2 fallback and the two native paths, exactly three modes. */
-static int is_pair(int mode) { return rb_plan_is_paired(mode); }
+static int is_pair(int mode) { return plan_is_paired(mode); }
 
 static void check_pair_rule(void)
 {
     int n = 0;
     for (size_t i = 0; i < RB_MODE_COUNT; i++)
-        n += rb_plan_is_paired((int)i);
+        n += plan_is_paired((int)i);
     CHECK_INT(n, 3);
-    rb_mode fb = rb_mode_wsl2_fallback(), nat = rb_mode_native();
+    mode_spec fb = mode_wsl2_fallback(), nat = mode_native();
     int fbi = -1, nati = -1;
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i);
+        mode_spec m = mode_at(i);
         if (!memcmp(&m, &fb, sizeof m))
             fbi = (int)i;
         if (!memcmp(&m, &nat, sizeof m))
             nati = (int)i;
     }
-    CHECK(fbi >= 0 && rb_plan_is_paired(fbi));
-    CHECK(nati >= 0 && rb_plan_is_paired(nati));
-    CHECK(!rb_plan_is_paired(-1));
+    CHECK(fbi >= 0 && plan_is_paired(fbi));
+    CHECK(nati >= 0 && plan_is_paired(nati));
+    CHECK(!plan_is_paired(-1));
 }
 
 static void check_plan(const unsigned char *runnable, const uint32_t *sizes, size_t nsizes, int trials)
 {
-    rb_plan p;
-    CHECK(rb_plan_build(runnable, sizes, nsizes, trials, 7, &p) == 0);
+    plan_schedule p;
+    CHECK(plan_build(runnable, sizes, nsizes, trials, 7, &p) == 0);
     CHECK_INT(p.ngroups, (long long)nsizes + 1);
     CHECK_INT(p.nsteps, p.nunits * (size_t)trials);
     int *seen = calloc(p.nunits, sizeof *seen);
     for (size_t s = 0; s < p.nsteps; s++) {
-        const rb_step *st = &p.steps[s];
+        const plan_step *st = &p.steps[s];
         CHECK(st->unit < p.nunits);
         /* Round r of every unit lies in the r-th slice of the run: rounds are the outer loop. */
         CHECK_MSG(st->round == (int)(s / p.nunits), "step %zu is in round %d", s, st->round);
@@ -66,10 +66,10 @@ static void check_plan(const unsigned char *runnable, const uint32_t *sizes, siz
         s = k - 1;
     }
     /* One seed, one order; another seed, another order. */
-    rb_plan q, o;
-    CHECK(rb_plan_build(runnable, sizes, nsizes, trials, 7, &q) == 0);
-    CHECK(rb_plan_build(runnable, sizes, nsizes, trials, 8, &o) == 0);
-    size_t same_q = 0, same_o = 0; /* field by field: rb_step has padding */
+    plan_schedule q, o;
+    CHECK(plan_build(runnable, sizes, nsizes, trials, 7, &q) == 0);
+    CHECK(plan_build(runnable, sizes, nsizes, trials, 8, &o) == 0);
+    size_t same_q = 0, same_o = 0; /* field by field: plan_step has padding */
     for (size_t s = 0; s < p.nsteps; s++) {
         same_q += p.steps[s].unit == q.steps[s].unit && p.steps[s].round == q.steps[s].round;
         same_o += p.steps[s].unit == o.steps[s].unit;
@@ -77,18 +77,18 @@ static void check_plan(const unsigned char *runnable, const uint32_t *sizes, siz
     CHECK_INT(same_q, p.nsteps);
     if (p.nunits > 8) /* enough units that two shuffles agreeing everywhere would be a bug */
         CHECK(same_o < p.nsteps);
-    rb_plan_free(&o);
-    rb_plan_free(&q);
+    plan_free(&o);
+    plan_free(&q);
     free(seen);
-    rb_plan_free(&p);
+    plan_free(&p);
 }
 
 int main(void)
 {
     unsigned char all[RB_MODE_COUNT];
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i);
-        all[i] = rb_mode_invalid_reason(&m) == NULL;
+        mode_spec m = mode_at(i);
+        all[i] = mode_invalid_reason(&m) == NULL;
     }
     check_pair_rule();
     const uint32_t sizes[] = {8, 64, 4096, 1u << 20};

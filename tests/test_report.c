@@ -172,9 +172,9 @@ static void check_verdict(const char *md, const char *cell, const char *against,
               claim_class(ratio), line);
 }
 
-static rb_mode mode_of(int host, int xfer, int launch, int ctrl)
+static mode_spec mode_of(int host, int xfer, int launch, int ctrl)
 {
-    rb_mode m = {{host, xfer, launch, ctrl}};
+    mode_spec m = {{host, xfer, launch, ctrl}};
     return m;
 }
 
@@ -206,7 +206,7 @@ static void case_content(void)
     CHECK(line_of(md, "## Environment") > line_of(md, "## Key numbers"));
     CHECK(line_of(md, "## Capabilities") > line_of(md, "## Environment"));
     {
-        rb_mode n0 = rb_mode_native(), f0 = rb_mode_wsl2_fallback();
+        mode_spec n0 = mode_native(), f0 = mode_wsl2_fallback();
         const char *needles[] = {"| control block read, fallback / native (us) |", NULL};
         double ratio = 0;
         CHECK(find_line(md, line, sizeof line, needles));
@@ -232,11 +232,11 @@ static void case_content(void)
     CHECK(strstr(md, "INCOMPLETE") == NULL && strstr(md, "CPU REFERENCE") == NULL);
 
     /* Best and worst mode per size, with the medians the file holds. */
-    rb_mode best = mode_of(RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED);
-    rb_mode worst = rb_mode_wsl2_fallback();
+    mode_spec best = mode_of(RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED);
+    mode_spec worst = mode_wsl2_fallback();
     char best_l[96], worst_l[96];
-    rb_mode_label(&best, best_l, sizeof best_l);
-    rb_mode_label(&worst, worst_l, sizeof worst_l);
+    mode_label(&best, best_l, sizeof best_l);
+    mode_label(&worst, worst_l, sizeof worst_l);
     for (int s = 0; s < FIXTURE_NSIZES; s++) {
         uint64_t size = fixture_sizes[s];
         snprintf(sz, sizeof sz, "| %llu %s |", (unsigned long long)(size >= 1048576 ? size >> 20 : size >= 1024 ? size >> 10 : size),
@@ -259,7 +259,7 @@ static void case_content(void)
     }
 
     /* The verdict: known overheads inside the reported CIs, classified against 10-30%. */
-    rb_mode nat = rb_mode_native(), man = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+    mode_spec nat = mode_native(), man = mode_native(), fb = mode_wsl2_fallback();
     man.v[RB_AXIS_CTRL] = RB_CTRL_MANAGED;
     const char *verdict = strstr(md, "## Verdict");
     CHECK(verdict != NULL);
@@ -455,8 +455,8 @@ static void check_pairs(const char *dir, double (*expect)(const char *fam, const
 static double expect_injected(const char *fam, const char *mode)
 {
     char fb[128];
-    rb_mode m = rb_mode_wsl2_fallback();
-    rb_mode_label(&m, fb, sizeof fb);
+    mode_spec m = mode_wsl2_fallback();
+    mode_label(&m, fb, sizeof fb);
     if (strcmp(fam, rb_family_name(RB_FAM_LATENCY)) == 0 && strcmp(mode, fb) == 0)
         return 0.25;
     if (strcmp(fam, rb_family_name(RB_FAM_CB_READ)) == 0)
@@ -501,7 +501,7 @@ static void case_compare(void)
     CHECK(md && line_of(md, "| BASE p50 | OTHER p50 |") > 0 && line_of(md, "| BASE p50 | OTHER p50 |") <= 40);
     CHECK(md && strstr(md, "| cb_read | 24 | 24 | 0 | 0 | 0 | +50.0% |") != NULL);
     /* across the files: OTHER's fallback latency is 1.2617 x 1.25 over BASE's native path: above 30% */
-    rb_mode nat = rb_mode_native(), fb = rb_mode_wsl2_fallback();
+    mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
     if (md) {
         const char *lat = strstr(md, "End-to-end latency per message size");
         CHECK(lat != NULL);
@@ -723,8 +723,8 @@ static void count_pairs(const char *dir, int *same, int *total, double want)
     char path[4300];
     snprintf(path, sizeof path, "%s/compare_pairs.dat", dir);
     char *dat = slurp(path, NULL), fb[128];
-    rb_mode m = rb_mode_wsl2_fallback();
-    rb_mode_label(&m, fb, sizeof fb);
+    mode_spec m = mode_wsl2_fallback();
+    mode_label(&m, fb, sizeof fb);
     *same = *total = 0;
     CHECK(dat != NULL);
     for (char *line = dat; line && *line;) {

@@ -15,7 +15,7 @@
 
 /* The configuration of the tests' CPU-backend rings: the defaults with these three, and a bound
  * on every wait generous enough for a busy two-core machine. */
-static ring_config cpu_config(uint32_t capacity, uint32_t max_payload, rb_mode mode)
+static ring_config cpu_config(uint32_t capacity, uint32_t max_payload, mode_spec mode)
 {
     ring_config c;
     ring_config_default(&c);
@@ -36,7 +36,7 @@ static ring *open_config(const ring_config *c)
     return r;
 }
 
-static ring *open_ring(uint32_t capacity, uint32_t max_payload, rb_mode mode)
+static ring *open_ring(uint32_t capacity, uint32_t max_payload, mode_spec mode)
 {
     ring_config c = cpu_config(capacity, max_payload, mode);
     return open_config(&c);
@@ -92,8 +92,8 @@ static void test_every_mode(void)
 {
     static const uint32_t sizes[] = {4, 8, 60, 1024, 4096};
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i);
-        if (rb_mode_invalid_reason(&m))
+        mode_spec m = mode_at(i);
+        if (mode_invalid_reason(&m))
             continue;
         ring *r = open_ring(8, 4096, m);
         if (!r || start(r) != RING_OK) {
@@ -114,7 +114,7 @@ static void test_every_mode(void)
 
 static void test_wraparound_and_full(void)
 {
-    ring *r = open_ring(4, 64, rb_mode_native());
+    ring *r = open_ring(4, 64, mode_native());
     if (!r || start(r) != RING_OK)
         return;
     /* 10000 messages through 4 slots: every slot reused 2500 times. */
@@ -136,7 +136,7 @@ static void test_wraparound_and_full(void)
 
 static void test_lifecycle(void)
 {
-    ring *r = open_ring(8, 256, rb_mode_wsl2_fallback());
+    ring *r = open_ring(8, 256, mode_wsl2_fallback());
     if (!r)
         return;
     CHECK(ring_send(r, 8) == RING_ESTATE); /* not launched */
@@ -231,7 +231,7 @@ static void test_fault_detection(void)
     }
 }
 
-static void expect_open_error(uint32_t capacity, uint32_t max_payload, rb_mode m, const char *text)
+static void expect_open_error(uint32_t capacity, uint32_t max_payload, mode_spec m, const char *text)
 {
     ring_config c;
     ring_config_default(&c);
@@ -247,16 +247,16 @@ static void expect_open_error(uint32_t capacity, uint32_t max_payload, rb_mode m
 
 static void test_bad_arguments(void)
 {
-    expect_open_error(3, 64, rb_mode_native(), "power of two");
-    expect_open_error(1, 64, rb_mode_native(), "between 2 and");
-    expect_open_error(8, 0, rb_mode_native(), "at least 4");
-    expect_open_error(8, 6, rb_mode_native(), "multiple of 4");
-    rb_mode bad = {{RB_HOST_MALLOC, RB_XFER_SYNC, RB_LAUNCH_COOP, RB_CTRL_MAPPED}};
+    expect_open_error(3, 64, mode_native(), "power of two");
+    expect_open_error(1, 64, mode_native(), "between 2 and");
+    expect_open_error(8, 0, mode_native(), "at least 4");
+    expect_open_error(8, 6, mode_native(), "multiple of 4");
+    mode_spec bad = {{RB_HOST_MALLOC, RB_XFER_SYNC, RB_LAUNCH_COOP, RB_CTRL_MAPPED}};
     expect_open_error(8, 64, bad, "malloc");
-    rb_mode bad2 = {{RB_HOST_MALLOC, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_DEVICE}};
+    mode_spec bad2 = {{RB_HOST_MALLOC, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_DEVICE}};
     expect_open_error(8, 64, bad2, "malloc");
 
-    ring *r = open_ring(8, 64, rb_mode_native());
+    ring *r = open_ring(8, 64, mode_native());
     if (!r || start(r) != RING_OK) {
         ring_close(r);
         return;
@@ -275,17 +275,17 @@ static void test_bad_arguments(void)
 
 static void test_mode_grammar(void)
 {
-    rb_mode_set set;
+    mode_set set;
     char err[256];
-    CHECK(rb_mode_set_parse("all", &set, err, sizeof err) == 0);
+    CHECK(mode_set_parse("all", &set, err, sizeof err) == 0);
     size_t n = 0;
     for (size_t i = 0; i < RB_MODE_COUNT; i++)
         n += set.selected[i];
     CHECK_INT(n, RB_MODE_COUNT);
-    CHECK(rb_mode_set_parse("host=pinned,ctrl=mapped|managed", &set, err, sizeof err) == 0);
+    CHECK(mode_set_parse("host=pinned,ctrl=mapped|managed", &set, err, sizeof err) == 0);
     n = 0;
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i);
+        mode_spec m = mode_at(i);
         if (set.selected[i]) {
             n++;
             CHECK(m.v[RB_AXIS_HOST] == RB_HOST_PINNED && m.v[RB_AXIS_CTRL] != RB_CTRL_DEVICE);
@@ -293,38 +293,38 @@ static void test_mode_grammar(void)
     }
     CHECK_INT(n, 3 * 2 * 2);
     /* A list of whole modes selects exactly those (the sensitivity sweep's three paths). */
-    CHECK(rb_mode_set_parse("malloc/sync/noncoop/device,pinned/zerocopy/coop/mapped", &set, err, sizeof err) == 0);
+    CHECK(mode_set_parse("malloc/sync/noncoop/device,pinned/zerocopy/coop/mapped", &set, err, sizeof err) == 0);
     n = 0;
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i), fb = rb_mode_wsl2_fallback();
+        mode_spec m = mode_at(i), fb = mode_wsl2_fallback();
         n += set.selected[i];
         if (set.selected[i])
             CHECK(memcmp(m.v, fb.v, sizeof m.v) == 0 || (m.v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY &&
                   m.v[RB_AXIS_LAUNCH] == RB_LAUNCH_COOP && m.v[RB_AXIS_CTRL] == RB_CTRL_MAPPED));
     }
     CHECK_INT(n, 2);
-    CHECK(rb_mode_set_parse("malloc/sync/noncoop/gold", &set, err, sizeof err) < 0);
+    CHECK(mode_set_parse("malloc/sync/noncoop/gold", &set, err, sizeof err) < 0);
     CHECK(strstr(err, "is not a mode") != NULL);
-    CHECK(rb_mode_set_parse("malloc/sync/noncoop/device,", &set, err, sizeof err) < 0);
-    CHECK(rb_mode_set_parse("host=gold", &set, err, sizeof err) < 0);
+    CHECK(mode_set_parse("malloc/sync/noncoop/device,", &set, err, sizeof err) < 0);
+    CHECK(mode_set_parse("host=gold", &set, err, sizeof err) < 0);
     CHECK(strstr(err, "unknown host 'gold'") && strstr(err, "pinned|malloc"));
-    CHECK(rb_mode_set_parse("color=red", &set, err, sizeof err) < 0);
+    CHECK(mode_set_parse("color=red", &set, err, sizeof err) < 0);
     CHECK(strstr(err, "unknown axis") != NULL);
-    CHECK(rb_mode_set_parse("host=pinned,host=malloc", &set, err, sizeof err) < 0);
-    CHECK(rb_mode_set_parse("host=pinned|", &set, err, sizeof err) < 0);
-    CHECK(rb_mode_set_parse("host", &set, err, sizeof err) < 0);
-    CHECK(rb_mode_set_parse("", &set, err, sizeof err) < 0);
+    CHECK(mode_set_parse("host=pinned,host=malloc", &set, err, sizeof err) < 0);
+    CHECK(mode_set_parse("host=pinned|", &set, err, sizeof err) < 0);
+    CHECK(mode_set_parse("host", &set, err, sizeof err) < 0);
+    CHECK(mode_set_parse("", &set, err, sizeof err) < 0);
     char label[64];
-    rb_mode w = rb_mode_wsl2_fallback();
-    CHECK_STR(rb_mode_label(&w, label, sizeof label), "malloc/sync/noncoop/device");
+    mode_spec w = mode_wsl2_fallback();
+    CHECK_STR(mode_label(&w, label, sizeof label), "malloc/sync/noncoop/device");
     /* Canonical order covers each combination exactly once. */
     int seen[RB_HOST_COUNT][RB_XFER_COUNT][RB_LAUNCH_COUNT][RB_CTRL_COUNT] = {{{{0}}}};
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i);
+        mode_spec m = mode_at(i);
         seen[m.v[0]][m.v[1]][m.v[2]][m.v[3]]++;
     }
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i);
+        mode_spec m = mode_at(i);
         CHECK_INT(seen[m.v[0]][m.v[1]][m.v[2]][m.v[3]], 1);
     }
 }
@@ -374,8 +374,8 @@ static void expect_pump(ring *r, uint32_t len, uint32_t window, double seconds)
 static void test_pump_windows(void)
 {
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i);
-        if (rb_mode_invalid_reason(&m))
+        mode_spec m = mode_at(i);
+        if (mode_invalid_reason(&m))
             continue;
         ring *r = open_ring(64, 256, m);
         if (!r || start(r) != RING_OK) {
@@ -397,8 +397,8 @@ static void test_pump_windows(void)
  * position, with the length changing from batch to batch. */
 static void test_partial_batches_and_wrap(void)
 {
-    ring *r = open_ring(16, 1024, rb_mode_native());
-    ring *f = open_ring(16, 1024, rb_mode_wsl2_fallback());
+    ring *r = open_ring(16, 1024, mode_native());
+    ring *f = open_ring(16, 1024, mode_wsl2_fallback());
     ring *both[2] = {r, f};
     static const uint32_t counts[] = {3, 7, 13, 16, 1, 5, 15, 2, 11, 9};
     static const uint32_t lens[] = {4, 8, 1024, 60, 512, 16};
@@ -436,7 +436,7 @@ static void test_partial_batches_and_wrap(void)
 static void test_deactivate_batch_in_flight(void)
 {
     for (int k = 0; k < 2; k++) {
-        ring *r = open_ring(64, 128, k ? rb_mode_wsl2_fallback() : rb_mode_native());
+        ring *r = open_ring(64, 128, k ? mode_wsl2_fallback() : mode_native());
         if (!r || start(r) != RING_OK) {
             ring_close(r);
             continue;
@@ -500,7 +500,7 @@ static void test_pump_faults(void)
 static void test_early_replies(void)
 {
 #if !defined(__SANITIZE_THREAD__)
-    static const rb_mode modes[2] = {{{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED}},
+    static const mode_spec modes[2] = {{{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED}},
                                      {{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_NONCOOP, RB_CTRL_DEVICE}}};
     for (int k = 0; k < 2; k++) {
         ring_config c;
@@ -541,7 +541,7 @@ static void test_pump_arguments(void)
     CHECK_INT(ring_slot_stride(8), 64);
     CHECK_INT(ring_slot_stride(48), 64);
     CHECK_INT(ring_slot_stride(52), 128);
-    ring *r = open_ring(8, 64, rb_mode_native());
+    ring *r = open_ring(8, 64, mode_native());
     if (!r)
         return;
     ring_pump_result res;
@@ -562,21 +562,21 @@ static void test_pump_arguments(void)
     ring_close(r);
 }
 
-/* rb_mode_parse_label is rb_mode_label's inverse for every mode, and refuses anything else. */
+/* mode_parse_label is mode_label's inverse for every mode, and refuses anything else. */
 static void test_mode_labels(void)
 {
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
-        rb_mode m = rb_mode_at(i), back;
+        mode_spec m = mode_at(i), back;
         char label[64];
-        CHECK(rb_mode_parse_label(rb_mode_label(&m, label, sizeof label), &back) == 0);
+        CHECK(mode_parse_label(mode_label(&m, label, sizeof label), &back) == 0);
         CHECK(memcmp(&m, &back, sizeof m) == 0);
     }
     const char *bad[] = {"", "pinned", "pinned/async/coop", "pinned/async/coop/mapped/", "pinned/async/coop/mapped/x",
                          "pinned//coop/mapped", "Pinned/async/coop/mapped", "pinned/async/coop/mappedx",
                          "pinned/async/coop/mapped0123456789012345678901234567890123456789"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        rb_mode m = rb_mode_native();
-        CHECK_MSG(rb_mode_parse_label(bad[i], &m) == -1, "'%s' parsed", bad[i]);
+        mode_spec m = mode_native();
+        CHECK_MSG(mode_parse_label(bad[i], &m) == -1, "'%s' parsed", bad[i]);
     }
 }
 
@@ -586,7 +586,7 @@ static void test_mode_labels(void)
  * is written before the host has it. */
 static void test_trace(void)
 {
-    ring_config c = cpu_config(64, 64, rb_mode_native());
+    ring_config c = cpu_config(64, 64, mode_native());
     c.trace = 1;
     ring *r = open_config(&c);
     if (!r)
@@ -597,10 +597,10 @@ static void test_trace(void)
     if (start(r) == RING_OK) {
         CHECK(ring_trace_read(r, t) == RING_ESTATE); /* the kernel still runs */
         for (uint32_t i = 0; i < ONE; i++) {
-            sent_ns[i] = rb_now_ns();
+            sent_ns[i] = timing_now_ns();
             CHECK(ring_send(r, 8) == RING_OK);
             CHECK(ring_recv(r) == RING_OK);
-            done_ns[i] = rb_now_ns();
+            done_ns[i] = timing_now_ns();
         }
         CHECK(exchange(r, MANY, 64, 48) == RING_OK); /* batches of many */
         CHECK(ring_terminate(r) == RING_OK);
@@ -631,7 +631,7 @@ static void test_trace(void)
     ring_close(r);
 
     /* A ring without a trace refuses to read one. */
-    r = open_ring(16, 64, rb_mode_native());
+    r = open_ring(16, 64, mode_native());
     if (r) {
         if (start(r) == RING_OK)
             CHECK(ring_terminate(r) == RING_OK);
@@ -640,28 +640,28 @@ static void test_trace(void)
     }
 }
 
-/* rb_anatomy_run on the CPU backend: every timed round trip matched with its record, the parts'
+/* anatomy_run on the CPU backend: every timed round trip matched with its record, the parts'
  * percentiles in order, and the parts no larger than the round trip they are part of. */
 static void test_anatomy(void)
 {
-    const ring_config c = cpu_config(64, 8, rb_mode_native());
-    rb_anatomy a;
+    const ring_config c = cpu_config(64, 8, mode_native());
+    anatomy_result a;
     char err[256] = "";
-    CHECK_MSG(rb_anatomy_run(&c, 8, 50, 500, NULL, &a, err, sizeof err) == 0, "%s", err);
+    CHECK_MSG(anatomy_run(&c, 8, 50, 500, NULL, &a, err, sizeof err) == 0, "%s", err);
     CHECK_INT(a.messages, 500);
     CHECK_INT(a.traced, 500);
     CHECK_INT(a.st.verified, 550);
     CHECK_INT(a.blocks, 1);
-    const rb_quantiles *q[] = {&a.rtt, &a.send, &a.poll, &a.work, &a.publish, &a.outside, &a.idle, &a.polls};
+    const anatomy_quantiles *q[] = {&a.rtt, &a.send, &a.poll, &a.work, &a.publish, &a.outside, &a.idle, &a.polls};
     for (size_t i = 0; i < sizeof q / sizeof *q; i++)
         CHECK_MSG(q[i]->p10 <= q[i]->p50 && q[i]->p50 <= q[i]->p90, "part %zu: %g %g %g", i, q[i]->p10, q[i]->p50,
                   q[i]->p90);
     CHECK(a.poll.p50 + a.work.p50 <= a.rtt.p90);
     CHECK(a.outside.p10 >= 0); /* one clock on the CPU backend: the kernel's part lies inside the round trip */
     CHECK(a.polls.p10 >= 1);
-    CHECK(rb_anatomy_run(&c, 8, 100, RB_ANATOMY_MAX, NULL, &a, err, sizeof err) == -1);
+    CHECK(anatomy_run(&c, 8, 100, RB_ANATOMY_MAX, NULL, &a, err, sizeof err) == -1);
     CHECK(strstr(err, "round trips") != NULL);
-    CHECK(rb_anatomy_run(&c, 8, 0, 0, NULL, &a, err, sizeof err) == -1);
+    CHECK(anatomy_run(&c, 8, 0, 0, NULL, &a, err, sizeof err) == -1);
 }
 
 int main(void)

@@ -90,12 +90,12 @@ static void lifecycle(ring *r, uint32_t len)
 /* Bounded waits on a real kernel: a deactivated kernel never answers and the wait times out with the
  * kernel's state in the message; a kernel past its maximum lifetime leaves by itself and the host
  * says so; a fresh launch of the same ring then works. */
-static int lifetime_test(const rb_mode *m, const rb_caps *caps)
+static int lifetime_test(const mode_spec *m, const probe_caps *caps)
 {
     char why[256];
-    if (rb_mode_invalid_reason(m))
-        TEST_SKIP("invalid combination: %s", rb_mode_invalid_reason(m));
-    if (rb_caps_unsupported_reason(caps, m, why, sizeof why))
+    if (mode_invalid_reason(m))
+        TEST_SKIP("invalid combination: %s", mode_invalid_reason(m));
+    if (probe_caps_unsupported_reason(caps, m, why, sizeof why))
         TEST_SKIP("unsupported here: %s", why);
     ring_config c;
     ring_config_default(&c);
@@ -218,7 +218,7 @@ static long deactivate_in_flight(ring *r, uint32_t size, uint32_t capacity, uint
 /* One size: a ring whose slots hold exactly `size` bytes (as the sweep opens them), its capacity from
  * ring_capacity_for. Window 1, window 8, partial batches, deactivation with a batch in flight, and
  * the rest of per_size at the full capacity; every reply verified. */
-static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t blocks, int first)
+static int one_size(const mode_spec *m, uint32_t size, uint32_t per_size, uint32_t blocks, int first)
 {
     ring_config c;
     ring_config_default(&c);
@@ -262,9 +262,9 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
     long done = 0;
     double secs[3] = {0, 0, 0};
     for (int w = 0; ok && w < 2; w++) {
-        const uint64_t t0 = rb_now_ns();
+        const uint64_t t0 = timing_now_ns();
         ok = exchange(r, counts[w], size, windows[w] < c.capacity ? windows[w] : c.capacity) == 0;
-        secs[w] = rb_seconds_since(t0);
+        secs[w] = timing_seconds_since(t0);
         done += counts[w];
     }
     long p = ok ? partial_batches(r, size, c.capacity, per_size) : -1;
@@ -272,10 +272,10 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
     ok = ok && p >= 0 && d >= 0;
     done += ok ? p + d : 0;
     const uint32_t rest = ok && (long)per_size > done ? per_size - (uint32_t)done : 0;
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     if (ok)
         ok = exchange(r, rest, size, c.capacity) == 0;
-    secs[2] = rb_seconds_since(t0);
+    secs[2] = timing_seconds_since(t0);
     const ring_stats *s = ring_get_stats(r);
     printf("size %8u, %4u slots: %llu sent (%llu stream-ordered), %llu verified (%llu early), lost %llu, duplicated %llu, corrupted %llu | "
            "window 1: %u in %.3f s (%.1f us each), window 8: %u in %.3f s, window %u: %u in %.3f s (%.0f msg/s, %.2f GB/s)\n",
@@ -306,10 +306,10 @@ static int one_size(const rb_mode *m, uint32_t size, uint32_t per_size, uint32_t
 
 int main(int argc, char **argv)
 {
-    rb_mode m;
-    if (argc == 3 && strcmp(argv[1], "--lifetime") == 0 && rb_mode_parse_label(argv[2], &m) == 0) {
-        rb_caps caps;
-        rb_probe(0, &caps);
+    mode_spec m;
+    if (argc == 3 && strcmp(argv[1], "--lifetime") == 0 && mode_parse_label(argv[2], &m) == 0) {
+        probe_caps caps;
+        probe_run(0, &caps);
         if (!caps.cuda_usable)
             TEST_SKIP("no CUDA device: %s", caps.cuda_error);
         return lifetime_test(&m, &caps);
@@ -331,7 +331,7 @@ int main(int argc, char **argv)
         argv++;
         argc--;
     }
-    if (argc < 2 || rb_mode_parse_label(argv[1], &m) < 0) {
+    if (argc < 2 || mode_parse_label(argv[1], &m) < 0) {
         fprintf(stderr, "usage: test_ring_gpu [--cpu] [--plain] [--stream-ops] [--trace] HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
         return 2;
     }
@@ -341,10 +341,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_ring_gpu: at least 100 messages per size\n");
         return 2;
     }
-    rb_caps caps;
+    probe_caps caps;
     memset(&caps, 0, sizeof caps);
     if (g_backend == RING_BACKEND_CUDA)
-        rb_probe(0, &caps);
+        probe_run(0, &caps);
     else
         snprintf(caps.name, sizeof caps.name, "the CPU reference backend");
     g_stream_ops_ok = g_backend == RING_BACKEND_CPU || caps.stream_ops_ok;
@@ -353,18 +353,18 @@ int main(int argc, char **argv)
     if (g_backend == RING_BACKEND_CUDA && !caps.cuda_usable)
         TEST_SKIP("no CUDA device: %s", caps.cuda_error);
     char why[256];
-    if (rb_mode_invalid_reason(&m))
-        TEST_SKIP("invalid combination: %s", rb_mode_invalid_reason(&m));
-    if (g_backend == RING_BACKEND_CUDA && rb_caps_unsupported_reason(&caps, &m, why, sizeof why))
+    if (mode_invalid_reason(&m))
+        TEST_SKIP("invalid combination: %s", mode_invalid_reason(&m));
+    if (g_backend == RING_BACKEND_CUDA && probe_caps_unsupported_reason(&caps, &m, why, sizeof why))
         TEST_SKIP("unsupported here: %s", why);
     printf("%s on %s: ", argv[1], caps.name);
     /* 8..2048: warp tier (2048 is its largest slot); 4096 and up: block tier, one block per message
      * up to 8 KiB, the whole grid at 4 MiB. */
     static const uint32_t sizes[] = {8, 64, 512, 2048, 4096, 32768, 262144, 4u << 20};
-    const uint64_t t0 = rb_now_ns();
+    const uint64_t t0 = timing_now_ns();
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
         if (one_size(&m, sizes[si], per_size, blocks, si == 0) != 0)
             break;
-    printf("%s: %.1f s\n", argv[1], rb_seconds_since(t0));
+    printf("%s: %.1f s\n", argv[1], timing_seconds_since(t0));
     CHECK_DONE();
 }
