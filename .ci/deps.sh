@@ -54,6 +54,7 @@ check_gnuplot() { gnuplot --version >/dev/null 2>&1; }
 check_h5dump() { h5dump --version >/dev/null 2>&1; }
 check_sqlite3() { sqlite3 --version >/dev/null 2>&1; }
 check_clang() { clang --version >/dev/null 2>&1; }
+check_clang_format() { clang-format --version >/dev/null 2>&1; }
 # The tests use the first python3 that has the module: PATH's, else the distribution's (a pyenv or venv
 # python3 on PATH often lacks what apt installed for /usr/bin/python3).
 py_has() {
@@ -99,6 +100,7 @@ check() { # check CAPABILITY
     h5dump) check_h5dump ;;
     sqlite3) check_sqlite3 ;;
     clang) check_clang ;;
+    clang-format) check_clang_format ;;
     h5py) check_h5py ;;
     pandas) check_pandas ;;
     *)

@@ -30,7 +30,10 @@ void cli_getopt_begin(void);
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
 
 /* The table entry of -h/--help, which every command has. */
-#define CLI_OPT_HELP {"help", no_argument, NULL, 'h'}
+#define CLI_OPT_HELP                   \
+    {                                  \
+        "help", no_argument, NULL, 'h' \
+    }
 
 /* For a command that takes no operands: 0 when getopt left none, else one line and CLI_EXIT_USAGE. */
 int cli_no_operands(const char *cmd, int argc, char **argv);
@@ -40,17 +43,22 @@ int cli_no_operands(const char *cmd, int argc, char **argv);
 typedef struct cli_ring_switches {
     int pin, early_take, leader_reply, stream_ops, early_replies, shortcuts_busy;
 } cli_ring_switches;
-#define CLI_RING_SWITCHES_DEFAULT {.pin = 1, .early_take = 1, .leader_reply = 1, .stream_ops = 0, .early_replies = 1, .shortcuts_busy = 0}
+#define CLI_RING_SWITCHES_DEFAULT                                                                              \
+    {                                                                                                          \
+        .pin = 1, .early_take = 1, .leader_reply = 1, .stream_ops = 0, .early_replies = 1, .shortcuts_busy = 0 \
+    }
 
 /* Their getopt_long entries (keys CLI_RING_SWITCH_KEY + 0..5, far above any command's own keys from
  * CLI_OPT_LONG), to put in a command's table. */
 enum { CLI_RING_SWITCH_KEY = 1000 };
-#define CLI_RING_SWITCH_OPTS                                                                                   \
+#define CLI_RING_SWITCH_OPTS                                                                                           \
     {"no-pin", no_argument, NULL, CLI_RING_SWITCH_KEY}, {"no-early-take", no_argument, NULL, CLI_RING_SWITCH_KEY + 1}, \
-        {"no-leader-reply", no_argument, NULL, CLI_RING_SWITCH_KEY + 2},                                       \
-        {"stream-ops", no_argument, NULL, CLI_RING_SWITCH_KEY + 3},                                            \
-        {"no-early-replies", no_argument, NULL, CLI_RING_SWITCH_KEY + 4},                                      \
-        {"shortcuts-busy", no_argument, NULL, CLI_RING_SWITCH_KEY + 5}
+        {"no-leader-reply", no_argument, NULL, CLI_RING_SWITCH_KEY + 2},                                               \
+        {"stream-ops", no_argument, NULL, CLI_RING_SWITCH_KEY + 3},                                                    \
+        {"no-early-replies", no_argument, NULL, CLI_RING_SWITCH_KEY + 4},                                              \
+    {                                                                                                                  \
+        "shortcuts-busy", no_argument, NULL, CLI_RING_SWITCH_KEY + 5                                                   \
+    }
 
 /* Returns 1 when getopt key c is one of those switches (and sets it in *s), 0 when not. */
 int cli_ring_switch(int c, cli_ring_switches *s);

@@ -42,7 +42,8 @@ typedef struct anatomy_plan {
 
 static void usage(FILE *f)
 {
-    fprintf(f,
+    fprintf(
+        f,
         "usage: ringbench anatomy [options]\n"
         "Where the time of one round trip goes: runs one mode at one size with one message in flight and the\n"
         "kernel's trace on, times every round trip on the host, matches it with the kernel's record of it, and\n"
@@ -80,24 +81,34 @@ static void row(const char *name, const anatomy_quantiles *q, const char *what)
     printf("| %-10s | %8.3f | %8.3f | %8.3f | %s |\n", name, q->p10, q->p50, q->p90, what);
 }
 
-enum { OPT_MODE = CLI_OPT_LONG, OPT_SIZE, OPT_SAMPLES, OPT_WARMUP_MSGS, OPT_WARMUP, OPT_BLOCKS, OPT_DEVICE,
-       OPT_BACKEND, OPT_CPU, OPT_WINDOW, OPT_SECONDS };
+enum {
+    OPT_MODE = CLI_OPT_LONG,
+    OPT_SIZE,
+    OPT_SAMPLES,
+    OPT_WARMUP_MSGS,
+    OPT_WARMUP,
+    OPT_BLOCKS,
+    OPT_DEVICE,
+    OPT_BACKEND,
+    OPT_CPU,
+    OPT_WINDOW,
+    OPT_SECONDS
+};
 
-static const struct option anatomy_opts[] = {
-    CLI_OPT_HELP,
-    {"mode", required_argument, NULL, OPT_MODE},
-    {"size", required_argument, NULL, OPT_SIZE},
-    {"samples", required_argument, NULL, OPT_SAMPLES},
-    {"warmup-msgs", required_argument, NULL, OPT_WARMUP_MSGS},
-    {"warmup", required_argument, NULL, OPT_WARMUP},
-    {"blocks", required_argument, NULL, OPT_BLOCKS},
-    {"device", required_argument, NULL, OPT_DEVICE},
-    {"backend", required_argument, NULL, OPT_BACKEND},
-    {"cpu", required_argument, NULL, OPT_CPU},
-    {"window", required_argument, NULL, OPT_WINDOW},
-    {"seconds", required_argument, NULL, OPT_SECONDS},
-    CLI_RING_SWITCH_OPTS,
-    {NULL, 0, NULL, 0}};
+static const struct option anatomy_opts[] = {CLI_OPT_HELP,
+                                             {"mode", required_argument, NULL, OPT_MODE},
+                                             {"size", required_argument, NULL, OPT_SIZE},
+                                             {"samples", required_argument, NULL, OPT_SAMPLES},
+                                             {"warmup-msgs", required_argument, NULL, OPT_WARMUP_MSGS},
+                                             {"warmup", required_argument, NULL, OPT_WARMUP},
+                                             {"blocks", required_argument, NULL, OPT_BLOCKS},
+                                             {"device", required_argument, NULL, OPT_DEVICE},
+                                             {"backend", required_argument, NULL, OPT_BACKEND},
+                                             {"cpu", required_argument, NULL, OPT_CPU},
+                                             {"window", required_argument, NULL, OPT_WINDOW},
+                                             {"seconds", required_argument, NULL, OPT_SECONDS},
+                                             CLI_RING_SWITCH_OPTS,
+                                             {NULL, 0, NULL, 0}};
 
 /* One option into *a. Returns 0, or CLI_EXIT_USAGE. */
 static int anatomy_option(int c, const char *v, anatomy_args *a)
@@ -124,8 +135,14 @@ static int anatomy_option(int c, const char *v, anatomy_args *a)
 /* The command line into *a. Returns -1 to go on, else the exit status (0 after --help). */
 static int anatomy_parse(int argc, char **argv, anatomy_args *a)
 {
-    *a = (anatomy_args){.mode = "pinned/zerocopy/coop/mapped", .size_spec = "8", .backend = "auto", .samples = 2000,
-                        .warm_msgs = 200, .warm_s = 2.0, .pump_s = 0.2, .sw = CLI_RING_SWITCHES_DEFAULT};
+    *a = (anatomy_args){.mode = "pinned/zerocopy/coop/mapped",
+                        .size_spec = "8",
+                        .backend = "auto",
+                        .samples = 2000,
+                        .warm_msgs = 200,
+                        .warm_s = 2.0,
+                        .pump_s = 0.2,
+                        .sw = CLI_RING_SWITCHES_DEFAULT};
     cli_getopt_begin();
     int c;
     while ((c = cli_getopt("anatomy", argc, argv, ":h", anatomy_opts)) != -1) {
@@ -187,8 +204,14 @@ static int anatomy_policy(const anatomy_args *a, anatomy_plan *p)
 static void anatomy_ring(const anatomy_args *a, const anatomy_plan *p, ring_config *cfg)
 {
     if (p->be == RING_BACKEND_CUDA && a->warm_s > 0) {
-        trial_cfg tc = {.backend = p->be, .device = (int)a->device, .seed = 1, .timeout_s = 5,
-                           .max_lifetime_s = p->lifetime_s, .early_take = 1, .leader_reply = 1, .stop = &cli_stop};
+        trial_cfg tc = {.backend = p->be,
+                        .device = (int)a->device,
+                        .seed = 1,
+                        .timeout_s = 5,
+                        .max_lifetime_s = p->lifetime_s,
+                        .early_take = 1,
+                        .leader_reply = 1,
+                        .stop = &cli_stop};
         double secs, sm, target;
         trial_warmup(&tc, NULL, a->warm_s, &secs, &sm, &target);
     }
@@ -281,8 +304,11 @@ static int anatomy_windows(const anatomy_args *a, const anatomy_plan *p)
 /* The floor in the same process, right after: the reference the round trip is held against. */
 static void anatomy_floor(const anatomy_args *a, const anatomy_plan *p, anatomy_quantiles *q, char *ferr, size_t n)
 {
-    measure_policy pol = {.warmup = 200, .rule = {.min_samples = (size_t)a->samples, .max_seconds = 10,
-                                             .max_samples = (size_t)a->samples, .rel_ci_width = 0}};
+    measure_policy pol = {.warmup = 200,
+                          .rule = {.min_samples = (size_t)a->samples,
+                                   .max_seconds = 10,
+                                   .max_samples = (size_t)a->samples,
+                                   .rel_ci_width = 0}};
     measure_samples fs = {0};
     *q = (anatomy_quantiles){NAN, NAN, NAN};
     if (baselines_floor(p->be, (int)a->device, &pol, &fs, ferr, n, &cli_stop) == RB_BASE_OK)

@@ -17,15 +17,14 @@
 
 static void usage_export(FILE *f)
 {
-    fprintf(f,
-        "usage: ringbench export RUN.h5|compare_pairs.dat --format bmf|csv|json [-o|--output FILE]\n"
-        "Write a results file, or the pairs table of `ringbench compare`, for other tools (default:\n"
-        "standard output). `ringbench track --export FILE` exports a judgement.\n"
-        "  bmf    Bencher Metric Format JSON, for `bencher run --adapter json --file FILE` (see README)\n"
-        "  csv    one line per row, every column, for spreadsheets and pandas\n"
-        "  json   the provenance and every row\n"
-        "bmf and json need jansson at build time; csv does not.\n"
-        "Exit status: 0 written; 2 a usage or file error.\n");
+    fprintf(f, "usage: ringbench export RUN.h5|compare_pairs.dat --format bmf|csv|json [-o|--output FILE]\n"
+               "Write a results file, or the pairs table of `ringbench compare`, for other tools (default:\n"
+               "standard output). `ringbench track --export FILE` exports a judgement.\n"
+               "  bmf    Bencher Metric Format JSON, for `bencher run --adapter json --file FILE` (see README)\n"
+               "  csv    one line per row, every column, for spreadsheets and pandas\n"
+               "  json   the provenance and every row\n"
+               "bmf and json need jansson at build time; csv does not.\n"
+               "Exit status: 0 written; 2 a usage or file error.\n");
 }
 
 /* Opens OUTPUT.tmp (its name into tmp) for the export that is renamed to output when complete. The
@@ -60,11 +59,10 @@ static int export_output_open(const char *output, char *tmp, size_t tmplen, FILE
     return 0;
 }
 
-static const struct option export_opts[] = {
-    CLI_OPT_HELP,
-    {"format", required_argument, NULL, 'f'},
-    {"output", required_argument, NULL, 'o'},
-    {NULL, 0, NULL, 0}};
+static const struct option export_opts[] = {CLI_OPT_HELP,
+                                            {"format", required_argument, NULL, 'f'},
+                                            {"output", required_argument, NULL, 'o'},
+                                            {NULL, 0, NULL, 0}};
 
 /* The command line: the input and the format (both needed), the output or NULL for standard output.
  * Returns -1 to go on, else the exit status (0 after --help). */

@@ -34,9 +34,8 @@ static void list_presets(void)
         const preset_def *p = preset_at(i);
         printf("  %-8s sizes %-12s latency: >= %zu samples and %.2g s, at most %.2g s per cell, CI of the median "
                "within %.0f%%; throughput: %d x %.2g s\n           %s\n",
-               p->name, p->sizes, p->latency.rule.min_samples, p->latency.rule.min_seconds,
-               p->latency.rule.max_seconds, p->latency.rule.rel_ci_width * 100, p->tput_reps, p->tput_rep_seconds,
-               p->doc);
+               p->name, p->sizes, p->latency.rule.min_samples, p->latency.rule.min_seconds, p->latency.rule.max_seconds,
+               p->latency.rule.rel_ci_width * 100, p->tput_reps, p->tput_rep_seconds, p->doc);
     }
 }
 

@@ -36,13 +36,12 @@ static void usage_probe(FILE *f)
 
 enum { OPT_DEVICE = CLI_OPT_LONG, OPT_PINNED_MAX, OPT_FORCE };
 
-static const struct option probe_opts[] = {
-    CLI_OPT_HELP,
-    {"output", required_argument, NULL, 'o'},
-    {"device", required_argument, NULL, OPT_DEVICE},
-    {"pinned-max", required_argument, NULL, OPT_PINNED_MAX},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {NULL, 0, NULL, 0}};
+static const struct option probe_opts[] = {CLI_OPT_HELP,
+                                           {"output", required_argument, NULL, 'o'},
+                                           {"device", required_argument, NULL, OPT_DEVICE},
+                                           {"pinned-max", required_argument, NULL, OPT_PINNED_MAX},
+                                           {"force", no_argument, NULL, OPT_FORCE},
+                                           {NULL, 0, NULL, 0}};
 
 /* The command line into *a. Returns -1 to go on, else the exit status (0 after --help). */
 static int probe_parse(int argc, char **argv, probe_args *a)
@@ -55,9 +54,7 @@ static int probe_parse(int argc, char **argv, probe_args *a)
         case 'h': usage_probe(stdout); return CLI_EXIT_OK;
         case 'o': a->output = optarg; break;
         case OPT_DEVICE: a->device = (int)cli_parse_long("--device", optarg, 0, 1023); break;
-        case OPT_PINNED_MAX:
-            a->pinned_max = cli_parse_bytes("--pinned-max", optarg, RB_PINNED_STEP, 1ull << 50);
-            break;
+        case OPT_PINNED_MAX: a->pinned_max = cli_parse_bytes("--pinned-max", optarg, RB_PINNED_STEP, 1ull << 50); break;
         case OPT_FORCE: a->force = 1; break;
         default: return CLI_EXIT_USAGE;
         }
@@ -91,17 +88,19 @@ static void print_call_costs(const probe_caps *caps, int device)
         printf("  unsupported: no usable CUDA device (%s)\n", caps->cuda_error);
         return;
     }
-    const measure_policy pol = {.warmup = 200,
-                           .rule = {.min_samples = 500, .min_seconds = 0.05, .max_seconds = 1.0,
-                                    .max_samples = 200000, .rel_ci_width = 0.01}};
+    const measure_policy pol = {
+        .warmup = 200,
+        .rule = {
+            .min_samples = 500, .min_seconds = 0.05, .max_seconds = 1.0, .max_samples = 200000, .rel_ci_width = 0.01}};
     for (int c = 0; c < RB_CALL_COUNT; c++) {
         measure_samples smp;
         char err[256] = "";
         stats_summary sum;
-        int rc = baselines_call(RING_BACKEND_CUDA, device, (baselines_call_kind)c, &pol, &smp, err, sizeof err, &cli_stop);
+        int rc =
+            baselines_call(RING_BACKEND_CUDA, device, (baselines_call_kind)c, &pol, &smp, err, sizeof err, &cli_stop);
         if (rc == RB_BASE_OK && stats_summarize(smp.us, smp.n, &sum) == 0)
-            printf("  %-32s %8.3f us [%.3f, %.3f]  n=%zu\n", baselines_call_family((baselines_call_kind)c), sum.p50, sum.ci_lo,
-                   sum.ci_hi, sum.n);
+            printf("  %-32s %8.3f us [%.3f, %.3f]  n=%zu\n", baselines_call_family((baselines_call_kind)c), sum.p50,
+                   sum.ci_lo, sum.ci_hi, sum.n);
         else
             printf("  %-32s %s: %s\n", baselines_call_family((baselines_call_kind)c),
                    rc == RB_BASE_UNSUPPORTED ? "unsupported" : "failed", err);

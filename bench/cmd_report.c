@@ -13,19 +13,18 @@
 
 enum { OPT_NO_RENDER = CLI_OPT_LONG, OPT_SEED, OPT_REPS, OPT_MIN_EFFECT, OPT_CALL_OVERHEAD };
 
-static const struct option report_long_opts[] = {
-    CLI_OPT_HELP,
-    {"output", required_argument, NULL, 'o'},
-    {"no-render", no_argument, NULL, OPT_NO_RENDER},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"reps", required_argument, NULL, OPT_REPS},
-    {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
-    {"call-overhead", required_argument, NULL, OPT_CALL_OVERHEAD},
-    {NULL, 0, NULL, 0}};
+static const struct option report_long_opts[] = {CLI_OPT_HELP,
+                                                 {"output", required_argument, NULL, 'o'},
+                                                 {"no-render", no_argument, NULL, OPT_NO_RENDER},
+                                                 {"seed", required_argument, NULL, OPT_SEED},
+                                                 {"reps", required_argument, NULL, OPT_REPS},
+                                                 {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+                                                 {"call-overhead", required_argument, NULL, OPT_CALL_OVERHEAD},
+                                                 {NULL, 0, NULL, 0}};
 
 /* --seed N (any unsigned number) and --reps N (100 to 1000000). Returns 0, or -1 after one line. */
-static int count_value(const char *cmd, const char *name, const char *v, unsigned long long lo,
-                       unsigned long long hi, unsigned long long *out)
+static int count_value(const char *cmd, const char *name, const char *v, unsigned long long lo, unsigned long long hi,
+                       unsigned long long *out)
 {
     char *end = NULL;
     errno = 0;

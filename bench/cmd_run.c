@@ -92,11 +92,13 @@ static int open_clocks(h5out *w, sweep_opts *o, const probe_caps *caps, int lock
     }
     double target = env_clocks_target_sm(o->clocks);
     if (h5out_attr_str(w, RB_H5_PROVENANCE, "clocks_state", state) != 0 ||
-        h5out_attr_str(w, RB_H5_PROVENANCE, "clocks_note", o->clocks ? reason : reason[0] ? reason : "no NVML") != 0)
+        h5out_attr_str(w, RB_H5_PROVENANCE, "clocks_note",
+                       o->clocks   ? reason
+                       : reason[0] ? reason
+                                   : "no NVML") != 0)
         return -1;
     return h5out_attr_f64(w, RB_H5_PROVENANCE, "clocks_target_sm_mhz", target);
 }
-
 
 /* --platform-limits and the pinned ceiling (issue 21) into the provenance, and said on stderr:
  * platform_limits is what run_label.h labels LIMITS APPLIED. */
@@ -114,8 +116,10 @@ static int write_limits(h5out *w, const platform_limits *l, const probe_pinned_c
         return 0;
     if (platform_limits_foreach(l, run_header_put, w) != 0)
         return -1;
-    fprintf(stderr, "ringbench: LIMITS APPLIED (%s): ctrl=managed unsupported; pinned ceiling %llu bytes (%s). "
-                    "Not a %s run.\n", l->platform, (unsigned long long)l->pinned_ceiling, l->pinned_source, l->platform);
+    fprintf(stderr,
+            "ringbench: LIMITS APPLIED (%s): ctrl=managed unsupported; pinned ceiling %llu bytes (%s). "
+            "Not a %s run.\n",
+            l->platform, (unsigned long long)l->pinned_ceiling, l->pinned_source, l->platform);
     return 0;
 }
 
@@ -144,73 +148,72 @@ static int write_injection(h5out *w, const double us[CC_KIND_COUNT], const char 
 
 static void usage_run(FILE *f)
 {
-    fprintf(f,
-        "usage: ringbench run [options]\n"
-        "Measure the ring-kernel system in every selected mode x message size; write an HDF5 results file.\n\n"
-        "  --preset NAME       quick | default | full (default: default); see `ringbench list presets`\n"
-        "  --modes SPEC        all, or AXIS=V1|V2 terms joined by commas, e.g. host=pinned,ctrl=mapped|managed\n"
-        "                      axes: host=pinned|malloc xfer=async|sync|zerocopy launch=coop|noncoop\n"
-        "                      ctrl=managed|device|mapped (default: all)\n"
-        "  --sizes SPEC        sizes and ranges, e.g. 8,4K,1M or 8..4M (powers of 2) or 16..4M:x4\n"
-        "                      (default: the preset's)\n"
-        "  --backend B         auto | cuda | cpu (default auto: CUDA if a device is usable, else the CPU\n"
-        "                      reference backend, with a notice)\n"
-        "  --device N          CUDA device ordinal (default 0)\n"
-        "  --seed N            payload generator seed (default 1)\n"
-        "  -o, --output FILE   results file (default results/runs/<host>-<UTC time>.h5 in the source tree,\n"
-        "                      which git ignores; <host>-<UTC time>.h5 elsewhere)\n"
-        "  --force             replace FILE if it exists\n"
-        "  --timeout S         bound of any single wait on the kernel (default 5)\n"
-        "  --max-lifetime S    a kernel leaves by itself after S seconds (default 60; on WSL2 1.5, below\n"
-        "                      the Windows watchdog's 2 s; the file records which applied)\n"
-        "  --trials K          independent trials per cell, each a fresh ring and kernel launch (default:\n"
-        "                      the preset's: quick 3, default 5, full 10)\n"
-        "  --window LIST       throughput windows, messages in flight, e.g. 1,8,64,cap (default: the\n"
-        "                      preset's; cap = the ring's capacity at each size)\n"
-        "  --cpu LIST          CPUs for the host threads, e.g. 2-5 (default: the process's CPU mask); the\n"
-        "                      first polls the ring, the next plays the kernel (CPU backend), the rest verify\n"
-        "  --no-pin            do not pin the host threads to their CPUs\n"
-        "  --workers N         at most N threads verify and prepare messages of 256 KiB and more (0-8;\n"
-        "                      0: the polling thread does it alone; default: one per spare CPU, up to 8)\n"
-        "  --no-early-take     the kernel waits for in_tail before it takes any message (default: a\n"
-        "                      lone message of up to 16 B is taken as soon as its sealed header and\n"
-        "                      payload are in the input ring); for measuring what the early take saves\n"
-        "  --no-leader-reply   such a lone message goes to a warp of the kernel's first block, behind two\n"
-        "                      block barriers, instead of being answered by the polling thread itself\n"
-        "                      (default: answered by the poller); for measuring what that saves\n"
-        "  --no-early-replies  the host takes a reply only once out_tail (zero-copy) or its copy's\n"
-        "                      completion (async) says it is there (default: a small reply is taken as\n"
-        "                      soon as all of it verifies); for measuring what that saves\n"
-        "  --shortcuts-busy    the early take applies to any whole small message (default: only to one\n"
-        "                      the host posted alone onto an idle ring; taken early, the first message\n"
-        "                      of a batch is split from the rest); for measuring what that rule saves\n"
-        "  --stream-ops        async modes with pinned memory and a mapped or managed control block:\n"
-        "                      an idle ring queues its whole round trip in stream order (stream memory\n"
-        "                      operations, where `ringbench probe` says they work) instead of fetching\n"
-        "                      each reply once the host sees out_tail (default: off, slower on the H100)\n"
-        "  --warmup S          warm the GPU up to its application clock for at most S seconds before the\n"
-        "                      first trial (default 3; 0 = no warm-up)\n"
-        "  --lock-clocks       lock the GPU's SM clock at its application clock for the run (needs root and\n"
-        "                      NVML; restored at exit). Never on a shared machine.\n"
-        "  --inject-call-us KIND=US[,KIND=US...]\n"
-        "                      before each counted CUDA call of KIND the calling thread busy-waits US\n"
-        "                      microseconds (what a slower driver, e.g. WSL2's, would add per call). KIND:\n"
-        "                      memcpy memcpy_async event_record event_query stream_query stream_sync launch\n"
-        "                      other, or all, copies (memcpy, memcpy_async), queries (event_query,\n"
-        "                      stream_query). The file is labelled INJECTED everywhere; track refuses it\n"
-        "  --platform-limits wsl2\n"
-        "                      apply WSL2's documented limits to this machine (no concurrent managed access:\n"
-        "                      ctrl=managed unsupported; a pinned-memory ceiling: modes whose rings need\n"
-        "                      more unsupported at that size) and measure the rest. Labelled LIMITS APPLIED\n"
-        "                      everywhere, never a WSL2 run; track refuses it\n"
-        "  --pinned-ceiling BYTES  the ceiling --platform-limits applies (e.g. 1G; default: measured by the\n"
-        "                      probe up to --pinned-max; none on the CPU backend)\n"
-        "  --pinned-max BYTES  measure the pinned-memory ceiling up to BYTES first (default 8G when\n"
-        "                      --platform-limits needs it) and record it in the provenance\n"
-        "  --report            write the report next to the results file afterwards\n"
-        "  --quiet             no progress on stderr\n"
-        "Exit status: 0 every cell ok or recorded unsupported/invalid; 1 a failed cell, an error or an\n"
-        "interrupt (the file keeps every completed cell, marked incomplete); 2 a usage error.\n");
+    fprintf(f, "usage: ringbench run [options]\n"
+               "Measure the ring-kernel system in every selected mode x message size; write an HDF5 results file.\n\n"
+               "  --preset NAME       quick | default | full (default: default); see `ringbench list presets`\n"
+               "  --modes SPEC        all, or AXIS=V1|V2 terms joined by commas, e.g. host=pinned,ctrl=mapped|managed\n"
+               "                      axes: host=pinned|malloc xfer=async|sync|zerocopy launch=coop|noncoop\n"
+               "                      ctrl=managed|device|mapped (default: all)\n"
+               "  --sizes SPEC        sizes and ranges, e.g. 8,4K,1M or 8..4M (powers of 2) or 16..4M:x4\n"
+               "                      (default: the preset's)\n"
+               "  --backend B         auto | cuda | cpu (default auto: CUDA if a device is usable, else the CPU\n"
+               "                      reference backend, with a notice)\n"
+               "  --device N          CUDA device ordinal (default 0)\n"
+               "  --seed N            payload generator seed (default 1)\n"
+               "  -o, --output FILE   results file (default results/runs/<host>-<UTC time>.h5 in the source tree,\n"
+               "                      which git ignores; <host>-<UTC time>.h5 elsewhere)\n"
+               "  --force             replace FILE if it exists\n"
+               "  --timeout S         bound of any single wait on the kernel (default 5)\n"
+               "  --max-lifetime S    a kernel leaves by itself after S seconds (default 60; on WSL2 1.5, below\n"
+               "                      the Windows watchdog's 2 s; the file records which applied)\n"
+               "  --trials K          independent trials per cell, each a fresh ring and kernel launch (default:\n"
+               "                      the preset's: quick 3, default 5, full 10)\n"
+               "  --window LIST       throughput windows, messages in flight, e.g. 1,8,64,cap (default: the\n"
+               "                      preset's; cap = the ring's capacity at each size)\n"
+               "  --cpu LIST          CPUs for the host threads, e.g. 2-5 (default: the process's CPU mask); the\n"
+               "                      first polls the ring, the next plays the kernel (CPU backend), the rest verify\n"
+               "  --no-pin            do not pin the host threads to their CPUs\n"
+               "  --workers N         at most N threads verify and prepare messages of 256 KiB and more (0-8;\n"
+               "                      0: the polling thread does it alone; default: one per spare CPU, up to 8)\n"
+               "  --no-early-take     the kernel waits for in_tail before it takes any message (default: a\n"
+               "                      lone message of up to 16 B is taken as soon as its sealed header and\n"
+               "                      payload are in the input ring); for measuring what the early take saves\n"
+               "  --no-leader-reply   such a lone message goes to a warp of the kernel's first block, behind two\n"
+               "                      block barriers, instead of being answered by the polling thread itself\n"
+               "                      (default: answered by the poller); for measuring what that saves\n"
+               "  --no-early-replies  the host takes a reply only once out_tail (zero-copy) or its copy's\n"
+               "                      completion (async) says it is there (default: a small reply is taken as\n"
+               "                      soon as all of it verifies); for measuring what that saves\n"
+               "  --shortcuts-busy    the early take applies to any whole small message (default: only to one\n"
+               "                      the host posted alone onto an idle ring; taken early, the first message\n"
+               "                      of a batch is split from the rest); for measuring what that rule saves\n"
+               "  --stream-ops        async modes with pinned memory and a mapped or managed control block:\n"
+               "                      an idle ring queues its whole round trip in stream order (stream memory\n"
+               "                      operations, where `ringbench probe` says they work) instead of fetching\n"
+               "                      each reply once the host sees out_tail (default: off, slower on the H100)\n"
+               "  --warmup S          warm the GPU up to its application clock for at most S seconds before the\n"
+               "                      first trial (default 3; 0 = no warm-up)\n"
+               "  --lock-clocks       lock the GPU's SM clock at its application clock for the run (needs root and\n"
+               "                      NVML; restored at exit). Never on a shared machine.\n"
+               "  --inject-call-us KIND=US[,KIND=US...]\n"
+               "                      before each counted CUDA call of KIND the calling thread busy-waits US\n"
+               "                      microseconds (what a slower driver, e.g. WSL2's, would add per call). KIND:\n"
+               "                      memcpy memcpy_async event_record event_query stream_query stream_sync launch\n"
+               "                      other, or all, copies (memcpy, memcpy_async), queries (event_query,\n"
+               "                      stream_query). The file is labelled INJECTED everywhere; track refuses it\n"
+               "  --platform-limits wsl2\n"
+               "                      apply WSL2's documented limits to this machine (no concurrent managed access:\n"
+               "                      ctrl=managed unsupported; a pinned-memory ceiling: modes whose rings need\n"
+               "                      more unsupported at that size) and measure the rest. Labelled LIMITS APPLIED\n"
+               "                      everywhere, never a WSL2 run; track refuses it\n"
+               "  --pinned-ceiling BYTES  the ceiling --platform-limits applies (e.g. 1G; default: measured by the\n"
+               "                      probe up to --pinned-max; none on the CPU backend)\n"
+               "  --pinned-max BYTES  measure the pinned-memory ceiling up to BYTES first (default 8G when\n"
+               "                      --platform-limits needs it) and record it in the provenance\n"
+               "  --report            write the report next to the results file afterwards\n"
+               "  --quiet             no progress on stderr\n"
+               "Exit status: 0 every cell ok or recorded unsupported/invalid; 1 a failed cell, an error or an\n"
+               "interrupt (the file keeps every completed cell, marked incomplete); 2 a usage error.\n");
 }
 
 static void default_output(char *buf, size_t n)
@@ -227,37 +230,54 @@ static void default_output(char *buf, size_t n)
 }
 
 enum {
-    OPT_PRESET = CLI_OPT_LONG, OPT_MODES, OPT_SIZES, OPT_BACKEND, OPT_DEVICE, OPT_SEED, OPT_TIMEOUT, OPT_LIFETIME,
-    OPT_TRIALS, OPT_WINDOW, OPT_CPU, OPT_WORKERS, OPT_WARMUP, OPT_INJECT, OPT_PLATFORM, OPT_PINNED_CEILING,
-    OPT_PINNED_MAX, OPT_LOCK_CLOCKS, OPT_FORCE, OPT_QUIET, OPT_REPORT
+    OPT_PRESET = CLI_OPT_LONG,
+    OPT_MODES,
+    OPT_SIZES,
+    OPT_BACKEND,
+    OPT_DEVICE,
+    OPT_SEED,
+    OPT_TIMEOUT,
+    OPT_LIFETIME,
+    OPT_TRIALS,
+    OPT_WINDOW,
+    OPT_CPU,
+    OPT_WORKERS,
+    OPT_WARMUP,
+    OPT_INJECT,
+    OPT_PLATFORM,
+    OPT_PINNED_CEILING,
+    OPT_PINNED_MAX,
+    OPT_LOCK_CLOCKS,
+    OPT_FORCE,
+    OPT_QUIET,
+    OPT_REPORT
 };
 
-static const struct option run_opts[] = {
-    CLI_OPT_HELP,
-    {"output", required_argument, NULL, 'o'},
-    {"preset", required_argument, NULL, OPT_PRESET},
-    {"modes", required_argument, NULL, OPT_MODES},
-    {"sizes", required_argument, NULL, OPT_SIZES},
-    {"backend", required_argument, NULL, OPT_BACKEND},
-    {"device", required_argument, NULL, OPT_DEVICE},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"max-lifetime", required_argument, NULL, OPT_LIFETIME},
-    {"trials", required_argument, NULL, OPT_TRIALS},
-    {"window", required_argument, NULL, OPT_WINDOW},
-    {"cpu", required_argument, NULL, OPT_CPU},
-    {"workers", required_argument, NULL, OPT_WORKERS},
-    {"warmup", required_argument, NULL, OPT_WARMUP},
-    {"inject-call-us", required_argument, NULL, OPT_INJECT},
-    {"platform-limits", required_argument, NULL, OPT_PLATFORM},
-    {"pinned-ceiling", required_argument, NULL, OPT_PINNED_CEILING},
-    {"pinned-max", required_argument, NULL, OPT_PINNED_MAX},
-    {"lock-clocks", no_argument, NULL, OPT_LOCK_CLOCKS},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"quiet", no_argument, NULL, OPT_QUIET},
-    {"report", no_argument, NULL, OPT_REPORT},
-    CLI_RING_SWITCH_OPTS,
-    {NULL, 0, NULL, 0}};
+static const struct option run_opts[] = {CLI_OPT_HELP,
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"preset", required_argument, NULL, OPT_PRESET},
+                                         {"modes", required_argument, NULL, OPT_MODES},
+                                         {"sizes", required_argument, NULL, OPT_SIZES},
+                                         {"backend", required_argument, NULL, OPT_BACKEND},
+                                         {"device", required_argument, NULL, OPT_DEVICE},
+                                         {"seed", required_argument, NULL, OPT_SEED},
+                                         {"timeout", required_argument, NULL, OPT_TIMEOUT},
+                                         {"max-lifetime", required_argument, NULL, OPT_LIFETIME},
+                                         {"trials", required_argument, NULL, OPT_TRIALS},
+                                         {"window", required_argument, NULL, OPT_WINDOW},
+                                         {"cpu", required_argument, NULL, OPT_CPU},
+                                         {"workers", required_argument, NULL, OPT_WORKERS},
+                                         {"warmup", required_argument, NULL, OPT_WARMUP},
+                                         {"inject-call-us", required_argument, NULL, OPT_INJECT},
+                                         {"platform-limits", required_argument, NULL, OPT_PLATFORM},
+                                         {"pinned-ceiling", required_argument, NULL, OPT_PINNED_CEILING},
+                                         {"pinned-max", required_argument, NULL, OPT_PINNED_MAX},
+                                         {"lock-clocks", no_argument, NULL, OPT_LOCK_CLOCKS},
+                                         {"force", no_argument, NULL, OPT_FORCE},
+                                         {"quiet", no_argument, NULL, OPT_QUIET},
+                                         {"report", no_argument, NULL, OPT_REPORT},
+                                         CLI_RING_SWITCH_OPTS,
+                                         {NULL, 0, NULL, 0}};
 
 /* One option into *a. Returns 0, or CLI_EXIT_USAGE for an option getopt refused. */
 static int run_option(int c, const char *v, run_args *a)
@@ -295,8 +315,14 @@ static int run_option(int c, const char *v, run_args *a)
 /* The command line into *a. Returns -1 to go on, else the exit status (0 after --help). */
 static int run_parse(int argc, char **argv, run_args *a)
 {
-    *a = (run_args){.preset = "default", .modes = "all", .backend = "auto", .seed = 1, .timeout_s = 5,
-                    .warmup_s = 3, .workers = -1, .sw = CLI_RING_SWITCHES_DEFAULT};
+    *a = (run_args){.preset = "default",
+                    .modes = "all",
+                    .backend = "auto",
+                    .seed = 1,
+                    .timeout_s = 5,
+                    .warmup_s = 3,
+                    .workers = -1,
+                    .sw = CLI_RING_SWITCHES_DEFAULT};
     /* Kept as typed, before getopt reorders argv. */
     for (int i = 0; i < argc + 1 && strlen(a->cmdline) < sizeof a->cmdline - 64; i++) {
         strncat(a->cmdline, i == 0 ? "ringbench" : argv[i - 1], sizeof a->cmdline - strlen(a->cmdline) - 2);
@@ -348,7 +374,7 @@ static int run_check_values(run_args *a, run_plan *p)
     if (!a->windows)
         a->windows = o->preset->windows;
     if (preset_windows_parse(a->windows, o->windows, sizeof o->windows / sizeof *o->windows, &o->nwindows, err,
-                         sizeof err) != 0)
+                             sizeof err) != 0)
         return run_usage_error(err);
     /* The limits are read before the polling thread is pinned: pinning narrows the thread's own CPU
      * mask, which the affinity check would otherwise take for a taskset. */
@@ -401,7 +427,8 @@ static void run_pinned_policy(const run_args *a, run_plan *p)
         snprintf(l->pinned_source, sizeof l->pinned_source, "measured: total pinned up to %llu bytes%s", pc->bound,
                  pc->total_hit_bound ? " (the bound: the real ceiling is higher)" : "");
     } else if (a->platform) {
-        snprintf(l->pinned_source, sizeof l->pinned_source, "none applied: %s", pc->note[0] ? pc->note : "not measured");
+        snprintf(l->pinned_source, sizeof l->pinned_source, "none applied: %s",
+                 pc->note[0] ? pc->note : "not measured");
     }
     p->o.limits = a->platform ? l : NULL;
 }
@@ -446,11 +473,12 @@ static void run_notices(const run_args *a, const run_plan *p)
         fprintf(stderr, "ringbench: CPU REFERENCE BACKEND (--backend cpu): a host thread plays the kernel; "
                         "these are not GPU measurements\n");
     else if (p->o.backend == RING_BACKEND_CPU)
-        fprintf(stderr,
-                "ringbench: NOTICE: no usable CUDA device (%s).\n"
-                "ringbench: NOTICE: running the CPU REFERENCE BACKEND: a host thread plays the kernel. Its numbers\n"
-                "ringbench: NOTICE: exercise the protocol, the sweep and the results file; they are NOT GPU measurements.\n",
-                p->caps.cuda_error);
+        fprintf(
+            stderr,
+            "ringbench: NOTICE: no usable CUDA device (%s).\n"
+            "ringbench: NOTICE: running the CPU REFERENCE BACKEND: a host thread plays the kernel. Its numbers\n"
+            "ringbench: NOTICE: exercise the protocol, the sweep and the results file; they are NOT GPU measurements.\n",
+            p->caps.cuda_error);
     for (int i = 0; i < p->lim.nwarnings; i++) {
         /* Too few CPUs is said once, by the placement (write_placement), which also knows --cpu;
          * the limits keep the sentence in the provenance. */
@@ -475,7 +503,8 @@ static int run_write_provenance(h5out *w, const run_args *a, run_plan *p)
         h5out_attr_str(w, RB_H5_PROVENANCE, "leader_reply", a->sw.leader_reply ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", a->sw.stream_ops ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_replies", a->sw.early_replies ? "on" : "off") != 0 ||
-        h5out_attr_str(w, RB_H5_PROVENANCE, "early_take_of", a->sw.shortcuts_busy ? "any message" : "lone messages") != 0)
+        h5out_attr_str(w, RB_H5_PROVENANCE, "early_take_of", a->sw.shortcuts_busy ? "any message" : "lone messages") !=
+            0)
         return -1;
     if (write_injection(w, p->inject_us, p->inject_text) != 0 ||
         write_limits(w, a->platform ? &p->limits : NULL, p->measure_pinned ? &p->pc : NULL) != 0)

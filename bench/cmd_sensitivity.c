@@ -45,33 +45,34 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: ringbench sensitivity run [-o DIR] [options] [-- RUN-OPTIONS...]\n"
-        "       ringbench sensitivity report DIR [-o OUTDIR] [--no-render]\n"
-        "What a dearer CUDA call (as under WSL2) does to the fallback against the native paths: one\n"
-        "`ringbench run` per injected per-call cost (--inject-call-us), then a report of latency and\n"
-        "throughput against the cost, the arithmetic MODEL beside the measurement, and a break-even table.\n\n"
-        "run options:\n"
-        "  -o, --output DIR  where the runs go (default results/runs/sensitivity-<host>-<UTC time>)\n"
-        "  --costs LIST    injected microseconds per call (default " SENS_COSTS "; 0 = the plain run)\n"
-        "  --targets LIST  which calls get the cost: all, copies, queries, or a call kind (default " SENS_TARGETS ")\n"
-        "  --sizes SPEC    message sizes (default " SENS_SIZES ")\n"
-        "  --trials K      trials per cell (default %d)\n"
-        "  --backend B     auto | cuda | cpu (default auto)\n"
-        "  --dry-run       print the plan (runs and trials) and stop\n"
-        "  --force         run again a cost whose file exists (default: keep it, so a sweep resumes)\n"
-        "  --report        write the report into DIR/report afterwards\n"
-        "  --quiet         no progress from the runs\n"
-        "  -- ARGS         passed to every run (e.g. -- --cpu 2-7 --timeout 10)\n"
-        "Modes " SENS_MODES ", windows " SENS_WINDOWS ", the quick preset's budgets.\n"
-        "Exit status: 0 every run ok; 1 a run failed or was interrupted; 2 a usage error.\n",
-        SENS_TRIALS);
+            "usage: ringbench sensitivity run [-o DIR] [options] [-- RUN-OPTIONS...]\n"
+            "       ringbench sensitivity report DIR [-o OUTDIR] [--no-render]\n"
+            "What a dearer CUDA call (as under WSL2) does to the fallback against the native paths: one\n"
+            "`ringbench run` per injected per-call cost (--inject-call-us), then a report of latency and\n"
+            "throughput against the cost, the arithmetic MODEL beside the measurement, and a break-even table.\n\n"
+            "run options:\n"
+            "  -o, --output DIR  where the runs go (default results/runs/sensitivity-<host>-<UTC time>)\n"
+            "  --costs LIST    injected microseconds per call (default " SENS_COSTS "; 0 = the plain run)\n"
+            "  --targets LIST  which calls get the cost: all, copies, queries, or a call kind (default " SENS_TARGETS
+            ")\n"
+            "  --sizes SPEC    message sizes (default " SENS_SIZES ")\n"
+            "  --trials K      trials per cell (default %d)\n"
+            "  --backend B     auto | cuda | cpu (default auto)\n"
+            "  --dry-run       print the plan (runs and trials) and stop\n"
+            "  --force         run again a cost whose file exists (default: keep it, so a sweep resumes)\n"
+            "  --report        write the report into DIR/report afterwards\n"
+            "  --quiet         no progress from the runs\n"
+            "  -- ARGS         passed to every run (e.g. -- --cpu 2-7 --timeout 10)\n"
+            "Modes " SENS_MODES ", windows " SENS_WINDOWS ", the quick preset's budgets.\n"
+            "Exit status: 0 every run ok; 1 a run failed or was interrupted; 2 a usage error.\n",
+            SENS_TRIALS);
 }
 
 static int sens_report_cmd(int argc, char **argv);
 
 typedef struct sens_run {
-    char spec[64];   /* --inject-call-us value, "" for the plain run */
-    char file[64];   /* inside DIR */
+    char spec[64]; /* --inject-call-us value, "" for the plain run */
+    char file[64]; /* inside DIR */
 } sens_run;
 
 /* The costs and targets into the list of runs: the plain run once, then target x nonzero cost. */
@@ -137,8 +138,8 @@ static size_t trials_per_run(const preset_sizes *sizes, int trials)
 }
 
 /* Runs `ringbench run ... --inject-call-us SPEC -o PATH` as a child; its exit status, or -1. */
-static int run_child(const sens_run *r, const char *path, const char *sizes, int trials, const char *backend,
-                     int quiet, int nextra, char **extra)
+static int run_child(const sens_run *r, const char *path, const char *sizes, int trials, const char *backend, int quiet,
+                     int nextra, char **extra)
 {
     char tr[16];
     snprintf(tr, sizeof tr, "%d", trials);
@@ -146,8 +147,8 @@ static int run_child(const sens_run *r, const char *path, const char *sizes, int
     int a = 0;
     argv[a++] = "ringbench";
     argv[a++] = "run";
-    const char *fixed[] = {"--preset", "quick", "--modes", SENS_MODES, "--sizes", sizes, "--window", SENS_WINDOWS,
-                           "--trials", tr, "--backend", backend, "--warmup", "1", "-o", path};
+    const char *fixed[] = {"--preset", "quick", "--modes",   SENS_MODES, "--sizes",  sizes, "--window", SENS_WINDOWS,
+                           "--trials", tr,      "--backend", backend,    "--warmup", "1",   "-o",       path};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         argv[a++] = (char *)fixed[i];
     if (r->spec[0]) {
@@ -190,22 +191,30 @@ typedef struct sens_args {
     char **extra; /* after --: passed to every run */
 } sens_args;
 
-enum { OPT_COSTS = CLI_OPT_LONG, OPT_TARGETS, OPT_SIZES, OPT_TRIALS, OPT_BACKEND, OPT_DRY_RUN, OPT_FORCE, OPT_REPORT,
-       OPT_QUIET };
+enum {
+    OPT_COSTS = CLI_OPT_LONG,
+    OPT_TARGETS,
+    OPT_SIZES,
+    OPT_TRIALS,
+    OPT_BACKEND,
+    OPT_DRY_RUN,
+    OPT_FORCE,
+    OPT_REPORT,
+    OPT_QUIET
+};
 
-static const struct option sens_opts[] = {
-    CLI_OPT_HELP,
-    {"output", required_argument, NULL, 'o'},
-    {"costs", required_argument, NULL, OPT_COSTS},
-    {"targets", required_argument, NULL, OPT_TARGETS},
-    {"sizes", required_argument, NULL, OPT_SIZES},
-    {"trials", required_argument, NULL, OPT_TRIALS},
-    {"backend", required_argument, NULL, OPT_BACKEND},
-    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"report", no_argument, NULL, OPT_REPORT},
-    {"quiet", no_argument, NULL, OPT_QUIET},
-    {NULL, 0, NULL, 0}};
+static const struct option sens_opts[] = {CLI_OPT_HELP,
+                                          {"output", required_argument, NULL, 'o'},
+                                          {"costs", required_argument, NULL, OPT_COSTS},
+                                          {"targets", required_argument, NULL, OPT_TARGETS},
+                                          {"sizes", required_argument, NULL, OPT_SIZES},
+                                          {"trials", required_argument, NULL, OPT_TRIALS},
+                                          {"backend", required_argument, NULL, OPT_BACKEND},
+                                          {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+                                          {"force", no_argument, NULL, OPT_FORCE},
+                                          {"report", no_argument, NULL, OPT_REPORT},
+                                          {"quiet", no_argument, NULL, OPT_QUIET},
+                                          {NULL, 0, NULL, 0}};
 
 static int sens_option(int c, const char *v, sens_args *a)
 {
@@ -229,8 +238,8 @@ static int sens_option(int c, const char *v, sens_args *a)
  * -1 to go on, else the exit status (0 after --help). */
 static int sens_parse(int argc, char **argv, sens_args *a)
 {
-    *a = (sens_args){.costs = SENS_COSTS, .targets = SENS_TARGETS, .sizes = SENS_SIZES, .backend = "auto",
-                     .trials = SENS_TRIALS};
+    *a = (sens_args){
+        .costs = SENS_COSTS, .targets = SENS_TARGETS, .sizes = SENS_SIZES, .backend = "auto", .trials = SENS_TRIALS};
     cli_getopt_begin();
     int c;
     while ((c = cli_getopt("sensitivity run", argc, argv, "+:ho:", sens_opts)) != -1) {
@@ -278,8 +287,8 @@ static int sens_plan(sens_args *a, char *dbuf, size_t dlen, sens_run *runs, size
  * creates results/runs. Returns 0, or the exit status. */
 static int sens_mkdir(const char *dir, int is_default)
 {
-    if (is_default && ((mkdir("results", 0777) != 0 && errno != EEXIST) ||
-                       (mkdir("results/runs", 0777) != 0 && errno != EEXIST))) {
+    if (is_default &&
+        ((mkdir("results", 0777) != 0 && errno != EEXIST) || (mkdir("results/runs", 0777) != 0 && errno != EEXIST))) {
         fprintf(stderr, "ringbench sensitivity run: cannot create results/runs: %s\n", strerror(errno));
         return CLI_EXIT_FAIL;
     }
@@ -365,7 +374,8 @@ static int sens_report_cmd(int argc, char **argv)
 int cmd_sensitivity(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "ringbench sensitivity: an action is needed: run or report (see ringbench sensitivity --help)\n");
+        fprintf(stderr,
+                "ringbench sensitivity: an action is needed: run or report (see ringbench sensitivity --help)\n");
         return CLI_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {

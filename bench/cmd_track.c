@@ -36,14 +36,17 @@ static int refuse_labelled(const char *run)
     h5in_close(r);
     if (!label[0])
         return 0;
-    fprintf(stderr, "ringbench track: %s is %s: not a measurement of the machine as it is, so it is kept out "
-                    "of the history\n", run, label);
+    fprintf(stderr,
+            "ringbench track: %s is %s: not a measurement of the machine as it is, so it is kept out "
+            "of the history\n",
+            run, label);
     return -1;
 }
 
 static void usage_track(FILE *f)
 {
-    fprintf(f,
+    fprintf(
+        f,
         "usage: ringbench track RUN.h5 [--history DIR] [options]\n"
         "       ringbench track --history DIR [--page]      (re-scan, rebuild the index if needed, refresh the page)\n"
         "Add a run to a history (copied in, never rewritten; SQLite index DIR/index.sqlite), judge it\n"
@@ -64,8 +67,18 @@ static void usage_track(FILE *f)
         "Exit status: 0 no regression; 1 a regression; 2 a usage or file error.\n");
 }
 
-enum { OPT_HISTORY = CLI_OPT_LONG, OPT_EXPORT, OPT_WINDOW, OPT_MIN_HISTORY, OPT_Z, OPT_MIN_EFFECT, OPT_SAME_ENV,
-       OPT_RAW, OPT_NO_PAGE, OPT_PAGE };
+enum {
+    OPT_HISTORY = CLI_OPT_LONG,
+    OPT_EXPORT,
+    OPT_WINDOW,
+    OPT_MIN_HISTORY,
+    OPT_Z,
+    OPT_MIN_EFFECT,
+    OPT_SAME_ENV,
+    OPT_RAW,
+    OPT_NO_PAGE,
+    OPT_PAGE
+};
 
 static const struct option track_opts[] = {
     CLI_OPT_HELP,
@@ -104,8 +117,8 @@ static int track_option(int c, const char *v, track_args *a)
 /* The command line into *a. Returns -1 to go on, else the exit status (0 after --help). */
 static int track_parse(int argc, char **argv, track_args *a)
 {
-    *a = (track_args){.dir = "results/data/history", .window = 20, .min_history = 5, .z = 3.5, .min_effect = 3,
-                      .page = 1};
+    *a = (track_args){
+        .dir = "results/data/history", .window = 20, .min_history = 5, .z = 3.5, .min_effect = 3, .page = 1};
     cli_getopt_begin();
     int c;
     while ((c = cli_getopt("track", argc, argv, ":ho:", track_opts)) != -1) {
@@ -148,8 +161,8 @@ static int track_add(hist *h, const track_args *a, const track_options *o)
 /* Judges a->run (when given) in the history and refreshes the page. Returns the exit status. */
 static int track_history(const track_args *a)
 {
-    track_options o = {{(size_t)a->window, (size_t)a->min_history, a->z, a->min_effect / 100}, a->same_env,
-                       a->export_path, 0, a->raw};
+    track_options o = {
+        {(size_t)a->window, (size_t)a->min_history, a->z, a->min_effect / 100}, a->same_env, a->export_path, 0, a->raw};
     if (a->export_path) {
         size_t n = strlen(a->export_path);
         o.export_json = n >= 5 && strcmp(a->export_path + n - 5, ".json") == 0;

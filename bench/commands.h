@@ -1,7 +1,7 @@
-/* commands.h - the ringbench commands, one file each (cmd_run.c, cmd_report.c, ... in bench/), dispatched by main.c from
- * its one table. Each takes argv with argv[0] = the command's name, parses its options with one
- * getopt_long table (cli.h), and returns the process exit status: 0 ok, 1 a failure, 2 a usage error
- * (one line on stderr). `-h/--help` prints the command's help and returns 0.
+/* commands.h - the ringbench commands, one file each (cmd_run.c, cmd_report.c, ... in bench/), dispatched by main.c
+ * from its one table. Each takes argv with argv[0] = the command's name, parses its options with one getopt_long table
+ * (cli.h), and returns the process exit status: 0 ok, 1 a failure, 2 a usage error (one line on stderr). `-h/--help`
+ * prints the command's help and returns 0.
  */
 #ifndef RINGBENCH_COMMANDS_H
 #define RINGBENCH_COMMANDS_H

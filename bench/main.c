@@ -30,15 +30,17 @@ static const struct command {
     {"track", cmd_track, "add a run to a history, flag regressions against the same machine's earlier runs"},
     {"export", cmd_export, "write a results file as Bencher Metric Format JSON, CSV or JSON"},
     {"anatomy", cmd_anatomy, "where one round trip's time goes: host and kernel stamps of one mode at one size"},
-    {"sensitivity", cmd_sensitivity, "the fallback and the native paths against an injected per-call cost (run, report)"},
+    {"sensitivity", cmd_sensitivity,
+     "the fallback and the native paths against an injected per-call cost (run, report)"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ringbench COMMAND [options]    (ringbench COMMAND --help for each)\n"
-               "What a GPU ring-kernel system costs, mode by mode: native Linux fast paths versus the WSL2 fallbacks.\n\n"
-               "commands:\n");
+    fprintf(f,
+            "usage: ringbench COMMAND [options]    (ringbench COMMAND --help for each)\n"
+            "What a GPU ring-kernel system costs, mode by mode: native Linux fast paths versus the WSL2 fallbacks.\n\n"
+            "commands:\n");
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "options: --help, --version\n");

@@ -24,8 +24,7 @@ int plan_is_paired(int mode)
     mode_spec m = mode_at((size_t)mode), fb = mode_wsl2_fallback(), nat = mode_native();
     mode_spec nat_managed = nat;
     nat_managed.v[RB_AXIS_CTRL] = RB_CTRL_MANAGED;
-    return memcmp(&m, &fb, sizeof m) == 0 || memcmp(&m, &nat, sizeof m) == 0 ||
-           memcmp(&m, &nat_managed, sizeof m) == 0;
+    return memcmp(&m, &fb, sizeof m) == 0 || memcmp(&m, &nat, sizeof m) == 0 || memcmp(&m, &nat_managed, sizeof m) == 0;
 }
 
 static int add_unit(plan_schedule *p, size_t *cap, trial_unit_kind kind, int mode, uint32_t size, int group)
@@ -78,7 +77,7 @@ static int add_round(plan_schedule *p, size_t first, size_t last, int r, uint64_
 }
 
 int plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t nsizes, int trials, uint64_t seed,
-                  plan_schedule *out)
+               plan_schedule *out)
 {
     memset(out, 0, sizeof *out);
     size_t cap = 0;
@@ -95,8 +94,8 @@ int plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t nsiz
             goto out;
     for (size_t s = 0; s < nsizes; s++) {
         int g = (int)s + 1;
-        if (add_unit(out, &cap, RB_UNIT_LAUNCH, -1, sizes[s], g) || add_unit(out, &cap, RB_UNIT_GRAPH, -1, sizes[s], g) ||
-            add_unit(out, &cap, RB_UNIT_MEMCPY, -1, sizes[s], g))
+        if (add_unit(out, &cap, RB_UNIT_LAUNCH, -1, sizes[s], g) ||
+            add_unit(out, &cap, RB_UNIT_GRAPH, -1, sizes[s], g) || add_unit(out, &cap, RB_UNIT_MEMCPY, -1, sizes[s], g))
             goto out;
         for (size_t i = 0; i < RB_MODE_COUNT; i++)
             if (runnable[i] && add_unit(out, &cap, RB_UNIT_RING, (int)i, sizes[s], g))

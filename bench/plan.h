@@ -21,8 +21,8 @@
 
 typedef struct plan_unit {
     trial_unit_kind kind;
-    int mode;        /* mode_at index for CONTROL and RING; -1 for baselines */
-    uint32_t size;   /* 0 where no size applies */
+    int mode;      /* mode_at index for CONTROL and RING; -1 for baselines */
+    uint32_t size; /* 0 where no size applies */
     int group;
 } plan_unit;
 
@@ -34,7 +34,7 @@ typedef struct plan_step {
 typedef struct plan_schedule {
     plan_unit *units;
     size_t nunits;
-    plan_step *steps;  /* the order of trials: round 0 of every group, then round 1, ... */
+    plan_step *steps; /* the order of trials: round 0 of every group, then round 1, ... */
     size_t nsteps;
     int ngroups;
 } plan_schedule;
@@ -46,7 +46,7 @@ int plan_is_paired(int mode);
 /* Builds the plan for the modes in runnable (mode_at order), sizes, trials rounds and the order
  * seed. Returns 0, or -1 (out of memory). */
 int plan_build(const unsigned char *runnable, const uint32_t *sizes, size_t nsizes, int trials, uint64_t seed,
-                  plan_schedule *out);
+               plan_schedule *out);
 void plan_free(plan_schedule *p);
 
 #endif

@@ -15,8 +15,11 @@
  * cap keeps results files small enough to commit and send around; the quick and default presets take
  * a fixed count per trial (no minimum time, which made a 0.03 us control-block write take 160 000
  * samples a trial), or fewer when the time cap comes first. */
-#define RULE(minn, mins, maxs, maxn) {.min_samples = (minn), .min_seconds = (mins), .max_seconds = (maxs), \
-                                      .max_samples = (maxn), .rel_ci_width = 0.01}
+#define RULE(minn, mins, maxs, maxn)                                                                \
+    {                                                                                               \
+        .min_samples = (minn), .min_seconds = (mins), .max_seconds = (maxs), .max_samples = (maxn), \
+        .rel_ci_width = 0.01                                                                        \
+    }
 
 static const preset_def presets[] = {
     {.name = "quick",
@@ -97,8 +100,8 @@ static int parse_size(const char *s, size_t len, uint64_t *out, char *err, size_
         v *= mul;
     }
     if (v == 0 || v % 4 || v > MAX_SIZE) {
-        snprintf(err, errlen, "--sizes: %.*s = %llu bytes: sizes must be multiples of 4 from 4 B to 1 GiB",
-                 (int)len, s, (unsigned long long)v);
+        snprintf(err, errlen, "--sizes: %.*s = %llu bytes: sizes must be multiples of 4 from 4 B to 1 GiB", (int)len, s,
+                 (unsigned long long)v);
         return -1;
     }
     *out = v;

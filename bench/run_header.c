@@ -46,9 +46,12 @@ int run_header_nvml(h5out *w, const probe_caps *caps, const char *when)
     if (!nv.available) {
         return h5out_attr_str(w, RB_H5_PROVENANCE, k, nv.reason);
     }
-    struct { const char *name; int v; } f[] = {
-        {"sm_clock_mhz", nv.sm_clock_mhz}, {"mem_clock_mhz", nv.mem_clock_mhz}, {"pcie_gen", nv.pcie_gen},
-        {"pcie_width", nv.pcie_width}, {"pcie_gen_max", nv.pcie_gen_max}, {"pcie_width_max", nv.pcie_width_max}};
+    struct {
+        const char *name;
+        int v;
+    } f[] = {{"sm_clock_mhz", nv.sm_clock_mhz}, {"mem_clock_mhz", nv.mem_clock_mhz},
+             {"pcie_gen", nv.pcie_gen},         {"pcie_width", nv.pcie_width},
+             {"pcie_gen_max", nv.pcie_gen_max}, {"pcie_width_max", nv.pcie_width_max}};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
         snprintf(k, sizeof k, "nvml_%s_%s", when, f[i].name);
         if (h5out_attr_i64(w, RB_H5_PROVENANCE, k, f[i].v) != 0)
@@ -67,12 +70,22 @@ int run_header_write(h5out *w, const env_info *env, const probe_caps *caps, cons
         return -1;
     env_pci_id("/", caps->pci_bus_id, pci_id, sizeof pci_id); /* part of the machine fingerprint */
     run_header_utc(v, sizeof v, "%Y-%m-%dT%H:%M:%SZ");
-    struct { const char *k, *v; } s[] = {
-        {"suite_version", RINGBENCH_VERSION}, {"git_commit", RINGBENCH_GIT_COMMIT},
-        {"git_dirty", RINGBENCH_GIT_DIRTY}, {"git_commit_source", RINGBENCH_GIT_COMMIT_SOURCE},
-        {"command_line", m->command_line}, {"start_utc", v}, {"backend", ring_backend_name(m->backend)},
-        {"backend_notice", m->backend_notice}, {"preset", m->preset}, {"modes", m->modes}, {"sizes", m->sizes},
-        {"gpu_name", caps->name}, {"pci_bus_id", caps->pci_bus_id}, {"pci_id", pci_id}};
+    struct {
+        const char *k, *v;
+    } s[] = {{"suite_version", RINGBENCH_VERSION},
+             {"git_commit", RINGBENCH_GIT_COMMIT},
+             {"git_dirty", RINGBENCH_GIT_DIRTY},
+             {"git_commit_source", RINGBENCH_GIT_COMMIT_SOURCE},
+             {"command_line", m->command_line},
+             {"start_utc", v},
+             {"backend", ring_backend_name(m->backend)},
+             {"backend_notice", m->backend_notice},
+             {"preset", m->preset},
+             {"modes", m->modes},
+             {"sizes", m->sizes},
+             {"gpu_name", caps->name},
+             {"pci_bus_id", caps->pci_bus_id},
+             {"pci_id", pci_id}};
     for (size_t i = 0; i < sizeof s / sizeof *s; i++)
         if (h5out_attr_str(w, RB_H5_PROVENANCE, s[i].k, s[i].v ? s[i].v : "") != 0)
             return -1;

@@ -23,7 +23,7 @@
 
 /* One trial's contribution to a cell. */
 typedef struct cell_trial {
-    double *sorted;          /* its samples, ascending */
+    double *sorted; /* its samples, ascending */
     size_t n;
     double msgs_per_s;
     const char *status;
@@ -31,14 +31,14 @@ typedef struct cell_trial {
     double elapsed_s;
     double calls[RB_CALL_KIND_COUNT];
     uint64_t messages, lost, duplicated, corrupted, kernel_errors;
-    int stop_why;            /* stats_stop of the trial's sampling */
+    int stop_why; /* stats_stop of the trial's sampling */
 } cell_trial;
 
 /* A cell: one family of one unit (and one window), with its trials so far. */
 typedef struct cell {
     int used;
     rb_family fam;
-    int mode;                /* -1 for a baseline */
+    int mode; /* -1 for a baseline */
     uint64_t size;
     uint32_t window;
     cell_trial *t;
@@ -57,11 +57,11 @@ typedef struct sweep {
     uint64_t t_start, t_last_line;
     trial_cfg tc;
     plan_schedule plan;
-    cell *cells;             /* RB_TRIAL_MAX_PARTS per unit: cells[unit * MAX + part] */
-    double memcpy_h2d[2][64];/* [pinned][size index] p50 GB/s of the run, for ratio_memcpy */
+    cell *cells;              /* RB_TRIAL_MAX_PARTS per unit: cells[unit * MAX + part] */
+    double memcpy_h2d[2][64]; /* [pinned][size index] p50 GB/s of the run, for ratio_memcpy */
 } sweep;
 
-#define CELL(sw, unit, part) (&(sw)->cells[(unit) * RB_TRIAL_MAX_PARTS + (part)])
+#define CELL(sw, unit, part) (&(sw)->cells[(unit)*RB_TRIAL_MAX_PARTS + (part)])
 
 /* Copies src into a fixed-size row field, truncating. */
 static void set(char *dst, size_t n, const char *src)
@@ -466,7 +466,8 @@ static int emit_not_run(sweep *sw, const probe_caps *caps, unsigned char *runnab
             runnable[i] = 1;
             continue;
         }
-        const char *status = invalid ? RB_STATUS_INVALID : RB_STATUS_UNSUPPORTED, *reason = invalid ? invalid : unsupported;
+        const char *status = invalid ? RB_STATUS_INVALID : RB_STATUS_UNSUPPORTED,
+                   *reason = invalid ? invalid : unsupported;
         rb_row row;
         for (int f = RB_FAM_CB_READ; f <= RB_FAM_LC_TERMINATE; f++) {
             row_init(sw, &row, (rb_family)f, (int)i, 0, 0);
@@ -490,26 +491,72 @@ static int emit_not_run(sweep *sw, const probe_caps *caps, unsigned char *runnab
 
 /* --- the sweep ------------------------------------------------------------------------------------ */
 
-int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile sig_atomic_t *stop,
-                 sweep_result *res, char *err, size_t errlen)
+/* What every trial of the run shares: the backend, the preset's budgets and the ring's switches. */
+static trial_cfg sweep_trial_cfg(const sweep_opts *o, volatile sig_atomic_t *stop)
+{
+    const preset_def *p = o->preset;
+    return (trial_cfg){.backend = o->backend,
+                       .device = o->device,
+                       .seed = o->seed,
+                       .timeout_s = o->timeout_s,
+                       .max_lifetime_s = o->max_lifetime_s,
+                       .latency = p->latency,
+                       .cb = p->cb,
+                       .tput_reps = p->tput_reps,
+                       .tput_rep_seconds = p->tput_rep_seconds,
+                       .memcpy_reps = p->memcpy_reps,
+                       .memcpy_rep_seconds = p->memcpy_rep_seconds,
+                       .lifecycle_cycles = p->lifecycle_cycles,
+                       .early_take = o->early_take,
+                       .leader_reply = o->leader_reply,
+                       .no_early_replies = o->no_early_replies,
+                       .shortcuts_busy = o->shortcuts_busy,
+                       .stream_ops = o->stream_ops,
+                       .limits = o->limits,
+                       .nwindows = o->nwindows,
+                       .stop = stop};
+}
+
+/* Every step of the plan in order, each announced on the progress line. Returns run_step's status. */
+static int run_steps(sweep *sw)
+{
+    const sweep_opts *o = sw->o;
+    int rc = 0;
+    for (size_t s = 0; s < sw->plan.nsteps && rc == 0; s++) {
+        const plan_unit *u = &sw->plan.units[sw->plan.steps[s].unit];
+        char what[128], label[64] = "baselines", name[32];
+        if (u->mode >= 0) {
+            mode_spec m = mode_at((size_t)u->mode);
+            mode_label(&m, label, sizeof label);
+        }
+        snprintf(what, sizeof what, "round %d/%d  %s %s", sw->plan.steps[s].round + 1, o->trials, label,
+                 u->kind == RB_UNIT_CONTROL ? "control block"
+                 : u->size                  ? preset_size_name(u->size, name, sizeof name)
+                                            : "");
+        progress(sw, what);
+        rc = run_step(sw, s);
+    }
+    return rc;
+}
+
+int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile sig_atomic_t *stop, sweep_result *res,
+              char *err, size_t errlen)
 {
     memset(res, 0, sizeof *res);
     res->floor_p50 = res->warmup_s = res->warmup_sm_mhz = res->warmup_target_mhz = NAN;
-    sweep sw = {.o = o, .w = w, .stop = stop, .res = res, .err = err, .errlen = errlen,
-                .backend = ring_backend_name(o->backend), .tty = isatty(STDERR_FILENO), .t_start = timing_now_ns()};
-    const preset_def *p = o->preset;
+    sweep sw = {.o = o,
+                .w = w,
+                .stop = stop,
+                .res = res,
+                .err = err,
+                .errlen = errlen,
+                .backend = ring_backend_name(o->backend),
+                .tty = isatty(STDERR_FILENO),
+                .t_start = timing_now_ns()};
     for (int a = 0; a < 2; a++)
         for (int i = 0; i < 64; i++)
             sw.memcpy_h2d[a][i] = NAN;
-    sw.tc = (trial_cfg){.backend = o->backend, .device = o->device, .seed = o->seed, .timeout_s = o->timeout_s,
-                           .max_lifetime_s = o->max_lifetime_s, .latency = p->latency, .cb = p->cb,
-                           .tput_reps = p->tput_reps, .tput_rep_seconds = p->tput_rep_seconds,
-                           .memcpy_reps = p->memcpy_reps, .memcpy_rep_seconds = p->memcpy_rep_seconds,
-                           .lifecycle_cycles = p->lifecycle_cycles, .early_take = o->early_take,
-                           .leader_reply = o->leader_reply, .no_early_replies = o->no_early_replies,
-                           .shortcuts_busy = o->shortcuts_busy,
-                           .stream_ops = o->stream_ops, .limits = o->limits,
-                           .nwindows = o->nwindows, .stop = stop};
+    sw.tc = sweep_trial_cfg(o, stop);
     memcpy(sw.tc.windows, o->windows, sizeof sw.tc.windows);
     unsigned char runnable[RB_MODE_COUNT];
     int rc = emit_not_run(&sw, caps, runnable);
@@ -525,20 +572,10 @@ int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile si
     if (rc == 0 && o->warmup_timeout_s > 0 && o->backend == RING_BACKEND_CUDA) {
         progress(&sw, "warming up the GPU");
         trial_warmup(&sw.tc, o->clocks, o->warmup_timeout_s, &res->warmup_s, &res->warmup_sm_mhz,
-                        &res->warmup_target_mhz);
+                     &res->warmup_target_mhz);
     }
-    for (size_t s = 0; s < sw.plan.nsteps && rc == 0; s++) {
-        const plan_unit *u = &sw.plan.units[sw.plan.steps[s].unit];
-        char what[128], label[64] = "baselines", name[32];
-        if (u->mode >= 0) {
-            mode_spec m = mode_at((size_t)u->mode);
-            mode_label(&m, label, sizeof label);
-        }
-        snprintf(what, sizeof what, "round %d/%d  %s %s", sw.plan.steps[s].round + 1, o->trials, label,
-                 u->kind == RB_UNIT_CONTROL ? "control block" : u->size ? preset_size_name(u->size, name, sizeof name) : "");
-        progress(&sw, what);
-        rc = run_step(&sw, s);
-    }
+    if (rc == 0)
+        rc = run_steps(&sw);
     /* A cell's trials are spread over every round, so its row waits for the last one. Interrupted
      * or not, every cell with a trial gets its row; the trials themselves are on disk already. */
     for (int g = 0; g < sw.plan.ngroups && rc >= 0; g++)

@@ -30,13 +30,13 @@ typedef struct preset_def {
     const char *sizes;       /* in the --sizes grammar */
     const char *windows;     /* in the --window grammar */
     int trials;              /* independent trials per cell */
-    measure_policy latency;       /* per latency trial */
-    measure_policy cb;            /* per control-block operation per trial */
+    measure_policy latency;  /* per latency trial */
+    measure_policy cb;       /* per control-block operation per trial */
     int tput_reps;           /* throughput repetitions per window per trial */
     double tput_rep_seconds; /* each keeps the window full this long, then drains */
     int memcpy_reps;
     double memcpy_rep_seconds;
-    int lifecycle_cycles;    /* launch..terminate cycles per control trial */
+    int lifecycle_cycles; /* launch..terminate cycles per control trial */
 } preset_def;
 
 size_t preset_count(void);
@@ -71,36 +71,36 @@ typedef struct sweep_opts {
     preset_sizes sizes;
     uint32_t windows[8];
     size_t nwindows;
-    int trials;              /* trials per cell (the preset's unless --trials) */
-    uint32_t seed;           /* payload seed; also seeds the order of trials */
+    int trials;    /* trials per cell (the preset's unless --trials) */
+    uint32_t seed; /* payload seed; also seeds the order of trials */
     double timeout_s;
     double max_lifetime_s;
-    env_clocks *clocks;      /* NVML clock session, or NULL: trial clocks unknown */
-    double warmup_timeout_s; /* GPU warm-up before the first trial; 0 = none */
-    int quiet;               /* no progress on stderr */
-    int early_take;          /* ring_config.early_take (--no-early-take sets 0) */
-    int leader_reply;        /* ring_config.leader_reply (--no-leader-reply sets 0) */
-    int no_early_replies;    /* 1: ring_config.early_replies = 0 (--no-early-replies); 0: the backend's default */
-    int shortcuts_busy;      /* ring_config.shortcuts_busy (--shortcuts-busy sets 1) */
-    int stream_ops;          /* ring_config.stream_ops (--no-stream-ops sets 0) */
+    env_clocks *clocks;            /* NVML clock session, or NULL: trial clocks unknown */
+    double warmup_timeout_s;       /* GPU warm-up before the first trial; 0 = none */
+    int quiet;                     /* no progress on stderr */
+    int early_take;                /* ring_config.early_take (--no-early-take sets 0) */
+    int leader_reply;              /* ring_config.leader_reply (--no-leader-reply sets 0) */
+    int no_early_replies;          /* 1: ring_config.early_replies = 0 (--no-early-replies); 0: the backend's default */
+    int shortcuts_busy;            /* ring_config.shortcuts_busy (--shortcuts-busy sets 1) */
+    int stream_ops;                /* ring_config.stream_ops (--no-stream-ops sets 0) */
     const platform_limits *limits; /* --platform-limits (harness/platform_limits.h), or NULL */
 } sweep_opts;
 
 typedef struct sweep_result {
-    size_t units_done, units_total; /* trials */
+    size_t units_done, units_total;          /* trials */
     size_t ok, unsupported, invalid, failed; /* rows by status */
     int interrupted;
-    rb_row *rows;            /* every row written, for the summary */
+    rb_row *rows; /* every row written, for the summary */
     size_t nrows, caprows;
-    double floor_p50;        /* NaN when not measured */
+    double floor_p50;                                  /* NaN when not measured */
     double warmup_s, warmup_sm_mhz, warmup_target_mhz; /* what the GPU warm-up did; NaN if none */
 } sweep_result;
 
 /* Runs the sweep, appending trials and rows to w. Returns 0 when it ran to the end (some rows may
  * be failed: see res), 1 when *stop was raised (every completed trial and the rows of every cell
  * with one are written), -1 when the results file could not be written (err says why). */
-int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile sig_atomic_t *stop,
-                 sweep_result *res, char *err, size_t errlen);
+int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile sig_atomic_t *stop, sweep_result *res,
+              char *err, size_t errlen);
 
 /* Prints the summary table (best and worst modes per size, fallback vs native, the run's spread). */
 void sweep_summary(const sweep_result *res, FILE *out);

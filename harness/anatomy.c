@@ -67,8 +67,8 @@ static int summarize(const host_stamps *h, uint32_t warmup, uint32_t samples, co
             v[IDLE][n[IDLE]++] = (double)(t->poll_ns - prev->published_ns) * 1e-3;
     }
     if (rc == 0) {
-        anatomy_quantiles *q[NPARTS] = {&out->rtt, &out->send, &out->poll, &out->work,
-                                   &out->publish, &out->outside, &out->idle, &out->polls};
+        anatomy_quantiles *q[NPARTS] = {&out->rtt,     &out->send,    &out->poll, &out->work,
+                                        &out->publish, &out->outside, &out->idle, &out->polls};
         for (int p = 0; p < NPARTS; p++)
             anatomy_quantiles_of(v[p], n[p], q[p]);
     }
@@ -77,8 +77,8 @@ static int summarize(const host_stamps *h, uint32_t warmup, uint32_t samples, co
     return rc;
 }
 
-int anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples,
-                   volatile sig_atomic_t *stop, anatomy_result *out, char *err, size_t errlen)
+int anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples, volatile sig_atomic_t *stop,
+                anatomy_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (samples == 0 || (uint64_t)warmup + samples > RB_ANATOMY_MAX) {
@@ -211,10 +211,17 @@ static int window_kernel(const ring_trace_rec *t, size_t n, anatomy_window *out)
 static void window_host(const ring_stats *a, const ring_stats *b, const ring_pump_result *p, anatomy_window *out)
 {
     ring_stats d = {
-        .sent = b->sent - a->sent, .received = b->received - a->received, .verified = b->verified - a->verified,
-        .lost = b->lost - a->lost, .duplicated = b->duplicated - a->duplicated, .corrupted = b->corrupted - a->corrupted,
-        .kernel_errors = b->kernel_errors - a->kernel_errors, .early = b->early - a->early,
-        .ordered = b->ordered - a->ordered, .posts = b->posts - a->posts, .announces = b->announces - a->announces,
+        .sent = b->sent - a->sent,
+        .received = b->received - a->received,
+        .verified = b->verified - a->verified,
+        .lost = b->lost - a->lost,
+        .duplicated = b->duplicated - a->duplicated,
+        .corrupted = b->corrupted - a->corrupted,
+        .kernel_errors = b->kernel_errors - a->kernel_errors,
+        .early = b->early - a->early,
+        .ordered = b->ordered - a->ordered,
+        .posts = b->posts - a->posts,
+        .announces = b->announces - a->announces,
         .fetches = b->fetches - a->fetches,
     };
     out->st = d;
@@ -228,7 +235,7 @@ static void window_host(const ring_stats *a, const ring_stats *b, const ring_pum
 }
 
 int anatomy_window_run(const ring_config *cfg, uint32_t size, uint32_t window, double seconds,
-                          volatile sig_atomic_t *stop, anatomy_window *out, char *err, size_t errlen)
+                       volatile sig_atomic_t *stop, anatomy_window *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->window = window;
@@ -258,9 +265,8 @@ int anatomy_window_run(const ring_config *cfg, uint32_t size, uint32_t window, d
     window_host(&before, &after, &timed, out);
     if (after.lost || after.duplicated || after.corrupted || after.verified != after.sent) {
         snprintf(err, errlen, "anatomy: %llu of %llu replies verified (lost %llu, duplicated %llu, corrupted %llu)",
-                 (unsigned long long)after.verified, (unsigned long long)after.sent,
-                 (unsigned long long)after.lost, (unsigned long long)after.duplicated,
-                 (unsigned long long)after.corrupted);
+                 (unsigned long long)after.verified, (unsigned long long)after.sent, (unsigned long long)after.lost,
+                 (unsigned long long)after.duplicated, (unsigned long long)after.corrupted);
         goto done;
     }
     if (window_kernel(trace, window_records(trace, (uint32_t)before.sent), out) != 0) {

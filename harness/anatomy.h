@@ -32,12 +32,12 @@ typedef struct anatomy_quantiles {
 } anatomy_quantiles;
 
 typedef struct anatomy_result {
-    uint64_t messages;     /* round trips timed, warm-up excluded */
-    uint64_t traced;       /* of those, matched with a kernel record of a batch of exactly that message */
-    uint64_t early;        /* of traced, taken by the kernel before in_tail announced them */
-    uint32_t blocks;       /* the grid the kernel ran with */
+    uint64_t messages; /* round trips timed, warm-up excluded */
+    uint64_t traced;   /* of those, matched with a kernel record of a batch of exactly that message */
+    uint64_t early;    /* of traced, taken by the kernel before in_tail announced them */
+    uint32_t blocks;   /* the grid the kernel ran with */
     anatomy_quantiles rtt, send, poll, work, publish, outside, idle, polls; /* us, except polls */
-    ring_stats st;         /* the ring's counts: lost, duplicated and corrupted must be 0 */
+    ring_stats st; /* the ring's counts: lost, duplicated and corrupted must be 0 */
 } anatomy_result;
 
 /* The 10th, 50th and 90th percentiles of v[0..n), which it sorts; NaN with no values. */
@@ -51,8 +51,8 @@ void anatomy_quantiles_of(double *v, size_t n, anatomy_quantiles *q);
  * reads its trace. Returns 0 (out filled), 1 when *stop was raised (out holds what was taken), or
  * -1 with one line in err (warmup + samples above RB_ANATOMY_MAX or zero samples, a ring error, or
  * a reply that failed verification). */
-int anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples,
-                   volatile sig_atomic_t *stop, anatomy_result *out, char *err, size_t errlen);
+int anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples, volatile sig_atomic_t *stop,
+                anatomy_result *out, char *err, size_t errlen);
 
 /* Where a window's messages wait: a ring of cfg pumped with `window` messages in flight (ring_pump,
  * as the throughput family measures it) for `seconds`, after a tenth of that untimed, with the
@@ -62,25 +62,25 @@ int anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t
  * that shows here as batches smaller than the window, polls that found nothing, or host work. */
 typedef struct anatomy_window {
     uint32_t window;
-    uint64_t messages;       /* replies verified in the timed pump */
+    uint64_t messages; /* replies verified in the timed pump */
     double seconds, msgs_per_s;
-    uint64_t batches;        /* kernel batches of the timed pump kept in the trace */
-    double per_batch;        /* messages per kernel batch, mean over those batches */
-    anatomy_quantiles batch;      /* messages per kernel batch */
-    double single_share;     /* share of the traced messages that went in a batch of one */
-    double early_share;      /* share of batches taken before in_tail announced them */
-    double leader_share;     /* share of batches the leader answered itself */
-    anatomy_quantiles polls;      /* polls per batch, the finding one included */
+    uint64_t batches;                           /* kernel batches of the timed pump kept in the trace */
+    double per_batch;                           /* messages per kernel batch, mean over those batches */
+    anatomy_quantiles batch;                    /* messages per kernel batch */
+    double single_share;                        /* share of the traced messages that went in a batch of one */
+    double early_share;                         /* share of batches taken before in_tail announced them */
+    double leader_share;                        /* share of batches the leader answered itself */
+    anatomy_quantiles polls;                    /* polls per batch, the finding one included */
     anatomy_quantiles poll, work, publish, gap; /* us per batch; gap: published to the next finding poll */
-    double kernel_busy;      /* share of the traced span from a finding poll to its batch published */
+    double kernel_busy;                       /* share of the traced span from a finding poll to its batch published */
     double per_post, per_announce, per_fetch; /* host: messages per post, per in_tail move, per out_tail read */
-    double early_replies;    /* share of replies the host took before out_tail or its copy said so */
-    ring_stats st;           /* the timed pump's counts: lost, duplicated and corrupted must be 0 */
+    double early_replies;                     /* share of replies the host took before out_tail or its copy said so */
+    ring_stats st;                            /* the timed pump's counts: lost, duplicated and corrupted must be 0 */
 } anatomy_window;
 
 /* Returns 0 (out filled), 1 when *stop was raised, or -1 with one line in err (a ring error, a
  * reply that failed verification, window above the ring's capacity). */
 int anatomy_window_run(const ring_config *cfg, uint32_t size, uint32_t window, double seconds,
-                          volatile sig_atomic_t *stop, anatomy_window *out, char *err, size_t errlen);
+                       volatile sig_atomic_t *stop, anatomy_window *out, char *err, size_t errlen);
 
 #endif

@@ -110,8 +110,10 @@ static int parse_term(const char *term, double o[CC_KIND_COUNT], char *err, size
     else if (!strcmp(key, "async"))
         o[CC_MEMCPY_ASYNC] = v;
     else {
-        snprintf(err, errlen, "--call-overhead: unknown call kind '%s' (memcpy, memcpy_async, event_record, "
-                 "event_query, stream_query, stream_sync, launch, other, query, sync, async)", key);
+        snprintf(err, errlen,
+                 "--call-overhead: unknown call kind '%s' (memcpy, memcpy_async, event_record, "
+                 "event_query, stream_query, stream_sync, launch, other, query, sync, async)",
+                 key);
         return -1;
     }
     return 0;

@@ -44,7 +44,7 @@ typedef struct attr_result {
     double base_us, other_us, delta_us;
     double calls_base_us, calls_other_us; /* sum_k c_k * p_k of each side */
     double explained_us, by_cost_us, by_count_us, remainder_us;
-    double by_kind_us[CC_KIND_COUNT];      /* c_other,k p_other,k - c_base,k p_base,k */
+    double by_kind_us[CC_KIND_COUNT]; /* c_other,k p_other,k - c_base,k p_base,k */
 } attr_result;
 
 /* Attributes the difference between two rows (their p50s, in us). A kind that neither row calls

@@ -162,7 +162,7 @@ out:
 #endif
 
 int baselines_floor(ring_backend b, int device, const measure_policy *p, measure_samples *s, char *err, size_t errlen,
-                  volatile sig_atomic_t *stop)
+                    volatile sig_atomic_t *stop)
 {
     memset(s, 0, sizeof *s);
     if (b == RING_BACKEND_CPU)
@@ -284,7 +284,7 @@ out:
 #endif
 
 int baselines_launch(ring_backend b, int device, uint32_t size, int graph, const measure_policy *p, measure_samples *s,
-                   char *err, size_t errlen, volatile sig_atomic_t *stop)
+                     char *err, size_t errlen, volatile sig_atomic_t *stop)
 {
     memset(s, 0, sizeof *s);
     if (size == 0 || size % 4) {
@@ -298,7 +298,10 @@ int baselines_launch(ring_backend b, int device, uint32_t size, int graph, const
 #ifdef RINGBENCH_HAVE_CUDA
     return cuda_launch_baseline(device, size, graph, p, s, err, errlen, stop);
 #else
-    (void)device; (void)graph; (void)p; (void)stop;
+    (void)device;
+    (void)graph;
+    (void)p;
+    (void)stop;
     snprintf(err, errlen, "built without CUDA");
     return RB_BASE_UNSUPPORTED;
 #endif
@@ -307,7 +310,7 @@ int baselines_launch(ring_backend b, int device, uint32_t size, int graph, const
 /* --- memcpy bandwidth ------------------------------------------------------------------------------ */
 
 int baselines_memcpy(ring_backend b, int device, uint32_t size, int pinned, int h2d, int reps, double rep_seconds,
-                   measure_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop)
+                     measure_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop)
 {
     memset(s, 0, sizeof *s);
     int rc = RB_BASE_FAILED;
@@ -354,8 +357,10 @@ int baselines_memcpy(ring_backend b, int device, uint32_t size, int pinned, int 
                 memcpy(h2d ? dev : host, h2d ? host : dev, size);
             } else {
 #ifdef RINGBENCH_HAVE_CUDA
-                CUDA_TRY(cerr, cudaMemcpy(h2d ? dev : host, h2d ? host : dev, size,
-                                          h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost), fail);
+                CUDA_TRY(cerr,
+                         cudaMemcpy(h2d ? dev : host, h2d ? host : dev, size,
+                                    h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost),
+                         fail);
 #endif
             }
             copies++;
@@ -426,18 +431,10 @@ static int call_op(void *ctx)
     call_ctx *c = ctx;
     cudaError_t e = cudaSuccess;
     switch (c->kind) {
-    case RB_CALL_MEMCPY_H2D_PINNED:
-        e = cudaMemcpy(c->dev, c->pinned, RB_CALL_BYTES, cudaMemcpyHostToDevice);
-        break;
-    case RB_CALL_MEMCPY_D2H_PINNED:
-        e = cudaMemcpy(c->pinned, c->dev, RB_CALL_BYTES, cudaMemcpyDeviceToHost);
-        break;
-    case RB_CALL_MEMCPY_H2D_PAGEABLE:
-        e = cudaMemcpy(c->dev, c->pageable, RB_CALL_BYTES, cudaMemcpyHostToDevice);
-        break;
-    case RB_CALL_MEMCPY_D2H_PAGEABLE:
-        e = cudaMemcpy(c->pageable, c->dev, RB_CALL_BYTES, cudaMemcpyDeviceToHost);
-        break;
+    case RB_CALL_MEMCPY_H2D_PINNED: e = cudaMemcpy(c->dev, c->pinned, RB_CALL_BYTES, cudaMemcpyHostToDevice); break;
+    case RB_CALL_MEMCPY_D2H_PINNED: e = cudaMemcpy(c->pinned, c->dev, RB_CALL_BYTES, cudaMemcpyDeviceToHost); break;
+    case RB_CALL_MEMCPY_H2D_PAGEABLE: e = cudaMemcpy(c->dev, c->pageable, RB_CALL_BYTES, cudaMemcpyHostToDevice); break;
+    case RB_CALL_MEMCPY_D2H_PAGEABLE: e = cudaMemcpy(c->pageable, c->dev, RB_CALL_BYTES, cudaMemcpyDeviceToHost); break;
     case RB_CALL_MEMCPY_ASYNC_QUERY:
         if ((e = cudaMemcpyAsync(c->dev, c->pinned, RB_CALL_BYTES, cudaMemcpyHostToDevice, c->st)) != cudaSuccess ||
             (e = cudaEventRecord(c->ev, c->st)) != cudaSuccess)
@@ -445,15 +442,9 @@ static int call_op(void *ctx)
         while ((e = cudaEventQuery(c->ev)) == cudaErrorNotReady) {
         }
         break;
-    case RB_CALL_STREAM_QUERY_IDLE:
-        e = cudaStreamQuery(c->st);
-        break;
-    case RB_CALL_STREAM_SYNC_IDLE:
-        e = cudaStreamSynchronize(c->st);
-        break;
-    case RB_CALL_EVENT_QUERY_DONE:
-        e = cudaEventQuery(c->ev);
-        break;
+    case RB_CALL_STREAM_QUERY_IDLE: e = cudaStreamQuery(c->st); break;
+    case RB_CALL_STREAM_SYNC_IDLE: e = cudaStreamSynchronize(c->st); break;
+    case RB_CALL_EVENT_QUERY_DONE: e = cudaEventQuery(c->ev); break;
     case RB_CALL_LAUNCH_EMPTY:
         /* Not waited for: the queue of launches can fill, and a launch then blocks until the GPU
          * drains it. An empty kernel runs faster than it is launched, so that is rare; it shows in
@@ -465,15 +456,14 @@ static int call_op(void *ctx)
         if ((e = rb_empty_launch(c->st)) == cudaSuccess)
             e = cudaStreamSynchronize(c->st);
         break;
-    default:
-        e = cudaErrorInvalidValue;
+    default: e = cudaErrorInvalidValue;
     }
     c->last = e;
     return e != cudaSuccess;
 }
 
-static int cuda_call_baseline(int device, baselines_call_kind kind, const measure_policy *p, measure_samples *s, char *err,
-                              size_t errlen, volatile sig_atomic_t *stop)
+static int cuda_call_baseline(int device, baselines_call_kind kind, const measure_policy *p, measure_samples *s,
+                              char *err, size_t errlen, volatile sig_atomic_t *stop)
 {
     call_ctx c = {.kind = kind};
     char cerr[256];
@@ -524,8 +514,8 @@ out:
 }
 #endif
 
-int baselines_call(ring_backend b, int device, baselines_call_kind c, const measure_policy *p, measure_samples *s, char *err,
-                 size_t errlen, volatile sig_atomic_t *stop)
+int baselines_call(ring_backend b, int device, baselines_call_kind c, const measure_policy *p, measure_samples *s,
+                   char *err, size_t errlen, volatile sig_atomic_t *stop)
 {
     memset(s, 0, sizeof *s);
     if (!baselines_call_family(c)) {
@@ -541,7 +531,9 @@ int baselines_call(ring_backend b, int device, baselines_call_kind c, const meas
 #ifdef RINGBENCH_HAVE_CUDA
     return cuda_call_baseline(device, c, p, s, err, errlen, stop);
 #else
-    (void)device; (void)p; (void)stop;
+    (void)device;
+    (void)p;
+    (void)stop;
     snprintf(err, errlen, "built without CUDA");
     return RB_BASE_UNSUPPORTED;
 #endif

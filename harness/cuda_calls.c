@@ -27,15 +27,9 @@ static const char *const kind_docs[CC_KIND_COUNT] = {
 #undef CC_KIND_DOC
 };
 
-void cc_snap(cc_snapshot *s)
-{
-    memcpy(s->n, cc_counts, sizeof s->n);
-}
+void cc_snap(cc_snapshot *s) { memcpy(s->n, cc_counts, sizeof s->n); }
 
-uint64_t cc_diff(const cc_snapshot *before, const cc_snapshot *after, cc_kind k)
-{
-    return after->n[k] - before->n[k];
-}
+uint64_t cc_diff(const cc_snapshot *before, const cc_snapshot *after, cc_kind k) { return after->n[k] - before->n[k]; }
 
 void cc_per_op(const cc_snapshot *before, const cc_snapshot *after, uint64_t nops, double out[CC_KIND_COUNT])
 {
@@ -130,8 +124,10 @@ static int inject_term(const char *t, size_t len, double us[CC_KIND_COUNT], char
     } else if (!strcmp(key, "queries")) {
         us[CC_EVENT_QUERY] = us[CC_STREAM_QUERY] = v;
     } else {
-        snprintf(err, errlen, "--inject-call-us: unknown call kind '%s' (memcpy, memcpy_async, event_record, "
-                 "event_query, stream_query, stream_sync, launch, other, all, copies, queries)", key);
+        snprintf(err, errlen,
+                 "--inject-call-us: unknown call kind '%s' (memcpy, memcpy_async, event_record, "
+                 "event_query, stream_query, stream_sync, launch, other, all, copies, queries)",
+                 key);
         return -1;
     }
     return 0;

@@ -42,7 +42,7 @@ typedef enum cc_kind {
 #define CC_KIND_ENUM(e, name, doc) CC_##e,
     CC_KINDS(CC_KIND_ENUM)
 #undef CC_KIND_ENUM
-    CC_KIND_COUNT
+        CC_KIND_COUNT
 } cc_kind;
 _Static_assert((int)CC_KIND_COUNT == (int)RB_CALL_KIND_COUNT, "cc_kind is generated from call_kinds.h");
 

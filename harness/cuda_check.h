@@ -12,8 +12,7 @@
 
 #include "timing.h"
 
-static inline void cuda_check_describe(char *buf, size_t n, const char *call, cudaError_t e, const char *file,
-                                    int line)
+static inline void cuda_check_describe(char *buf, size_t n, const char *call, cudaError_t e, const char *file, int line)
 {
     const char *base = file;
     for (const char *p = file; *p; p++)
@@ -36,13 +35,13 @@ static inline cudaError_t cuda_check_stream_wait(cudaStream_t st, double seconds
     }
 }
 
-#define CUDA_TRY(buf, call, label)                                                   \
-    do {                                                                             \
-        cudaError_t cuda_try_e_ = (call);                                            \
-        if (cuda_try_e_ != cudaSuccess) {                                            \
+#define CUDA_TRY(buf, call, label)                                                           \
+    do {                                                                                     \
+        cudaError_t cuda_try_e_ = (call);                                                    \
+        if (cuda_try_e_ != cudaSuccess) {                                                    \
             cuda_check_describe((buf), sizeof(buf), #call, cuda_try_e_, __FILE__, __LINE__); \
-            goto label;                                                              \
-        }                                                                            \
+            goto label;                                                                      \
+        }                                                                                    \
     } while (0)
 
 #endif

@@ -21,7 +21,7 @@ typedef struct env_info {
     char virt[ENV_STR];           /* "none", or hypervisor flag + DMI vendor/product in words;
                                      "unknown" when proc/cpuinfo was unreadable and DMI said nothing */
     char cpu_model[ENV_STR];
-    int cpu_count;                /* logical CPUs listed in proc/cpuinfo; 0 when unreadable */
+    int cpu_count; /* logical CPUs listed in proc/cpuinfo; 0 when unreadable */
 } env_info;
 
 /* Fills *out from the tree under root ("/" or NULL for the live system). Missing files give
@@ -46,21 +46,21 @@ int env_foreach(const env_info *e, int (*fn)(void *ctx, const char *key, const c
 #define ENV_MAX_CPUS 1024
 
 typedef struct env_limits {
-    int cpus_online;                /* from sys/devices/system/cpu/online; 0 unknown */
-    int ncpus;                      /* CPUs in the affinity mask; 0 unknown */
-    int cpus[ENV_MAX_CPUS];         /* their numbers, ascending */
-    char cpu_list[ENV_STR];         /* the mask as a list, "0-3,8"; "unknown" */
-    char cgroup[16];                /* "v2", "v1", "none" (no cgroup file) */
-    double cpu_quota;               /* CPUs the cgroup quota allows (1.5 = 150 ms per 100 ms);
-                                       0 = no quota, -1 = unknown */
-    char cpu_quota_src[ENV_STR];    /* which file said so, e.g. "cpu.max 150000 100000 at /a/b" */
-    long long mem_limit;            /* bytes; 0 = no limit, -1 = unknown */
+    int cpus_online;             /* from sys/devices/system/cpu/online; 0 unknown */
+    int ncpus;                   /* CPUs in the affinity mask; 0 unknown */
+    int cpus[ENV_MAX_CPUS];      /* their numbers, ascending */
+    char cpu_list[ENV_STR];      /* the mask as a list, "0-3,8"; "unknown" */
+    char cgroup[16];             /* "v2", "v1", "none" (no cgroup file) */
+    double cpu_quota;            /* CPUs the cgroup quota allows (1.5 = 150 ms per 100 ms);
+                                    0 = no quota, -1 = unknown */
+    char cpu_quota_src[ENV_STR]; /* which file said so, e.g. "cpu.max 150000 100000 at /a/b" */
+    long long mem_limit;         /* bytes; 0 = no limit, -1 = unknown */
     char mem_limit_src[ENV_STR];
-    int nice;                       /* the process's nice value */
-    int nice_known;                 /* 0 when it could not be read */
-    int nwarnings;                  /* what will distort a run, one sentence each */
+    int nice;       /* the process's nice value */
+    int nice_known; /* 0 when it could not be read */
+    int nwarnings;  /* what will distort a run, one sentence each */
     char warnings[4][ENV_STR];
-    int cpu_warning;                /* index in warnings of "too few CPUs usable"; -1 when none */
+    int cpu_warning; /* index in warnings of "too few CPUs usable"; -1 when none */
 } env_limits;
 
 /* Warn below these: the ring's host thread, the CPU backend's kernel thread and the verification
@@ -85,8 +85,7 @@ void env_format_cpu_list(const int *cpus, int n, char *buf, size_t size);
 /* Calls fn(ctx, key, value) for the provenance keys: cpu_affinity, cpu_affinity_count, cpus_online,
  * cgroup, cpu_quota, memory_limit, nice, limits_warnings ("none" when none); unknown values are
  * "unknown". Returns like env_foreach. */
-int env_limits_foreach(const env_limits *l, int (*fn)(void *ctx, const char *key, const char *value),
-                       void *ctx);
+int env_limits_foreach(const env_limits *l, int (*fn)(void *ctx, const char *key, const char *value), void *ctx);
 
 /* The PCI vendor:device id ("10de:2330") of the device at bus_id ("0000:41:00.0"), read from
  * sys/bus/pci under root; "unknown" where that is absent (WSL2 has no PCI tree for the GPU).
@@ -98,9 +97,9 @@ typedef struct env_nvml {
     int available;
     char reason[ENV_STR];
     char driver_version[64];
-    int sm_clock_mhz, mem_clock_mhz;   /* -1 when not told */
-    int pcie_gen, pcie_width;          /* current link; -1 when not told */
-    int pcie_gen_max, pcie_width_max;  /* -1 when not told */
+    int sm_clock_mhz, mem_clock_mhz;  /* -1 when not told */
+    int pcie_gen, pcie_width;         /* current link; -1 when not told */
+    int pcie_gen_max, pcie_width_max; /* -1 when not told */
 } env_nvml;
 
 /* Queries the device with PCI bus id pci_bus_id ("0000:41:00.0"). Returns 0 and fills *out;

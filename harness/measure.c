@@ -38,7 +38,7 @@ void measure_samples_free(measure_samples *s)
 }
 
 int measure_run(const measure_policy *p, measure_op_fn op, void *ctx, measure_samples *s, int *op_rc,
-               volatile sig_atomic_t *stop)
+                volatile sig_atomic_t *stop)
 {
     s->us = NULL;
     s->n = s->cap = 0;

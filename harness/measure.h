@@ -23,7 +23,7 @@ typedef struct measure_policy {
 typedef int (*measure_op_fn)(void *ctx);
 
 typedef struct measure_samples {
-    double *us;       /* samples, microseconds */
+    double *us; /* samples, microseconds */
     size_t n, cap;
     stats_stop why;   /* why sampling stopped (STATS_CONTINUE when aborted or interrupted) */
     double elapsed_s; /* measuring time, warm-up excluded */
@@ -33,7 +33,7 @@ typedef struct measure_samples {
  * failed (its return value in *op_rc) or memory ran out, and 1 when *stop was raised (s holds what
  * was taken so far). */
 int measure_run(const measure_policy *p, measure_op_fn op, void *ctx, measure_samples *s, int *op_rc,
-               volatile sig_atomic_t *stop);
+                volatile sig_atomic_t *stop);
 
 /* Times a single call of op (microseconds into *us). Returns op's return value. For sequences such as
  * the lifecycle, where each step depends on the one before and cannot be repeated alone. */

@@ -110,8 +110,7 @@ const char *mode_invalid_reason(const mode_spec *m)
 char *mode_label(const mode_spec *m, char *buf, size_t n)
 {
     snprintf(buf, n, "%s/%s/%s/%s", mode_axis_value(RB_AXIS_HOST, m->v[RB_AXIS_HOST]),
-             mode_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER]),
-             mode_axis_value(RB_AXIS_LAUNCH, m->v[RB_AXIS_LAUNCH]),
+             mode_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER]), mode_axis_value(RB_AXIS_LAUNCH, m->v[RB_AXIS_LAUNCH]),
              mode_axis_value(RB_AXIS_CTRL, m->v[RB_AXIS_CTRL]));
     return buf;
 }
@@ -216,8 +215,7 @@ int mode_set_parse(const char *spec, mode_set *out, char *err, size_t errlen)
             size_t len = comma ? (size_t)(comma - s) : strlen(s);
             const char *eq = memchr(s, '=', len);
             if (len == 0 || !eq) {
-                snprintf(err, errlen, "--modes: expected AXIS=VALUE[|VALUE...] terms, got '%.*s'",
-                         (int)len, s);
+                snprintf(err, errlen, "--modes: expected AXIS=VALUE[|VALUE...] terms, got '%.*s'", (int)len, s);
                 return -1;
             }
             int a;

@@ -28,11 +28,11 @@ typedef struct mode_spec {
 
 #define RB_MODE_COUNT (RB_HOST_COUNT * RB_XFER_COUNT * RB_LAUNCH_COUNT * RB_CTRL_COUNT)
 
-const char *mode_axis_name(mode_axis a);                 /* "host", "xfer", "launch", "ctrl" */
-size_t mode_axis_size(mode_axis a);                      /* number of values on the axis */
-const char *mode_axis_value(mode_axis a, int v);         /* "pinned", ...; NULL when out of range */
-const char *mode_axis_doc(mode_axis a, int v);           /* one sentence on what the value means */
-int mode_axis_parse(mode_axis a, const char *name);      /* value index, or -1 */
+const char *mode_axis_name(mode_axis a);            /* "host", "xfer", "launch", "ctrl" */
+size_t mode_axis_size(mode_axis a);                 /* number of values on the axis */
+const char *mode_axis_value(mode_axis a, int v);    /* "pinned", ...; NULL when out of range */
+const char *mode_axis_doc(mode_axis a, int v);      /* one sentence on what the value means */
+int mode_axis_parse(mode_axis a, const char *name); /* value index, or -1 */
 
 /* The i-th mode in the canonical order (host slowest, ctrl fastest), i < RB_MODE_COUNT. */
 mode_spec mode_at(size_t i);
@@ -48,8 +48,8 @@ char *mode_label(const mode_spec *m, char *buf, size_t n);
 int mode_parse_label(const char *label, mode_spec *m);
 
 /* The WSL2 fallback path of the document under test, and the native path it is compared with. */
-mode_spec mode_wsl2_fallback(void);  /* malloc/sync/noncoop/device */
-mode_spec mode_native(void);         /* pinned/async/coop/mapped */
+mode_spec mode_wsl2_fallback(void); /* malloc/sync/noncoop/device */
+mode_spec mode_native(void);        /* pinned/async/coop/mapped */
 
 /* A set of modes: selected[i] for mode_at(i). */
 typedef struct mode_set {

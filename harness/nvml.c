@@ -51,7 +51,8 @@ typedef struct nvml_api {
 
 /* Formats into out->reason. A reason longer than the field is cut: that is the intent, and going
  * through vsnprintf says so to gcc's -Wformat-truncation as well. */
-static void nvml_set_reason(env_nvml *out, const char *fmt, ...) {
+static void nvml_set_reason(env_nvml *out, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(out->reason, sizeof out->reason, fmt, ap);
@@ -59,13 +60,15 @@ static void nvml_set_reason(env_nvml *out, const char *fmt, ...) {
 }
 
 /* Writes "what failed: NVML's words (code)" into out->reason. */
-static void nvml_reason(env_nvml *out, const nvml_api *api, const char *what, int rc) {
+static void nvml_reason(env_nvml *out, const nvml_api *api, const char *what, int rc)
+{
     const char *words = api->error_string != NULL ? api->error_string(rc) : NULL;
     nvml_set_reason(out, "%s failed: %s (%d)", what, words != NULL ? words : "NVML error", rc);
 }
 
 /* Opens the library and looks up every symbol. Returns 0, or -1 with out->reason set. */
-static int nvml_load(nvml_api *api, env_nvml *out) {
+static int nvml_load(nvml_api *api, env_nvml *out)
+{
     const char *first_error;
     char err[ENV_STR];
 
@@ -87,8 +90,7 @@ static int nvml_load(nvml_api *api, env_nvml *out) {
     api->shutdown = (nvml_shutdown_fn)dlsym(api->lib, "nvmlShutdown");
     api->error_string = (nvml_error_string_fn)dlsym(api->lib, "nvmlErrorString");
     api->driver_version = (nvml_driver_version_fn)dlsym(api->lib, "nvmlSystemGetDriverVersion");
-    api->handle_by_bus_id =
-        (nvml_handle_by_bus_id_fn)dlsym(api->lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    api->handle_by_bus_id = (nvml_handle_by_bus_id_fn)dlsym(api->lib, "nvmlDeviceGetHandleByPciBusId_v2");
     api->clock_info = (nvml_clock_fn)dlsym(api->lib, "nvmlDeviceGetClockInfo");
     api->pcie_gen = (nvml_uint_fn)dlsym(api->lib, "nvmlDeviceGetCurrPcieLinkGeneration");
     api->pcie_width = (nvml_uint_fn)dlsym(api->lib, "nvmlDeviceGetCurrPcieLinkWidth");
@@ -104,21 +106,26 @@ static int nvml_load(nvml_api *api, env_nvml *out) {
 
 /* Returns the value of an unsigned NVML query as an int, or -1 when the entry point is missing, the
  * call fails (NOT_SUPPORTED is common on WSL2) or the value does not fit. */
-static int nvml_uint(nvml_uint_fn fn, nvml_device dev) {
+static int nvml_uint(nvml_uint_fn fn, nvml_device dev)
+{
     unsigned int v = 0;
-    if (fn == NULL || fn(dev, &v) != NVML_SUCCESS || v > INT_MAX) return -1;
+    if (fn == NULL || fn(dev, &v) != NVML_SUCCESS || v > INT_MAX)
+        return -1;
     return (int)v;
 }
 
-static int nvml_clock(const nvml_api *api, nvml_device dev, int type) {
+static int nvml_clock(const nvml_api *api, nvml_device dev, int type)
+{
     unsigned int mhz = 0;
     if (api->clock_info == NULL || api->clock_info(dev, type, &mhz) != NVML_SUCCESS)
         return -1;
-    if (mhz > INT_MAX) return -1;
+    if (mhz > INT_MAX)
+        return -1;
     return (int)mhz;
 }
 
-int env_nvml_query(const char *pci_bus_id, env_nvml *out) {
+int env_nvml_query(const char *pci_bus_id, env_nvml *out)
+{
     nvml_api api;
     nvml_device dev = NULL;
     int rc, initialised = 0;
@@ -134,7 +141,8 @@ int env_nvml_query(const char *pci_bus_id, env_nvml *out) {
     out->pcie_gen = out->pcie_width = -1;
     out->pcie_gen_max = out->pcie_width_max = -1;
 
-    if (nvml_load(&api, out) != 0) goto out;
+    if (nvml_load(&api, out) != 0)
+        goto out;
     rc = api.init();
     if (rc != NVML_SUCCESS) {
         nvml_reason(out, &api, "nvmlInit_v2", rc);
@@ -170,8 +178,10 @@ int env_nvml_query(const char *pci_bus_id, env_nvml *out) {
     out->pcie_width_max = nvml_uint(api.pcie_width_max, dev);
 
 out:
-    if (initialised) api.shutdown();
-    if (api.lib != NULL) dlclose(api.lib);
+    if (initialised)
+        api.shutdown();
+    if (api.lib != NULL)
+        dlclose(api.lib);
     return 0;
 }
 
@@ -184,7 +194,7 @@ typedef int (*nvml_reset_fn)(nvml_device device);
 struct env_clocks {
     nvml_api api;
     nvml_device dev;
-    nvml_u64_fn reasons;   /* nvmlDeviceGetCurrentClocksEventReasons, or the older Throttle name */
+    nvml_u64_fn reasons; /* nvmlDeviceGetCurrentClocksEventReasons, or the older Throttle name */
     nvml_clock_fn app_clock, max_clock;
     nvml_lock_fn lock;
     nvml_reset_fn reset;

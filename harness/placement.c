@@ -14,7 +14,7 @@
 #include <sys/resource.h>
 
 static placement_cfg g_place;
-static int g_place_set;             /* placement_init ran (main, before any thread starts) */
+static int g_place_set; /* placement_init ran (main, before any thread starts) */
 static pthread_once_t g_place_once = PTHREAD_ONCE_INIT;
 
 static void place_default(void);
@@ -194,10 +194,7 @@ const placement_cfg *placement_get(void)
     return &g_place;
 }
 
-int placement_current_cpu(void)
-{
-    return sched_getcpu();
-}
+int placement_current_cpu(void) { return sched_getcpu(); }
 
 long placement_ctx_switches(void)
 {

@@ -17,15 +17,15 @@
 #define RB_PLACE_MAX_WORKERS 8
 
 typedef struct placement_cfg {
-    int ncpus;                 /* usable CPUs (the mask, or --cpu) */
+    int ncpus; /* usable CPUs (the mask, or --cpu) */
     int cpus[RB_PLACE_MAX_CPUS];
-    int poller_cpu;            /* -1 when not pinned */
-    int kernel_cpu;            /* CPU backend's kernel thread; -1 when it shares */
-    int nworkers;              /* worker-pool threads */
+    int poller_cpu; /* -1 when not pinned */
+    int kernel_cpu; /* CPU backend's kernel thread; -1 when it shares */
+    int nworkers;   /* worker-pool threads */
     int worker_cpus[RB_PLACE_MAX_WORKERS];
-    int pinned;                /* 1 when threads are pinned to these CPUs */
-    char source[32];           /* "mask" (sched_getaffinity) or "--cpu" */
-    char warning[256];         /* "" or why this placement will distort the run */
+    int pinned;        /* 1 when threads are pinned to these CPUs */
+    char source[32];   /* "mask" (sched_getaffinity) or "--cpu" */
+    char warning[256]; /* "" or why this placement will distort the run */
 } placement_cfg;
 
 /* Parses a CPU list such as "0-3,8,10-11" into cpus (ascending, no duplicates). Returns the count, or

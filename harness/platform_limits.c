@@ -8,8 +8,9 @@
 #include "ring.h"
 #include "ring_protocol.h"
 
-#define WSL2_MANAGED "concurrentManagedAccess = 0 on WSL2 (NVIDIA's CUDA on WSL guide): the host may not touch " \
-                     "managed memory while a kernel runs"
+#define WSL2_MANAGED                                                                            \
+    "concurrentManagedAccess = 0 on WSL2 (NVIDIA's CUDA on WSL guide): the host may not touch " \
+    "managed memory while a kernel runs"
 
 int platform_limits_parse(const char *name, platform_limits *l, char *err, size_t errlen)
 {
@@ -49,20 +50,23 @@ const char *platform_limits_mode_reason(const platform_limits *l, const mode_spe
     return NULL;
 }
 
-const char *platform_limits_size_reason(const platform_limits *l, const mode_spec *m, uint32_t size, char *buf, size_t n)
+const char *platform_limits_size_reason(const platform_limits *l, const mode_spec *m, uint32_t size, char *buf,
+                                        size_t n)
 {
     if (!l || !l->platform[0] || !l->pinned_ceiling)
         return NULL;
     const uint64_t need = platform_limits_pinned_bytes(m, size);
     if (need <= l->pinned_ceiling)
         return NULL;
-    snprintf(buf, n, "limit applied: the ring needs %llu bytes of pinned memory, over the %s pinned ceiling of "
-             "%llu bytes (%s)", (unsigned long long)need, l->platform, (unsigned long long)l->pinned_ceiling,
-             l->pinned_source);
+    snprintf(buf, n,
+             "limit applied: the ring needs %llu bytes of pinned memory, over the %s pinned ceiling of "
+             "%llu bytes (%s)",
+             (unsigned long long)need, l->platform, (unsigned long long)l->pinned_ceiling, l->pinned_source);
     return buf;
 }
 
-int platform_limits_foreach(const platform_limits *l, int (*fn)(void *ctx, const char *key, const char *value), void *ctx)
+int platform_limits_foreach(const platform_limits *l, int (*fn)(void *ctx, const char *key, const char *value),
+                            void *ctx)
 {
     char v[64];
     int rc;
@@ -70,9 +74,10 @@ int platform_limits_foreach(const platform_limits *l, int (*fn)(void *ctx, const
         return rc;
     if (!l->platform[0])
         return 0;
-    if ((rc = fn(ctx, "platform_limits_applied", "concurrent_managed_access = 0 (ctrl=managed unsupported); "
-                                                 "pinned ceiling (modes whose rings need more unsupported at "
-                                                 "that size); cooperative launch not limited")) != 0)
+    if ((rc = fn(ctx, "platform_limits_applied",
+                 "concurrent_managed_access = 0 (ctrl=managed unsupported); "
+                 "pinned ceiling (modes whose rings need more unsupported at "
+                 "that size); cooperative launch not limited")) != 0)
         return rc;
     snprintf(v, sizeof v, "%llu", (unsigned long long)l->pinned_ceiling);
     if ((rc = fn(ctx, "platform_limits_pinned_ceiling_bytes", v)) != 0)

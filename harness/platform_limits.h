@@ -23,9 +23,9 @@
 #include "modes.h"
 
 typedef struct platform_limits {
-    char platform[16];          /* "wsl2"; "" = no limits applied */
-    uint64_t pinned_ceiling;    /* bytes of pinned host memory granted in total; 0 = no ceiling applied */
-    char pinned_source[256];    /* where the ceiling came from, or why there is none */
+    char platform[16];       /* "wsl2"; "" = no limits applied */
+    uint64_t pinned_ceiling; /* bytes of pinned host memory granted in total; 0 = no ceiling applied */
+    char pinned_source[256]; /* where the ceiling came from, or why there is none */
 } platform_limits;
 
 /* Sets *l for platform name ("wsl2"). Returns 0, or -1 with one line in err. */
@@ -40,10 +40,12 @@ uint64_t platform_limits_pinned_bytes(const mode_spec *m, uint32_t size);
 const char *platform_limits_mode_reason(const platform_limits *l, const mode_spec *m, char *buf, size_t n);
 
 /* Why the limits forbid mode m at message size `size` (the pinned ceiling), or NULL. */
-const char *platform_limits_size_reason(const platform_limits *l, const mode_spec *m, uint32_t size, char *buf, size_t n);
+const char *platform_limits_size_reason(const platform_limits *l, const mode_spec *m, uint32_t size, char *buf,
+                                        size_t n);
 
 /* Calls fn(ctx, key, value) for the provenance: platform_limits ("wsl2"), platform_limits_applied
  * (the list in words), platform_limits_pinned_ceiling_bytes (0 = none) and its _source. */
-int platform_limits_foreach(const platform_limits *l, int (*fn)(void *ctx, const char *key, const char *value), void *ctx);
+int platform_limits_foreach(const platform_limits *l, int (*fn)(void *ctx, const char *key, const char *value),
+                            void *ctx);
 
 #endif

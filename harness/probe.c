@@ -55,8 +55,8 @@ static void probe_stream_ops(probe_caps *c)
     memset(p, 0, 4096);
     CUDA_TRY(c->stream_ops_error, cudaHostGetDevicePointer(&d, p, 0), done);
     CUDA_TRY(c->stream_ops_error, cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), done);
-    c->stream_ops_ok = stream_ops_try(st, d, c->stream_ops_error, sizeof c->stream_ops_error) == 0 &&
-                       *(volatile uint32_t *)p == 1;
+    c->stream_ops_ok =
+        stream_ops_try(st, d, c->stream_ops_error, sizeof c->stream_ops_error) == 0 && *(volatile uint32_t *)p == 1;
     if (!c->stream_ops_ok && !c->stream_ops_error[0])
         snprintf(c->stream_ops_error, sizeof c->stream_ops_error, "the stream's write did not reach the host");
 done:
@@ -228,12 +228,20 @@ int probe_run(int device, probe_caps *c)
 #endif
 
 int probe_caps_foreach(const probe_caps *c, int (*fn)(void *ctx, const char *key, const char *value, const char *error),
-                    void *ctx)
+                       void *ctx)
 {
     char v[64];
     int rc;
-#define EMIT(key, value, error) do { if ((rc = fn(ctx, (key), (value), (error))) != 0) return rc; } while (0)
-#define EMIT_INT(key, x, error) do { snprintf(v, sizeof v, "%lld", (long long)(x)); EMIT(key, v, error); } while (0)
+#define EMIT(key, value, error)                           \
+    do {                                                  \
+        if ((rc = fn(ctx, (key), (value), (error))) != 0) \
+            return rc;                                    \
+    } while (0)
+#define EMIT_INT(key, x, error)                        \
+    do {                                               \
+        snprintf(v, sizeof v, "%lld", (long long)(x)); \
+        EMIT(key, v, error);                           \
+    } while (0)
     EMIT_INT("cuda_usable", c->cuda_usable, c->cuda_error);
     EMIT_INT("device", c->device, "");
     EMIT_INT("device_count", c->device_count, "");
@@ -289,28 +297,33 @@ const char *probe_caps_unsupported_reason(const probe_caps *c, const mode_spec *
             return buf;
         }
         if (c->concurrent_managed_access != 1) {
-            snprintf(buf, n, "concurrentManagedAccess = %d: the host may not touch managed memory while a "
-                     "kernel runs (as on WSL2)", c->concurrent_managed_access);
+            snprintf(buf, n,
+                     "concurrentManagedAccess = %d: the host may not touch managed memory while a "
+                     "kernel runs (as on WSL2)",
+                     c->concurrent_managed_access);
             return buf;
         }
     }
     if (m->v[RB_AXIS_LAUNCH] == RB_LAUNCH_COOP && c->cooperative_launch != 1) {
-        snprintf(buf, n, "cooperativeLaunch = %d: the device cannot launch cooperative kernels",
-                 c->cooperative_launch);
+        snprintf(buf, n, "cooperativeLaunch = %d: the device cannot launch cooperative kernels", c->cooperative_launch);
         return buf;
     }
     return NULL;
 }
 
-int probe_pinned_foreach(const probe_pinned_ceiling *p, int (*fn)(void *ctx, const char *key, const char *value), void *ctx)
+int probe_pinned_foreach(const probe_pinned_ceiling *p, int (*fn)(void *ctx, const char *key, const char *value),
+                         void *ctx)
 {
     char v[64];
     int rc;
     if (!p->measured)
         return fn(ctx, "pinned_ceiling_note", p->note);
-    struct { const char *k; unsigned long long v; } n[] = {
-        {"pinned_ceiling_largest_bytes", p->largest}, {"pinned_ceiling_total_bytes", p->total},
-        {"pinned_ceiling_bound_bytes", p->bound}};
+    struct {
+        const char *k;
+        unsigned long long v;
+    } n[] = {{"pinned_ceiling_largest_bytes", p->largest},
+             {"pinned_ceiling_total_bytes", p->total},
+             {"pinned_ceiling_bound_bytes", p->bound}};
     for (size_t i = 0; i < sizeof n / sizeof *n; i++) {
         snprintf(v, sizeof v, "%llu", n[i].v);
         if ((rc = fn(ctx, n[i].k, v)) != 0)
@@ -319,10 +332,11 @@ int probe_pinned_foreach(const probe_pinned_ceiling *p, int (*fn)(void *ctx, con
     snprintf(v, sizeof v, "%.3f", p->seconds);
     if ((rc = fn(ctx, "pinned_ceiling_seconds", v)) != 0)
         return rc;
-    return fn(ctx, "pinned_ceiling_note", p->note[0] ? p->note
-                                          : p->total_hit_bound && p->largest_hit_bound ? "both reached the bound: the "
-                                                                                         "ceiling is above it"
-                                                                                       : "");
+    return fn(ctx, "pinned_ceiling_note",
+              p->note[0]                                   ? p->note
+              : p->total_hit_bound && p->largest_hit_bound ? "both reached the bound: the "
+                                                             "ceiling is above it"
+                                                           : "");
 }
 
 static void gib(unsigned long long b, char *buf, size_t n)
@@ -339,8 +353,11 @@ char *probe_pinned_str(const probe_pinned_ceiling *p, char *buf, size_t n)
     }
     gib(p->largest, a, sizeof a);
     gib(p->total, t, sizeof t);
-    snprintf(buf, n, "largest single cudaHostAlloc %s%s, total %s%s (bound %.2f GiB, steps of %llu MiB, %.1f s, "
-             "all freed)%s%s", a, p->largest_hit_bound ? " (the bound)" : "", t, p->total_hit_bound ? " (the bound)" : "",
-             (double)p->bound / (double)(1ull << 30), RB_PINNED_STEP >> 20, p->seconds, p->note[0] ? "; " : "", p->note);
+    snprintf(buf, n,
+             "largest single cudaHostAlloc %s%s, total %s%s (bound %.2f GiB, steps of %llu MiB, %.1f s, "
+             "all freed)%s%s",
+             a, p->largest_hit_bound ? " (the bound)" : "", t, p->total_hit_bound ? " (the bound)" : "",
+             (double)p->bound / (double)(1ull << 30), RB_PINNED_STEP >> 20, p->seconds, p->note[0] ? "; " : "",
+             p->note);
     return buf;
 }

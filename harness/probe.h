@@ -15,8 +15,8 @@
 #define PROBE_ERR 192
 
 typedef struct probe_caps {
-    int cuda_usable;                  /* 1 when a device can be used */
-    char cuda_error[PROBE_ERR];       /* why not */
+    int cuda_usable;            /* 1 when a device can be used */
+    char cuda_error[PROBE_ERR]; /* why not */
     int device, device_count;
     char name[256];
     char pci_bus_id[32];
@@ -24,8 +24,8 @@ typedef struct probe_caps {
     int driver_version, runtime_version; /* e.g. 13000 */
     size_t total_mem;
     /* Device attributes (-1 when unknown). */
-    int can_map_host_memory, concurrent_managed_access, pageable_memory_access, cooperative_launch,
-        host_native_atomic, direct_managed_from_host, async_engine_count, unified_addressing;
+    int can_map_host_memory, concurrent_managed_access, pageable_memory_access, cooperative_launch, host_native_atomic,
+        direct_managed_from_host, async_engine_count, unified_addressing;
     /* Allocations tried for real: 1 ok, 0 refused (error text says how). */
     int pinned_ok, mapped_ok, managed_ok;
     char pinned_error[PROBE_ERR], mapped_error[PROBE_ERR], managed_error[PROBE_ERR];
@@ -45,7 +45,7 @@ int probe_run(int device, probe_caps *out);
 /* Calls fn(ctx, key, value, error) for each capability: stable snake_case keys, the value as text
  * and the error text ("" when none). Stops and returns fn's value when it is non-zero. */
 int probe_caps_foreach(const probe_caps *c, int (*fn)(void *ctx, const char *key, const char *value, const char *error),
-                    void *ctx);
+                       void *ctx);
 
 /* The pinned-memory ceiling (issue 21): on WSL2 cudaHostAlloc "often fails", reportedly above about
  * 0.5-1 GiB in total. probe_pinned measures it up to a bound that is safe on a shared machine:
@@ -57,11 +57,11 @@ int probe_caps_foreach(const probe_caps *c, int (*fn)(void *ctx, const char *key
 #define RB_PINNED_DEFAULT_MAX (8ull << 30)
 
 typedef struct probe_pinned_ceiling {
-    int measured;               /* 1 when measured (CUDA); 0: not applicable, note says why */
+    int measured;                             /* 1 when measured (CUDA); 0: not applicable, note says why */
     unsigned long long bound, largest, total; /* bytes */
     int total_hit_bound, largest_hit_bound;   /* 1: the ceiling is at least the bound, not found */
-    double seconds;             /* how long the measurement took */
-    char note[PROBE_ERR];       /* the refusing error, or why not measured */
+    double seconds;                           /* how long the measurement took */
+    char note[PROBE_ERR];                     /* the refusing error, or why not measured */
 } probe_pinned_ceiling;
 
 /* Measures the ceiling on device `device` up to bound bytes (0: RB_PINNED_DEFAULT_MAX). Without CUDA
@@ -71,7 +71,7 @@ int probe_pinned(int device, unsigned long long bound, probe_pinned_ceiling *out
 /* Calls fn(ctx, key, value) for each field: pinned_ceiling_largest_bytes, _total_bytes, _bound_bytes,
  * _seconds, _note ("not applicable: ..." when not measured). Stops at fn's non-zero value. */
 int probe_pinned_foreach(const probe_pinned_ceiling *p, int (*fn)(void *ctx, const char *key, const char *value),
-                      void *ctx);
+                         void *ctx);
 
 /* One line for people: "largest single 8 GiB (the bound), total 8 GiB (the bound), 1.2 s" or
  * "not applicable: ...". Returns buf. */

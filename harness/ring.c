@@ -279,16 +279,14 @@ static int wait_for(ring *r, wait_kind kind, uint32_t value, const char *what)
         int rc = refresh(r, 1);
         if (rc != RING_OK)
             return rc;
-        if ((kind == WAIT_STATE && r->kview.state == value) ||
-            (kind == WAIT_FLAG_ACK && r->kview.flag_ack == value))
+        if ((kind == WAIT_STATE && r->kview.state == value) || (kind == WAIT_FLAG_ACK && r->kview.flag_ack == value))
             return RING_OK;
         if (polls % STATUS_EVERY == 0 || kind == WAIT_STATE) {
             if ((rc = check_alive(r, what)) != RING_OK)
                 return rc;
         }
         if (timing_seconds_since(t0) > r->cfg.timeout_s)
-            return ring_fail(r, RING_ETIMEOUT,
-                             "timed out after %.3g s waiting for %s (kernel state %s, heartbeat %u)",
+            return ring_fail(r, RING_ETIMEOUT, "timed out after %.3g s waiting for %s (kernel state %s, heartbeat %u)",
                              r->cfg.timeout_s, what, state_name(r->kview.state), r->kview.heartbeat);
     }
 }
@@ -375,8 +373,7 @@ int ring_terminate(ring *r)
 #endif
 
 /* Writes payload words lo..hi-1 of input slot `slot` and returns their part of the checksum. */
-RB_VECTOR_CLONES static uint32_t generate_payload(uint32_t *w, uint32_t lo, uint32_t hi, uint32_t seed,
-                                                  uint32_t slot)
+RB_VECTOR_CLONES static uint32_t generate_payload(uint32_t *w, uint32_t lo, uint32_t hi, uint32_t seed, uint32_t slot)
 {
     uint32_t sum = 0;
     for (uint32_t i = lo; i < hi; i++) {
@@ -399,8 +396,8 @@ RB_VECTOR_CLONES static uint32_t sum_payload(const uint32_t *w, uint32_t lo, uin
 /* Compares reply words lo..hi-1 of message seq (sent from input slot `slot`) with what the kernel
  * must have produced; returns non-zero on any difference, and their part of the reply's checksum in
  * *sum. */
-RB_VECTOR_CLONES static uint32_t check_reply(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t seed,
-                                             uint32_t slot, uint32_t seq, uint32_t *sum)
+RB_VECTOR_CLONES static uint32_t check_reply(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t seed, uint32_t slot,
+                                             uint32_t seq, uint32_t *sum)
 {
     uint32_t s = 0, bad = 0;
     for (uint32_t i = lo; i < hi; i++) {
@@ -479,8 +476,8 @@ static void fill_slots(ring *r)
 {
     for (uint32_t slot = 0; slot < r->cfg.capacity; slot++) {
         unsigned char *base = r->in_stage + (size_t)slot * r->stride;
-        (void)payload_pass(r, PASS_GENERATE, (uint32_t *)(base + sizeof(ring_hdr)), r->cfg.max_payload / 4, slot,
-                           0, NULL);
+        (void)payload_pass(r, PASS_GENERATE, (uint32_t *)(base + sizeof(ring_hdr)), r->cfg.max_payload / 4, slot, 0,
+                           NULL);
         r->slot_len[slot] = 0;
     }
 }
@@ -518,7 +515,8 @@ static void verify_reply(ring *r, uint32_t index)
         return;
     }
     uint32_t bad = 0;
-    const uint32_t sum = payload_pass(r, PASS_CHECK, (uint32_t *)(base + sizeof(ring_hdr)), h.len / 4, slot, index, &bad);
+    const uint32_t sum =
+        payload_pass(r, PASS_CHECK, (uint32_t *)(base + sizeof(ring_hdr)), h.len / 4, slot, index, &bad);
     if (bad || ring_seal(sum, index, h.len) != h.sum)
         r->st.corrupted++;
     else

@@ -43,14 +43,14 @@ const char *ring_backend_name(ring_backend b); /* "cuda", "cpu" */
 typedef struct ring_config {
     ring_backend backend;
     mode_spec mode;
-    int device;              /* CUDA device ordinal */
-    uint32_t capacity;       /* slots per ring, power of two */
-    uint32_t max_payload;    /* bytes, multiple of 4 */
-    uint32_t blocks;         /* CUDA grid; 0 = every co-resident block (fills the GPU) */
-    double timeout_s;        /* bound of any single wait */
-    double max_lifetime_s;   /* the kernel leaves by itself after this; 0 = no limit */
-    uint32_t seed;           /* payload generator seed */
-    int host_workers;        /* threads for host work on messages >= 256 KiB; -1 = by CPU count */
+    int device;            /* CUDA device ordinal */
+    uint32_t capacity;     /* slots per ring, power of two */
+    uint32_t max_payload;  /* bytes, multiple of 4 */
+    uint32_t blocks;       /* CUDA grid; 0 = every co-resident block (fills the GPU) */
+    double timeout_s;      /* bound of any single wait */
+    double max_lifetime_s; /* the kernel leaves by itself after this; 0 = no limit */
+    uint32_t seed;         /* payload generator seed */
+    int host_workers;      /* threads for host work on messages >= 256 KiB; -1 = by CPU count */
     /* Fault injection, CPU backend only, for tests of the verifier: every fault_every-th reply is
      * damaged as fault_kind says. 0 = never. */
     uint32_t fault_every;
@@ -112,15 +112,15 @@ void ring_config_default(ring_config *c);
 uint32_t ring_capacity_for(uint32_t max_payload);
 
 typedef struct ring_stats {
-    uint64_t sent, received;  /* messages */
-    uint64_t verified;        /* replies that matched exactly */
+    uint64_t sent, received; /* messages */
+    uint64_t verified;       /* replies that matched exactly */
     uint64_t lost, duplicated, corrupted;
-    uint64_t kernel_errors;   /* the kernel's own count of bad inputs */
-    uint64_t early;           /* of verified: taken before out_tail announced them (early_replies) */
-    uint64_t ordered;         /* of sent: posted with their whole round trip in stream order */
-    uint64_t posts;           /* host batches posted (messages per post = sent / posts) */
-    uint64_t announces;       /* in_tail moves the host wrote or queued (a staged write counts once) */
-    uint64_t fetches;         /* reads of out_tail that found new replies */
+    uint64_t kernel_errors; /* the kernel's own count of bad inputs */
+    uint64_t early;         /* of verified: taken before out_tail announced them (early_replies) */
+    uint64_t ordered;       /* of sent: posted with their whole round trip in stream order */
+    uint64_t posts;         /* host batches posted (messages per post = sent / posts) */
+    uint64_t announces;     /* in_tail moves the host wrote or queued (a staged write counts once) */
+    uint64_t fetches;       /* reads of out_tail that found new replies */
 } ring_stats;
 
 typedef struct ring ring;
@@ -165,7 +165,7 @@ int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile s
               ring_pump_result *out);
 
 /* Control-block operations (the subject of the "10-30%" claim). */
-int ring_cb_read(ring *r, ring_cb_kern *out);   /* one read of the kernel-written half */
+int ring_cb_read(ring *r, ring_cb_kern *out);    /* one read of the kernel-written half */
 int ring_cb_write_flag(ring *r, uint32_t value); /* one write of the handshake flag */
 int ring_cb_handshake(ring *r);                  /* flag+1, wait until the kernel acknowledges it */
 
@@ -176,7 +176,7 @@ int ring_trace_read(ring *r, ring_trace_rec *out);
 
 const ring_stats *ring_get_stats(const ring *r);
 const ring_config *ring_get_config(const ring *r);
-uint32_t ring_blocks(const ring *r);  /* grid size the kernel runs with (1 for the CPU backend) */
+uint32_t ring_blocks(const ring *r);     /* grid size the kernel runs with (1 for the CPU backend) */
 int ring_uses_stream_ops(const ring *r); /* 1 when idle posts go in stream order (ring_config.stream_ops) */
 const char *ring_error(const ring *r);
 

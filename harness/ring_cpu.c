@@ -147,7 +147,8 @@ static void *cpu_kernel(void *arg)
         if (state == RING_STATE_ACTIVE && n != 0) {
             ring_trace_rec *t = s->trace ? &s->trace[batches++ & (RING_TRACE_RECS - 1)] : NULL;
             if (t)
-                *t = (ring_trace_rec){.poll_ns = now, .seen_ns = timing_now_ns(), .first = done, .n = n, .polls = polls};
+                *t =
+                    (ring_trace_rec){.poll_ns = now, .seen_ns = timing_now_ns(), .first = done, .n = n, .polls = polls};
             polls = 0;
             const uint32_t bad_before = errors;
             for (uint32_t i = 0; i < n; i++, done++) {
@@ -350,7 +351,7 @@ static int cpu_put_done(ring *r, uint32_t slot)
     (void)slot;
     if (twin_async(r))
         CC_COUNT(CC_EVENT_QUERY); /* the twin asks the slot's event; a sync copy has none */
-    return 1; /* puts complete before put returns */
+    return 1;                     /* puts complete before put returns */
 }
 
 static int cpu_get_done(ring *r, uint32_t slot)

@@ -46,7 +46,7 @@ typedef struct cuda_state {
     ring_cb_host *snap;                  /* capacity + 1 snapshots of the host half */
     ring_cb_kern *kstage;                /* landing place of staged kernel-half reads */
     void *scratch;
-    ring_trace_rec *trace;               /* device memory, RING_TRACE_RECS records (cfg.trace) */
+    ring_trace_rec *trace; /* device memory, RING_TRACE_RECS records (cfg.trace) */
     cudaStream_t kstream, h2d, d2h, ctl;
     cudaEvent_t *ev_in, *ev_out;
     int pinned, async, zerocopy, ctrl, launched, broken;
@@ -335,7 +335,8 @@ static int cuda_launch(ring *r)
         .max_lifetime_ns = (uint64_t)(r->cfg.max_lifetime_s * 1e9),
         .capacity = r->cfg.capacity,
         .max_payload = r->cfg.max_payload,
-        .flags = (r->cfg.early_take ? RING_KFLAG_EARLY_TAKE : 0u) | (r->cfg.leader_reply ? RING_KFLAG_LEADER_REPLY : 0u) |
+        .flags = (r->cfg.early_take ? RING_KFLAG_EARLY_TAKE : 0u) |
+                 (r->cfg.leader_reply ? RING_KFLAG_LEADER_REPLY : 0u) |
                  (r->cfg.shortcuts_busy ? RING_KFLAG_SHORTCUTS_BUSY : 0u),
         .trace = s->trace,
     };
@@ -408,7 +409,8 @@ static int cuda_put(ring *r, uint32_t first, uint32_t n, size_t bytes, int track
     const size_t off = (size_t)first * r->stride;
     if (s->async) {
         CC_COUNT(CC_MEMCPY_ASYNC);
-        CUDA_TRY(s->cerr, cudaMemcpyAsync(s->in_dev + off, r->in_stage + off, bytes, cudaMemcpyHostToDevice, s->h2d), failed);
+        CUDA_TRY(s->cerr, cudaMemcpyAsync(s->in_dev + off, r->in_stage + off, bytes, cudaMemcpyHostToDevice, s->h2d),
+                 failed);
         if (track) {
             CC_COUNT(CC_EVENT_RECORD);
             CUDA_TRY(s->cerr, cudaEventRecord(s->ev_in[first + n - 1], s->h2d), failed);
@@ -438,7 +440,8 @@ static int cuda_get(ring *r, uint32_t first, uint32_t n, size_t bytes)
             CUDA_TRY(s->cerr, cudaEventRecord(s->ev_out[s->get_last], s->d2h), failed);
         }
         CC_COUNT(CC_MEMCPY_ASYNC);
-        CUDA_TRY(s->cerr, cudaMemcpyAsync(r->out_stage + off, s->out_dev + off, bytes, cudaMemcpyDeviceToHost, s->d2h), failed);
+        CUDA_TRY(s->cerr, cudaMemcpyAsync(r->out_stage + off, s->out_dev + off, bytes, cudaMemcpyDeviceToHost, s->d2h),
+                 failed);
         s->get_pending = 1;
         s->get_last = first + n - 1;
         return RING_OK;
@@ -533,7 +536,8 @@ static int cuda_cb_read(ring *r)
     cuda_state *s = r->be;
     if (s->async) {
         CC_COUNT(CC_MEMCPY_ASYNC);
-        CUDA_TRY(s->cerr, cudaMemcpyAsync(s->kstage, &s->cb_dev->k, sizeof *s->kstage, cudaMemcpyDeviceToHost, s->ctl), failed);
+        CUDA_TRY(s->cerr, cudaMemcpyAsync(s->kstage, &s->cb_dev->k, sizeof *s->kstage, cudaMemcpyDeviceToHost, s->ctl),
+                 failed);
         CC_COUNT(CC_STREAM_SYNC);
         CUDA_TRY(s->cerr, cudaStreamSynchronize(s->ctl), failed);
     } else {

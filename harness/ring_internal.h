@@ -56,38 +56,38 @@ extern const ring_ops ring_cuda_ops;
 struct ring {
     ring_config cfg;
     const ring_ops *ops;
-    void *be;                  /* backend state */
+    void *be; /* backend state */
     char err[320];
 
     /* Set by ops->open. */
-    ring_cb *cb_direct;        /* host pointer to the control block when the host accesses it directly
-                                * (managed, mapped, CPU backend); NULL when every access is staged */
-    unsigned char *in_stage;   /* host side of each input slot (for zerocopy: the ring itself) */
+    ring_cb *cb_direct;      /* host pointer to the control block when the host accesses it directly
+                              * (managed, mapped, CPU backend); NULL when every access is staged */
+    unsigned char *in_stage; /* host side of each input slot (for zerocopy: the ring itself) */
     unsigned char *out_stage;
     uint32_t blocks;
 
     /* Protocol state, owned by ring.c. */
     size_t stride;
     uint32_t mask;
-    ring_cb_host shadow;       /* what the host has written, or will write, to the host half */
-    ring_cb_host written;      /* what a direct control block holds now (to store only changes) */
-    ring_cb_kern kview;        /* the last kernel half the host read */
-    uint32_t issued;           /* messages whose put has started */
-    uint32_t published;        /* messages announced through in_tail */
-    uint32_t fetched;          /* replies whose get has started */
-    uint32_t consumed;         /* replies verified and released */
-    uint32_t delivered;        /* replies handed to the caller by ring_recv (<= consumed) */
-    uint32_t *lens;            /* payload length of each in-flight message, by slot */
+    ring_cb_host shadow;           /* what the host has written, or will write, to the host half */
+    ring_cb_host written;          /* what a direct control block holds now (to store only changes) */
+    ring_cb_kern kview;            /* the last kernel half the host read */
+    uint32_t issued;               /* messages whose put has started */
+    uint32_t published;            /* messages announced through in_tail */
+    uint32_t fetched;              /* replies whose get has started */
+    uint32_t consumed;             /* replies verified and released */
+    uint32_t delivered;            /* replies handed to the caller by ring_recv (<= consumed) */
+    uint32_t *lens;                /* payload length of each in-flight message, by slot */
     uint32_t *slot_len, *slot_sum; /* per input slot: the length whose payload checksum is cached */
     /* Copy runs started and not yet known complete, as FIFOs of "index after the run's last message"
      * (at most capacity runs each, since a run holds at least one in-flight message). */
     uint32_t *put_runs, put_head, put_tail;
     uint32_t *get_runs, get_head, get_tail;
     int launched, terminated;
-    int early;                 /* take small zero-copy replies from their own words (try_reply) */
-    int stream_ops;            /* set by ops->open: announce/await_reply work for this ring */
+    int early;      /* take small zero-copy replies from their own words (try_reply) */
+    int stream_ops; /* set by ops->open: announce/await_reply work for this ring */
     ring_stats st;
-    pool_ctx *pool;             /* workers for per-byte host work on large messages, or NULL */
+    pool_ctx *pool; /* workers for per-byte host work on large messages, or NULL */
 };
 
 /* Formats a message into r->err and returns code. */

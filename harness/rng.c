@@ -15,10 +15,7 @@ void rng_seed(rng *r, uint64_t seed)
         r->s[i] = rng_splitmix64(&seed);
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 uint64_t rng_next(rng *r)
 {
@@ -53,7 +50,4 @@ size_t rng_below(rng *r, size_t n)
     return (size_t)(x % bound);
 }
 
-double rng_unit(rng *r)
-{
-    return ((double)(rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
-}
+double rng_unit(rng *r) { return ((double)(rng_next(r) >> 11) + 0.5) / 9007199254740992.0; }

@@ -41,18 +41,18 @@ int stats_summarize(const double *x, size_t n, stats_summary *out);
 
 /* The adaptive stopping rule of every latency cell. */
 typedef struct stats_rule {
-    size_t min_samples;   /* never stop before this many */
-    double min_seconds;   /* nor before this much measuring time */
-    double max_seconds;   /* stop at this time whatever the CI: the per-cell cap */
-    size_t max_samples;   /* stop at this count whatever the CI */
-    double rel_ci_width;  /* converged when (ci_hi - ci_lo) / median <= this, e.g. 0.01 */
+    size_t min_samples;  /* never stop before this many */
+    double min_seconds;  /* nor before this much measuring time */
+    double max_seconds;  /* stop at this time whatever the CI: the per-cell cap */
+    size_t max_samples;  /* stop at this count whatever the CI */
+    double rel_ci_width; /* converged when (ci_hi - ci_lo) / median <= this, e.g. 0.01 */
 } stats_rule;
 
 typedef enum stats_stop {
     STATS_CONTINUE = 0,
-    STATS_CONVERGED,      /* the CI of the median is narrow enough */
-    STATS_TIME_CAP,       /* max_seconds reached first */
-    STATS_COUNT_CAP       /* max_samples reached first */
+    STATS_CONVERGED, /* the CI of the median is narrow enough */
+    STATS_TIME_CAP,  /* max_seconds reached first */
+    STATS_COUNT_CAP  /* max_samples reached first */
 } stats_stop;
 
 /* Stable names for the stop reasons ("converged", "time_cap", "count_cap", "continue"). */
@@ -81,16 +81,15 @@ void stats_stopper_free(stats_stopper *st);
  * Caps are taken literally: 0 is not "no cap". With st or rule NULL (or x NULL with n > 0) it
  * returns STATS_CONTINUE and sets errno EINVAL; if the scratch cannot grow it skips that convergence
  * check (errno ENOMEM) and the caps still end the cell. */
-stats_stop stats_should_stop(stats_stopper *st, const stats_rule *rule, const double *x, size_t n,
-                             double elapsed_s);
+stats_stop stats_should_stop(stats_stopper *st, const stats_rule *rule, const double *x, size_t n, double elapsed_s);
 
 /* Bootstrap (reps resamples with a seeded generator) of median(b)/median(a) - 1, the overhead of b
  * over a. *est is the point estimate from the full samples; [*lo, *hi] the percentile interval at
  * level conf. Returns 0, or -1 with errno set (EINVAL for empty or NULL inputs, NaN samples, reps < 1
  * or conf outside (0,1); EDOM when a median of a, full or resampled, is 0; ENOMEM). Deterministic
  * for a given seed (xoshiro256**, not rand()); medians by selection, O((na + nb) * reps). */
-int stats_bootstrap_overhead(const double *a, size_t na, const double *b, size_t nb, int reps,
-                             uint64_t seed, double conf, double *est, double *lo, double *hi);
+int stats_bootstrap_overhead(const double *a, size_t na, const double *b, size_t nb, int reps, uint64_t seed,
+                             double conf, double *est, double *lo, double *hi);
 
 /* ------------------------------------------------------------------------------------------------
  * Trial-level statistics.
@@ -138,8 +137,8 @@ typedef struct stats_trial {
 } stats_trial;
 
 typedef enum stats_ci_method {
-    STATS_CI_TRIALS = 0,  /* hierarchical bootstrap over trials, calibrated */
-    STATS_CI_SAMPLES      /* one trial: within-trial (sample-level) interval only */
+    STATS_CI_TRIALS = 0, /* hierarchical bootstrap over trials, calibrated */
+    STATS_CI_SAMPLES     /* one trial: within-trial (sample-level) interval only */
 } stats_ci_method;
 
 /* "trials" or "samples": the same words as the results schema's ci_method column. */
@@ -151,12 +150,12 @@ const char *stats_ci_method_name(stats_ci_method m);
 #define STATS_HBOOT_SEED 20261122u
 
 typedef struct stats_interval {
-    double est;             /* the point estimate */
-    double lo, hi;          /* the interval at level conf (calibrated when method is TRIALS) */
-    double raw_lo, raw_hi;  /* the percentile bootstrap bounds before calibration (= lo, hi when
-                             * no calibration applied) */
-    double scale;           /* the calibration factor c applied (1 when none) */
-    int df;                 /* degrees of freedom of the calibration (0 when none) */
+    double est;            /* the point estimate */
+    double lo, hi;         /* the interval at level conf (calibrated when method is TRIALS) */
+    double raw_lo, raw_hi; /* the percentile bootstrap bounds before calibration (= lo, hi when
+                            * no calibration applied) */
+    double scale;          /* the calibration factor c applied (1 when none) */
+    int df;                /* degrees of freedom of the calibration (0 when none) */
     stats_ci_method method;
 } stats_interval;
 
@@ -185,8 +184,7 @@ int stats_hboot(const stats_trial *t, size_t k, int reps, uint64_t seed, double 
 
 /* The same with the naive within-trial draw (n values resampled, the lower median selected): the
  * slow reference, O(n) per draw, for tests. Same contract. */
-int stats_hboot_naive(const stats_trial *t, size_t k, int reps, uint64_t seed, double conf,
-                      stats_interval *out);
+int stats_hboot_naive(const stats_trial *t, size_t k, int reps, uint64_t seed, double conf, stats_interval *out);
 
 /* The raw replicates of the hierarchical bootstrap (fast draw when naive is 0), unsorted, into
  * out[0..reps), for tests and diagnostics. With k = 1 they are bootstrap medians of the one trial.
@@ -198,15 +196,15 @@ int stats_hboot_replicates(const stats_trial *t, size_t k, int reps, uint64_t se
  * calibrated with df = min(ka, kb) - 1. When min(ka, kb) = 1 the replicates redraw only within
  * trials and no calibration is applied (method SAMPLES): the interval then reflects sample noise
  * only. Returns 0, or -1 with errno set (as stats_hboot; EDOM when est(a) or a replicate of it is 0). */
-int stats_hboot_ratio(const stats_trial *a, size_t ka, const stats_trial *b, size_t kb, int reps,
-                      uint64_t seed, double conf, stats_interval *out);
+int stats_hboot_ratio(const stats_trial *a, size_t ka, const stats_trial *b, size_t kb, int reps, uint64_t seed,
+                      double conf, stats_interval *out);
 
 /* Paired rounds within one run: a[j] and b[j] were measured back to back in round j. est = the mean
  * over rounds of med(b_j) / med(a_j), minus 1; replicates resample round pairs with replacement and
  * redraw both medians of each drawn pair; calibrated with df = k - 1. k = 1: within-trial redraws
  * only, no calibration (method SAMPLES). Returns 0, or -1 with errno as stats_hboot_ratio. */
-int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int reps, uint64_t seed,
-                       double conf, stats_interval *out);
+int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int reps, uint64_t seed, double conf,
+                       stats_interval *out);
 
 /* Two modes in a cell's samples? Some cells switch between two latencies (on the H100 a zero-copy
  * ring with a device control block answers 8 B in ~2.7 or ~8.7 us, the slow share varying from 4% to
@@ -219,9 +217,9 @@ int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int
 #define STATS_MODES_MIN_RATIO 1.5
 #define STATS_MODES_MIN_D 3.0
 typedef struct stats_modes {
-    int bimodal;      /* 1 when the rule above holds */
-    double lo, hi;    /* medians of the lower and upper class (lo = hi = the median when unimodal) */
-    double hi_share;  /* share of samples in the upper class (0 when unimodal) */
+    int bimodal;     /* 1 when the rule above holds */
+    double lo, hi;   /* medians of the lower and upper class (lo = hi = the median when unimodal) */
+    double hi_share; /* share of samples in the upper class (0 when unimodal) */
 } stats_modes;
 
 /* The modes of sorted[0..n) (ascending, positive values). Returns 0, or -1 (errno EINVAL) when n < 20

@@ -24,7 +24,8 @@ static void resolve(void)
     cudaError_t ev = cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", &v, 12000, cudaEnableDefault, &qv);
     if (ew != cudaSuccess || ev != cudaSuccess || qw != cudaDriverEntryPointSuccess ||
         qv != cudaDriverEntryPointSuccess || !w || !v) {
-        snprintf(g_missing, sizeof g_missing, "the driver does not provide cuStreamWriteValue32/cuStreamWaitValue32 (%s)",
+        snprintf(g_missing, sizeof g_missing,
+                 "the driver does not provide cuStreamWriteValue32/cuStreamWaitValue32 (%s)",
                  cudaGetErrorString(ew != cudaSuccess ? ew : ev));
         (void)cudaGetLastError();
         return;

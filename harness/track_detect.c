@@ -27,10 +27,7 @@ const char *track_kind_name(track_kind k)
     return "?";
 }
 
-static int usable(const track_point *p)
-{
-    return isfinite(p->est) && p->est > 0;
-}
+static int usable(const track_point *p) { return isfinite(p->est) && p->est > 0; }
 
 /* Standard error in log space from a 95% interval; NaN when the interval is absent or unusable. */
 static double log_se(const track_point *p)
@@ -55,8 +52,7 @@ static double median_sort(double *v, size_t n)
 
 /* The baseline of the window idx[0..w-1]: median log estimate, robust spread (max of the MAD spread
  * and the median trial-level standard error). tmp holds w doubles. */
-static void baseline_of(const track_point *s, const size_t *idx, size_t w, double *tmp,
-                        double *b, double *sigma)
+static void baseline_of(const track_point *s, const size_t *idx, size_t w, double *tmp, double *b, double *sigma)
 {
     for (size_t i = 0; i < w; i++)
         tmp[i] = log(s[idx[i]].est);
@@ -75,8 +71,8 @@ static void baseline_of(const track_point *s, const size_t *idx, size_t w, doubl
 }
 
 /* Is point p beyond the thresholds against baseline b, and in which direction (+1 grew, -1 shrank)? */
-static int beyond(const track_point *p, double b, double sigma, size_t w, const track_params *prm,
-                  double *d_out, double *sd_out)
+static int beyond(const track_point *p, double b, double sigma, size_t w, const track_params *prm, double *d_out,
+                  double *sd_out)
 {
     double d = log(p->est) - b;
     double se = log_se(p);
@@ -94,8 +90,7 @@ static int beyond(const track_point *p, double b, double sigma, size_t w, const 
     return d > 0 ? 1 : -1;
 }
 
-int track_judge(const track_point *series, size_t n, int higher_is_better, const track_params *p,
-                track_result *out)
+int track_judge(const track_point *series, size_t n, int higher_is_better, const track_params *p, track_result *out)
 {
     if (!series || !p || !out || n == 0) {
         errno = EINVAL;

@@ -38,13 +38,16 @@ typedef struct track_point {
 } track_point;
 
 typedef struct track_params {
-    size_t window;       /* lookback: at most this many history points form the baseline */
-    size_t min_history;  /* fewer usable history points than this: TRACK_NO_HISTORY */
-    double z_min;        /* |z| threshold */
-    double min_effect;   /* relative change threshold, e.g. 0.03 for 3% */
+    size_t window;      /* lookback: at most this many history points form the baseline */
+    size_t min_history; /* fewer usable history points than this: TRACK_NO_HISTORY */
+    double z_min;       /* |z| threshold */
+    double min_effect;  /* relative change threshold, e.g. 0.03 for 3% */
 } track_params;
 
-#define TRACK_PARAMS_DEFAULT {20, 5, 3.5, 0.03}
+#define TRACK_PARAMS_DEFAULT \
+    {                        \
+        20, 5, 3.5, 0.03     \
+    }
 
 typedef enum track_kind {
     TRACK_UNCHANGED = 0,
@@ -83,22 +86,21 @@ int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, d
 
 typedef struct track_result {
     track_kind kind;
-    size_t n_baseline;    /* history points in the baseline */
-    double baseline;      /* exp(median log estimate) of the baseline, in the figure's unit */
-    double newest;        /* the newest estimate */
-    double change;        /* newest / baseline - 1 (positive: the figure grew) */
+    size_t n_baseline;           /* history points in the baseline */
+    double baseline;             /* exp(median log estimate) of the baseline, in the figure's unit */
+    double newest;               /* the newest estimate */
+    double change;               /* newest / baseline - 1 (positive: the figure grew) */
     double change_lo, change_hi; /* 95% interval of change */
-    double z;             /* d / sigma_d */
-    double sigma;         /* s: the run-to-run noise (log space, ~ relative) the decision used */
-    double sd;            /* sigma_d: the standard error of d = log(newest) - baseline (z = d / sd) */
-    size_t first;         /* index in the series of the first run that shows the change; the newest
-                             run's index when only it does (meaningful for REGRESSION/IMPROVEMENT) */
+    double z;                    /* d / sigma_d */
+    double sigma;                /* s: the run-to-run noise (log space, ~ relative) the decision used */
+    double sd;                   /* sigma_d: the standard error of d = log(newest) - baseline (z = d / sd) */
+    size_t first;                /* index in the series of the first run that shows the change; the newest
+                                    run's index when only it does (meaningful for REGRESSION/IMPROVEMENT) */
 } track_result;
 
 /* Judges series[n-1] (the newest run) against series[0 .. n-2] (its history, oldest first).
  * higher_is_better: 1 for throughput-like figures, 0 for latency-like ones.
  * Returns 0 and fills *out; -1 (errno EINVAL) when series, p or out is NULL or n is 0. */
-int track_judge(const track_point *series, size_t n, int higher_is_better, const track_params *p,
-                track_result *out);
+int track_judge(const track_point *series, size_t n, int higher_is_better, const track_params *p, track_result *out);
 
 #endif

@@ -98,7 +98,7 @@ static int trial_baseline(const trial_cfg *c, trial_unit_kind kind, uint32_t siz
     case RB_UNIT_GRAPH:
         p = part_add(o, kind == RB_UNIT_GRAPH ? RB_FAM_BASE_GRAPH : RB_FAM_BASE_LAUNCH, size, 1);
         rc = baselines_launch(c->backend, c->device, size, kind == RB_UNIT_GRAPH, &c->latency, &p->s, why, sizeof why,
-                            c->stop);
+                              c->stop);
         base_status(p, rc, why);
         break;
     case RB_UNIT_MEMCPY: {
@@ -108,7 +108,7 @@ static int trial_baseline(const trial_cfg *c, trial_unit_kind kind, uint32_t siz
             for (int h2d = 0; h2d < 2 && rc != RB_BASE_INTERRUPTED; h2d++) {
                 p = part_add(o, fams[pinned][h2d], size, 0);
                 rc = baselines_memcpy(c->backend, c->device, size, pinned, h2d, c->memcpy_reps, c->memcpy_rep_seconds,
-                                    &p->s, why, sizeof why, c->stop);
+                                      &p->s, why, sizeof why, c->stop);
                 base_status(p, rc, why);
             }
         break;
@@ -118,12 +118,12 @@ static int trial_baseline(const trial_cfg *c, trial_unit_kind kind, uint32_t siz
             int fam = rb_family_parse(baselines_call_family((baselines_call_kind)k));
             if (fam < 0 || !(p = part_add(o, (rb_family)fam, RB_CALL_BYTES, 0)))
                 break;
-            rc = baselines_call(c->backend, c->device, (baselines_call_kind)k, &c->latency, &p->s, why, sizeof why, c->stop);
+            rc = baselines_call(c->backend, c->device, (baselines_call_kind)k, &c->latency, &p->s, why, sizeof why,
+                                c->stop);
             base_status(p, rc, why);
         }
         break;
-    default:
-        break;
+    default: break;
     }
     o->interrupted = rc == RB_BASE_INTERRUPTED;
     return o->interrupted;
@@ -142,8 +142,16 @@ static int op_roundtrip(void *ctx)
     op_ctx *c = ctx;
     return ring_send(c->r, c->size) != RING_OK || ring_recv(c->r) != RING_OK;
 }
-static int op_cb_read(void *ctx) { ring_cb_kern k; return ring_cb_read(((op_ctx *)ctx)->r, &k) != RING_OK; }
-static int op_cb_write(void *ctx) { op_ctx *c = ctx; return ring_cb_write_flag(c->r, ++c->flag) != RING_OK; }
+static int op_cb_read(void *ctx)
+{
+    ring_cb_kern k;
+    return ring_cb_read(((op_ctx *)ctx)->r, &k) != RING_OK;
+}
+static int op_cb_write(void *ctx)
+{
+    op_ctx *c = ctx;
+    return ring_cb_write_flag(c->r, ++c->flag) != RING_OK;
+}
 static int op_cb_handshake(void *ctx) { return ring_cb_handshake(((op_ctx *)ctx)->r) != RING_OK; }
 static int op_launch(void *ctx) { return ring_launch(((op_ctx *)ctx)->r) != RING_OK; }
 static int op_activate(void *ctx) { return ring_activate(((op_ctx *)ctx)->r) != RING_OK; }
@@ -182,9 +190,11 @@ static void part_integrity(trial_part *p, ring *r, const ring_stats *before)
     p->kernel_errors = ring_cb_read(r, &k) == RING_OK ? k.errors : 0;
     if (p->lost || p->duplicated || p->corrupted || p->kernel_errors) {
         char why[RB_REASON_LEN];
-        snprintf(why, sizeof why, "verification failed: %llu lost, %llu duplicated, %llu corrupted, %llu flagged by "
-                 "the kernel", (unsigned long long)p->lost, (unsigned long long)p->duplicated,
-                 (unsigned long long)p->corrupted, (unsigned long long)p->kernel_errors);
+        snprintf(why, sizeof why,
+                 "verification failed: %llu lost, %llu duplicated, %llu corrupted, %llu flagged by "
+                 "the kernel",
+                 (unsigned long long)p->lost, (unsigned long long)p->duplicated, (unsigned long long)p->corrupted,
+                 (unsigned long long)p->kernel_errors);
         part_fail(p, RB_STATUS_FAILED, why);
     }
 }
@@ -372,7 +382,7 @@ int trial_run(const trial_cfg *c, trial_unit_kind kind, const mode_spec *m, uint
 }
 
 void trial_warmup(const trial_cfg *c, env_clocks *clocks, double timeout_s, double *seconds, double *sm_mhz,
-                     double *target_mhz)
+                  double *target_mhz)
 {
     *seconds = *sm_mhz = *target_mhz = NAN;
     if (c->backend != RING_BACKEND_CUDA || timeout_s <= 0)

@@ -22,11 +22,11 @@
 
 /* What the host and the GPU were doing around a trial. */
 typedef struct trial_cond {
-    int cpu;                   /* sched_getcpu of the polling thread; -1 unknown */
-    long ctx_switches;         /* its involuntary context switches so far; -1 unknown */
-    double sm_mhz, mem_mhz;    /* NaN when unknown */
-    unsigned long long reasons;/* NVML clock-event (throttle) reason bits */
-    uint64_t t_ns;             /* timing_now_ns() */
+    int cpu;                    /* sched_getcpu of the polling thread; -1 unknown */
+    long ctx_switches;          /* its involuntary context switches so far; -1 unknown */
+    double sm_mhz, mem_mhz;     /* NaN when unknown */
+    unsigned long long reasons; /* NVML clock-event (throttle) reason bits */
+    uint64_t t_ns;              /* timing_now_ns() */
 } trial_cond;
 
 void trial_cond_take(env_clocks *clocks, trial_cond *out);
@@ -37,21 +37,21 @@ typedef struct trial_cfg {
     int device;
     uint32_t seed;
     double timeout_s, max_lifetime_s;
-    measure_policy latency;         /* latency samples per trial */
-    measure_policy cb;              /* samples per control-block operation per trial */
-    int tput_reps;             /* throughput repetitions per window per trial */
+    measure_policy latency; /* latency samples per trial */
+    measure_policy cb;      /* samples per control-block operation per trial */
+    int tput_reps;          /* throughput repetitions per window per trial */
     double tput_rep_seconds;
     int memcpy_reps;
     double memcpy_rep_seconds;
     int lifecycle_cycles;
-    int early_take;            /* ring_config.early_take */
-    int leader_reply;          /* ring_config.leader_reply */
-    int no_early_replies;      /* 1: ring_config.early_replies = 0; 0: its default (-1) */
-    int shortcuts_busy;        /* ring_config.shortcuts_busy */
-    int stream_ops;            /* ring_config.stream_ops */
-    uint32_t windows[8];       /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
+    int early_take;       /* ring_config.early_take */
+    int leader_reply;     /* ring_config.leader_reply */
+    int no_early_replies; /* 1: ring_config.early_replies = 0; 0: its default (-1) */
+    int shortcuts_busy;   /* ring_config.shortcuts_busy */
+    int stream_ops;       /* ring_config.stream_ops */
+    uint32_t windows[8];  /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
     size_t nwindows;
-    const platform_limits *limits;   /* a platform's limits applied (platform_limits.h), or NULL */
+    const platform_limits *limits; /* a platform's limits applied (platform_limits.h), or NULL */
     volatile sig_atomic_t *stop;
 } trial_cfg;
 
@@ -62,11 +62,11 @@ typedef struct trial_cfg {
 typedef struct trial_part {
     rb_family fam;
     uint64_t size;
-    uint32_t window;           /* messages in flight; 0 where it does not apply */
-    const char *status;        /* RB_STATUS_OK, _FAILED or _UNSUPPORTED */
+    uint32_t window;    /* messages in flight; 0 where it does not apply */
+    const char *status; /* RB_STATUS_OK, _FAILED or _UNSUPPORTED */
     char reason[RB_REASON_LEN];
-    measure_samples s;              /* samples in the family's unit */
-    double msgs_per_s;         /* throughput parts: messages per second; else NaN */
+    measure_samples s; /* samples in the family's unit */
+    double msgs_per_s; /* throughput parts: messages per second; else NaN */
     uint64_t messages, lost, duplicated, corrupted, kernel_errors;
     double calls[RB_CALL_KIND_COUNT]; /* CUDA calls per operation by cuda_calls.h kind; NaN not counted */
 } trial_part;
@@ -76,20 +76,20 @@ typedef struct trial_part {
 typedef struct trial_out {
     trial_part part[RB_TRIAL_MAX_PARTS];
     size_t nparts;
-    uint32_t capacity;         /* slots of the ring the trial used (0 for baselines) */
-    int interrupted;           /* *stop was raised: parts may be partial */
+    uint32_t capacity; /* slots of the ring the trial used (0 for baselines) */
+    int interrupted;   /* *stop was raised: parts may be partial */
 } trial_out;
 
 /* The units a trial can measure. */
 typedef enum trial_unit_kind {
-    RB_UNIT_OVERHEAD,          /* the sampler's own cost: an empty operation */
-    RB_UNIT_FLOOR,             /* baseline: ping-pong floor */
-    RB_UNIT_LAUNCH,            /* baseline: a kernel launch per message (size) */
-    RB_UNIT_GRAPH,             /* baseline: a graph launch per message (size) */
-    RB_UNIT_MEMCPY,            /* baseline: cudaMemcpy bandwidth, 4 kinds (size) */
-    RB_UNIT_CALLS,             /* baseline: the cost of each kind of CUDA call (cuda_calls.h) */
-    RB_UNIT_CONTROL,           /* a mode's control-block operations and lifecycle cycles */
-    RB_UNIT_RING               /* a mode at a size: latency, then throughput per window */
+    RB_UNIT_OVERHEAD, /* the sampler's own cost: an empty operation */
+    RB_UNIT_FLOOR,    /* baseline: ping-pong floor */
+    RB_UNIT_LAUNCH,   /* baseline: a kernel launch per message (size) */
+    RB_UNIT_GRAPH,    /* baseline: a graph launch per message (size) */
+    RB_UNIT_MEMCPY,   /* baseline: cudaMemcpy bandwidth, 4 kinds (size) */
+    RB_UNIT_CALLS,    /* baseline: the cost of each kind of CUDA call (cuda_calls.h) */
+    RB_UNIT_CONTROL,  /* a mode's control-block operations and lifecycle cycles */
+    RB_UNIT_RING      /* a mode at a size: latency, then throughput per window */
 } trial_unit_kind;
 
 /* Runs one trial of unit kind (mode m for CONTROL and RING; size for sized units) and fills *out
@@ -103,7 +103,7 @@ void trial_out_free(trial_out *out);
  * rest. Runs the ring (native mode, the window full) until NVML reports an SM clock within 5% of the
  * target (the application clock, else the maximum) for 200 ms, or timeout_s passes. Without NVML
  * it runs for timeout_s. Sets what it did (NaN where unknown). CPU backend: does nothing. */
-void trial_warmup(const trial_cfg *cfg, env_clocks *clocks, double timeout_s, double *seconds,
-                     double *sm_mhz, double *target_mhz);
+void trial_warmup(const trial_cfg *cfg, env_clocks *clocks, double timeout_s, double *seconds, double *sm_mhz,
+                  double *target_mhz);
 
 #endif

@@ -85,10 +85,7 @@ int verdict_overhead(const stats_trial *a, size_t ka, const stats_trial *b, size
                   : stats_hboot_ratio(a, ka, b, kb, reps, seed, VERDICT_CONF, out);
 }
 
-int verdict_excludes_zero(double lo, double hi)
-{
-    return lo > 0 || hi < 0;
-}
+int verdict_excludes_zero(double lo, double hi) { return lo > 0 || hi < 0; }
 
 const char *verdict_speed_word(double est, double lo, double hi, double min_effect)
 {

@@ -32,9 +32,9 @@
 /* A cell's figures from its ok trials (each a sorted sample set). */
 typedef struct verdict_cell {
     double p50, ci_lo, ci_hi;
-    stats_ci_method method;             /* TRIALS, or SAMPLES for a single trial */
+    stats_ci_method method;              /* TRIALS, or SAMPLES for a single trial */
     double trial_p50_min, trial_p50_max; /* smallest and largest trial lower median */
-    double trial_cv;                    /* stddev / mean of the trial medians; NaN for fewer than 2 */
+    double trial_cv;                     /* stddev / mean of the trial medians; NaN for fewer than 2 */
 } verdict_cell;
 
 /* The interval of a cell of k >= 1 trials (t[i].sorted ascending, t[i].n >= 1). rate: 1 for a

@@ -114,7 +114,8 @@ int wsl_detect(const char *root, wsl_getenv_fn getenv_fn, void *ctx, wsl_info *o
     if (exists(root, "/proc/sys/fs/binfmt_misc/WSLInterop"))
         add(out, "binfmt_misc/WSLInterop present");
     if (out->container)
-        add(out, exists(root, "/.dockerenv") ? "/.dockerenv present (a container)" : "/run/.containerenv present (a container)");
+        add(out, exists(root, "/.dockerenv") ? "/.dockerenv present (a container)"
+                                             : "/run/.containerenv present (a container)");
     const char *d = getenv_fn(ctx, "WSL_DISTRO_NAME");
     if (d && *d) {
         snprintf(out->distro, sizeof out->distro, "%s", d);
@@ -135,17 +136,15 @@ int wsl_detect(const char *root, wsl_getenv_fn getenv_fn, void *ctx, wsl_info *o
     switch (out->kind) {
     case WSL_2:
         add(out, out->dxg && out->wsl_libcuda ? "=> WSL2; GPU through dxgkrnl (/dev/dxg)"
-                 : out->dxg               ? "=> WSL2; /dev/dxg but no WSL libcuda.so: CUDA driver missing"
-                                          : "=> WSL2; no /dev/dxg: no GPU passed to this VM");
+                 : out->dxg                   ? "=> WSL2; /dev/dxg but no WSL libcuda.so: CUDA driver missing"
+                                              : "=> WSL2; no /dev/dxg: no GPU passed to this VM");
         break;
     case WSL_2_CONTAINER:
         add(out, out->dxg ? "=> container in WSL2 (e.g. Docker Desktop's WSL2 backend); GPU through dxgkrnl"
                           : "=> container in WSL2 (e.g. Docker Desktop's WSL2 backend); no /dev/dxg: no GPU "
                             "passed in (docker run --gpus all)");
         break;
-    case WSL_1:
-        add(out, "=> WSL1 (Microsoft's syscall layer, not WSL2): no GPU, no CUDA");
-        break;
+    case WSL_1: add(out, "=> WSL1 (Microsoft's syscall layer, not WSL2): no GPU, no CUDA"); break;
     default:
         add(out, (d && *d) || (interop && *interop) ? "=> native: WSL variables set, but neither a WSL kernel nor "
                                                       "/dev/dxg (inherited environment?)"

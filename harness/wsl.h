@@ -27,11 +27,11 @@ typedef enum { WSL_NATIVE, WSL_1, WSL_2, WSL_2_CONTAINER } wsl_kind;
 
 typedef struct wsl_info {
     wsl_kind kind;
-    int dxg;             /* /dev/dxg exists: the paravirtual GPU device */
-    int wsl_libcuda;     /* /usr/lib/wsl/lib/libcuda.so (or libcuda.so.1) exists */
-    int container;       /* /.dockerenv or /run/.containerenv exists */
-    char distro[128];    /* WSL_DISTRO_NAME, or "" */
-    char evidence[768];  /* every sign seen, "; "-separated, then the conclusion; never empty */
+    int dxg;            /* /dev/dxg exists: the paravirtual GPU device */
+    int wsl_libcuda;    /* /usr/lib/wsl/lib/libcuda.so (or libcuda.so.1) exists */
+    int container;      /* /.dockerenv or /run/.containerenv exists */
+    char distro[128];   /* WSL_DISTRO_NAME, or "" */
+    char evidence[768]; /* every sign seen, "; "-separated, then the conclusion; never empty */
 } wsl_info;
 
 /* Environment lookup: returns the value of name or NULL. NULL fn = getenv (ctx unused). */

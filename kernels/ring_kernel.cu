@@ -2,8 +2,8 @@
 //
 // Design (batches). Warp 0 of block 0 (the leader warp, lane 0 writes) polls the control block. When in_tail moves it
 // takes EVERY pending message at once - a batch [first, first + n), n = in_tail - in_head, bounded
-// by the free output slots and by RING_BATCH_BYTES of slots - and the batch is processed in one of two tiers, chosen by the ring's
-// slot size (max_payload, fixed at launch, so a batch never mixes tiers):
+// by the free output slots and by RING_BATCH_BYTES of slots - and the batch is processed in one of two tiers, chosen by
+// the ring's slot size (max_payload, fixed at launch, so a batch never mixes tiers):
 //   - warp tier (max_payload <= RK_WARP_MSG_MAX): one warp per message, or, for slots of up to 256
 //     bytes, one group of 4, 8 or 16 lanes per message (rk_warp_group: 8 messages of 8 B per warp).
 //     Lane L reads quad L of the slot (the header is quad 0), so a message of up to 496 bytes, or a
@@ -21,8 +21,8 @@
 // is a reasoned choice, not a measurement: change the constant and compare `ringbench run` results.
 //
 // A batch that block 0 can do alone (what its 16 warps take in one pass: 128 messages of 8 B, 16 of
-// more than 240 B; or one block-tier message of up to 8 KiB) is done by block 0 alone: no fan-out, no fan-in, in either launch kind - this is the
-// latency path (one message in flight). Anything larger is handed to every block through the
+// more than 240 B; or one block-tier message of up to 8 KiB) is done by block 0 alone: no fan-out, no fan-in, in either
+// launch kind - this is the latency path (one message in flight). Anything larger is handed to every block through the
 // scratch job (fan-out), and published once: after ONE grid.sync() per batch (cooperative launch) or
 // by the last working block to finish (ordinary launch, atomic counter). Publishing a batch: every
 // working block's writes are made visible with one barrier plus one __threadfence_system() by its
@@ -70,10 +70,10 @@
 
 namespace cg = cooperative_groups;
 
-#define RK_THREADS 512u                 // threads per block; occupancy decides blocks per SM
-#define RK_WARPS (RK_THREADS / 32u)     // warps per block
-#define RK_WARP_MSG_MAX 2048u           // slots of up to this many payload bytes: a warp per message
-#define RK_AHEAD_MAX 15u                // slots a poll reads ahead: two lanes each, lane 0 the control block
+#define RK_THREADS 512u             // threads per block; occupancy decides blocks per SM
+#define RK_WARPS (RK_THREADS / 32u) // warps per block
+#define RK_WARP_MSG_MAX 2048u       // slots of up to this many payload bytes: a warp per message
+#define RK_AHEAD_MAX 15u            // slots a poll reads ahead: two lanes each, lane 0 the control block
 
 // --- shared state in device memory -------------------------------------------------------------
 
@@ -83,31 +83,25 @@ namespace cg = cooperative_groups;
 // Device scratch, zeroed by the host before launch. Each group of fields has its own 128-byte
 // line so that blocks spinning on `go` do not contend with the fan-in atomics.
 struct rk_scratch {
-    unsigned int go;        // fan-out epoch: bumped by the leader once the job below is written
+    unsigned int go; // fan-out epoch: bumped by the leader once the job below is written
     unsigned int pad0[31];
-    unsigned int kind;      // JOB_*
-    unsigned int first;     // index of the batch's first message
-    unsigned int n;         // messages in the batch
+    unsigned int kind;  // JOB_*
+    unsigned int first; // index of the batch's first message
+    unsigned int n;     // messages in the batch
     unsigned int pad1[29];
-    unsigned int done;      // working blocks finished with the current batch (ordinary launch)
-    unsigned int finished;  // fan-out number of the last published batch (ordinary launch)
-    unsigned int errors;    // inputs that failed the kernel's checks, over the kernel's life
-    unsigned int acks;      // job reads finished by the other blocks, over all fan-outs so far
+    unsigned int done;     // working blocks finished with the current batch (ordinary launch)
+    unsigned int finished; // fan-out number of the last published batch (ordinary launch)
+    unsigned int errors;   // inputs that failed the kernel's checks, over the kernel's life
+    unsigned int acks;     // job reads finished by the other blocks, over all fan-outs so far
     unsigned int pad2[28];
     unsigned int sums[2 * RING_MAX_CAPACITY]; // block tier: per message of the batch, in/out checksum
 };
 
 // --- memory access helpers -----------------------------------------------------------------------
 
-__device__ __forceinline__ unsigned int ld_volatile(const unsigned int *p)
-{
-    return *(const volatile unsigned int *)p;
-}
+__device__ __forceinline__ unsigned int ld_volatile(const unsigned int *p) { return *(const volatile unsigned int *)p; }
 
-__device__ __forceinline__ void st_volatile(unsigned int *p, unsigned int v)
-{
-    *(volatile unsigned int *)p = v;
-}
+__device__ __forceinline__ void st_volatile(unsigned int *p, unsigned int v) { *(volatile unsigned int *)p = v; }
 
 // One uncached 16-byte read of the host half's first four words (in_tail, out_ack, flag, cmd).
 __device__ __forceinline__ uint4 ld_volatile4(const void *p)
@@ -153,10 +147,8 @@ __device__ __forceinline__ uint2 rk_transform(const unsigned char *in_slot, unsi
         o.y = w.y ^ ring_key(seq, i + 1);
         o.z = w.z ^ ring_key(seq, i + 2);
         o.w = w.w ^ ring_key(seq, i + 3);
-        si += ring_sum_term(w.x, i) + ring_sum_term(w.y, i + 1) + ring_sum_term(w.z, i + 2) +
-              ring_sum_term(w.w, i + 3);
-        so += ring_sum_term(o.x, i) + ring_sum_term(o.y, i + 1) + ring_sum_term(o.z, i + 2) +
-              ring_sum_term(o.w, i + 3);
+        si += ring_sum_term(w.x, i) + ring_sum_term(w.y, i + 1) + ring_sum_term(w.z, i + 2) + ring_sum_term(w.w, i + 3);
+        so += ring_sum_term(o.x, i) + ring_sum_term(o.y, i + 1) + ring_sum_term(o.z, i + 2) + ring_sum_term(o.w, i + 3);
         __stcg(out4 + q, o);
     }
     if (tail && t < nwords - nquads * 4) {
@@ -382,8 +374,7 @@ __device__ __forceinline__ bool rk_whole(const ring_kernel_args &a, const rk_lea
 
 // The poll's housekeeping on the control block's host half h: heartbeat, handshake flag, exit and
 // the active/idle state. Returns false when the kernel must leave (*job says so).
-__device__ bool rk_poll_control(const ring_kernel_args &a, rk_leader *L, rk_job *job, uint4 h,
-                                unsigned long long now)
+__device__ bool rk_poll_control(const ring_kernel_args &a, rk_leader *L, rk_job *job, uint4 h, unsigned long long now)
 {
     const bool lane0 = rk_lane0();
     if (now - L->last_beat_ns >= RING_HEARTBEAT_NS) {
@@ -437,7 +428,7 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
             v = ld_volatile4(mine);
         // Lane 0's clock, issued before the reads above are back.
         const unsigned long long now = __shfl_sync(0xFFFFFFFFu, globaltimer_ns(), 0);
-        const uint4 h = rk_shfl4(v, 0); // in_tail, out_ack, flag, cmd
+        const uint4 h = rk_shfl4(v, 0);                             // in_tail, out_ack, flag, cmd
         const uint4 hdr = rk_shfl4(v, (int)((2 * lane + 1) & 31u)); // lane j: message dispatched + j
         const uint4 q0 = rk_shfl4(v, (int)((2 * lane + 2) & 31u));
         L->polls++;
@@ -745,8 +736,7 @@ __device__ __forceinline__ unsigned int rk_working_blocks(const ring_kernel_args
 
 // --- the kernel ----------------------------------------------------------------------------------
 
-template <bool COOP>
-__global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
+template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
 {
     rk_scratch *s = (rk_scratch *)a.scratch;
     __shared__ rk_job job;
@@ -878,7 +868,8 @@ extern "C" cudaError_t ring_kernel_prepare(unsigned *max_coresident_blocks)
     int dev, sms, per_sm_coop, per_sm;
     if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
         (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-        (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_coop, ring_kernel<true>, RK_THREADS, 0)) != cudaSuccess ||
+        (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_coop, ring_kernel<true>, RK_THREADS, 0)) !=
+            cudaSuccess ||
         (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ring_kernel<false>, RK_THREADS, 0)) != cudaSuccess)
         return e;
     if (per_sm_coop < per_sm)
@@ -892,8 +883,8 @@ extern "C" cudaError_t ring_kernel_launch(const ring_kernel_args *a, int coop, u
     ring_kernel_args args = *a;
     if (coop) {
         void *params[] = {&args};
-        cudaError_t e = cudaLaunchCooperativeKernel((const void *)ring_kernel<true>, dim3(blocks),
-                                                    dim3(RK_THREADS), params, 0, stream);
+        cudaError_t e = cudaLaunchCooperativeKernel((const void *)ring_kernel<true>, dim3(blocks), dim3(RK_THREADS),
+                                                    params, 0, stream);
         if (e != cudaSuccess)
             return e;
     } else {

@@ -17,21 +17,21 @@ extern "C" {
 
 /* Everything the persistent kernel needs; every pointer must be device-accessible. */
 typedef struct ring_kernel_args {
-    ring_cb *cb;              /* control block: managed, device or mapped memory */
-    unsigned char *in_ring;   /* capacity slots of slot_stride bytes */
+    ring_cb *cb;            /* control block: managed, device or mapped memory */
+    unsigned char *in_ring; /* capacity slots of slot_stride bytes */
     unsigned char *out_ring;
-    void *scratch;            /* ring_kernel_scratch_bytes() of device memory, zeroed before launch */
+    void *scratch; /* ring_kernel_scratch_bytes() of device memory, zeroed before launch */
     uint64_t slot_stride;
     uint64_t max_lifetime_ns; /* the kernel exits by itself after this long; 0 = no limit */
     uint32_t capacity;        /* power of two */
     uint32_t max_payload;
-    uint32_t flags;           /* RING_KFLAG_* */
-    ring_trace_rec *trace;    /* RING_TRACE_RECS records of device memory, zeroed; NULL = no trace */
+    uint32_t flags;        /* RING_KFLAG_* */
+    ring_trace_rec *trace; /* RING_TRACE_RECS records of device memory, zeroed; NULL = no trace */
 } ring_kernel_args;
 
 /* Bits of ring_kernel_args.flags. */
-#define RING_KFLAG_EARLY_TAKE 1u   /* take a lone small message by its own header (see rk_lead) */
-#define RING_KFLAG_LEADER_REPLY 2u /* the leader answers a lone small message itself (rk_leader_reply) */
+#define RING_KFLAG_EARLY_TAKE 1u     /* take a lone small message by its own header (see rk_lead) */
+#define RING_KFLAG_LEADER_REPLY 2u   /* the leader answers a lone small message itself (rk_leader_reply) */
 #define RING_KFLAG_SHORTCUTS_BUSY 4u /* the early take applies to any message, not only lone ones (RING_HDR_LONE) */
 
 /* Bytes of device scratch the kernel needs (fan-out job, fan-in sums and counters). */
@@ -56,8 +56,7 @@ cudaError_t rb_pingpong_launch(uint32_t *ping, uint32_t *pong, cudaStream_t stre
 
 /* Baseline: one ordinary launch of the ring transform over nwords words of message seq
  * (out[i] = in[i] ^ ring_key(seq, i)), with enough blocks for the size. */
-cudaError_t rb_transform_launch(const uint32_t *in, uint32_t *out, uint32_t nwords, uint32_t seq,
-                                cudaStream_t stream);
+cudaError_t rb_transform_launch(const uint32_t *in, uint32_t *out, uint32_t nwords, uint32_t seq, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -53,40 +53,40 @@
 /* Control block                                                                                   */
 
 /* Bits of ring_cb_host.cmd. */
-#define RING_CMD_ACTIVE    1u  /* process messages; clear = stay resident but idle */
-#define RING_CMD_TERMINATE 2u  /* leave the kernel */
+#define RING_CMD_ACTIVE 1u    /* process messages; clear = stay resident but idle */
+#define RING_CMD_TERMINATE 2u /* leave the kernel */
 
 /* Values of ring_cb_kern.state. */
-#define RING_STATE_NONE       0u /* not launched yet (the host zeroes the block before launch) */
-#define RING_STATE_IDLE       1u /* resident, polling, not consuming messages */
-#define RING_STATE_ACTIVE     2u /* consuming messages */
+#define RING_STATE_NONE 0u       /* not launched yet (the host zeroes the block before launch) */
+#define RING_STATE_IDLE 1u       /* resident, polling, not consuming messages */
+#define RING_STATE_ACTIVE 2u     /* consuming messages */
 #define RING_STATE_TERMINATED 3u /* exited; exit_reason says why */
 
 /* Values of ring_cb_kern.exit_reason. */
-#define RING_EXIT_NONE      0u
+#define RING_EXIT_NONE 0u
 #define RING_EXIT_REQUESTED 1u /* the host asked (RING_CMD_TERMINATE) */
-#define RING_EXIT_LIFETIME  2u /* the configured maximum lifetime elapsed */
+#define RING_EXIT_LIFETIME 2u  /* the configured maximum lifetime elapsed */
 
 /* Bits of ring_hdr.flags in a reply. */
 #define RING_FLAG_BAD_INPUT 1u /* the kernel found the input checksum or length wrong */
 
-typedef struct ring_cb_host {  /* written by the host only */
-    uint32_t in_tail;  /* messages published into the input ring (a count; wraps at 2^32) */
-    uint32_t out_ack;  /* replies the host has consumed (frees output slots) */
-    uint32_t flag;     /* handshake token: the kernel copies it to k.flag_ack */
-    uint32_t cmd;      /* RING_CMD_* bits */
+typedef struct ring_cb_host { /* written by the host only */
+    uint32_t in_tail;         /* messages published into the input ring (a count; wraps at 2^32) */
+    uint32_t out_ack;         /* replies the host has consumed (frees output slots) */
+    uint32_t flag;            /* handshake token: the kernel copies it to k.flag_ack */
+    uint32_t cmd;             /* RING_CMD_* bits */
     uint32_t pad[12];
 } ring_cb_host;
 
-typedef struct ring_cb_kern {  /* written by the kernel only */
-    uint32_t state;       /* RING_STATE_* */
-    uint32_t exit_reason; /* RING_EXIT_* */
-    uint32_t in_head;     /* messages consumed from the input ring */
-    uint32_t out_tail;    /* replies published into the output ring */
-    uint32_t errors;      /* messages whose input failed the kernel's checks */
-    uint32_t heartbeat;   /* advances while the kernel runs, at least every RING_HEARTBEAT_NS */
-    uint32_t flag_ack;    /* last h.flag the kernel has seen */
-    uint32_t blocks;      /* grid size the kernel runs with */
+typedef struct ring_cb_kern { /* written by the kernel only */
+    uint32_t state;           /* RING_STATE_* */
+    uint32_t exit_reason;     /* RING_EXIT_* */
+    uint32_t in_head;         /* messages consumed from the input ring */
+    uint32_t out_tail;        /* replies published into the output ring */
+    uint32_t errors;          /* messages whose input failed the kernel's checks */
+    uint32_t heartbeat;       /* advances while the kernel runs, at least every RING_HEARTBEAT_NS */
+    uint32_t flag_ack;        /* last h.flag the kernel has seen */
+    uint32_t blocks;          /* grid size the kernel runs with */
     uint32_t pad[8];
 } ring_cb_kern;
 
@@ -124,8 +124,8 @@ RING_STATIC_ASSERT(sizeof(ring_hdr) == 16, "slot header is 16 bytes");
  * per batch in the copy modes by 4x. A stride below a cache line would put two slots in a line that
  * the host writes while the kernel reads its neighbour (and that the kernel reads ahead), for no
  * fewer PCIe reads: each message is still one read request. */
-#define RING_SLOT_ALIGN   64u
-#define RING_MAX_PAYLOAD  (1u << 30)    /* 1 GiB: a hard protocol limit, far above any sweep */
+#define RING_SLOT_ALIGN 64u
+#define RING_MAX_PAYLOAD (1u << 30) /* 1 GiB: a hard protocol limit, far above any sweep */
 #define RING_MAX_CAPACITY (1u << 16)
 
 /* Bytes between the starts of two slots for payloads up to max_payload. */
@@ -190,18 +190,12 @@ RING_HD uint32_t ring_gen(uint32_t seed, uint32_t slot, uint32_t i)
 
 /* The key the kernel XORs into word i of message seq to form the reply: it makes every reply
  * unique to its message, so a stale, duplicated or misrouted reply cannot pass verification. */
-RING_HD uint32_t ring_key(uint32_t seq, uint32_t i)
-{
-    return (seq * 0xC2B2AE3Du + 0x27D4EB2Fu) ^ (i * 0x165667B1u);
-}
+RING_HD uint32_t ring_key(uint32_t seq, uint32_t i) { return (seq * 0xC2B2AE3Du + 0x27D4EB2Fu) ^ (i * 0x165667B1u); }
 
 /* One word's contribution to the checksum: a sum of per-word terms, so any partition of the
  * payload across threads and blocks adds up to the same value. Multiplying by an odd number is a
  * bijection modulo 2^32, so changing any single word always changes the sum. */
-RING_HD uint32_t ring_sum_term(uint32_t w, uint32_t i)
-{
-    return (w ^ (i * 0x9E3779B9u)) * ((i << 1) | 1u);
-}
+RING_HD uint32_t ring_sum_term(uint32_t w, uint32_t i) { return (w ^ (i * 0x9E3779B9u)) * ((i << 1) | 1u); }
 
 /* The kernel's trace (ring_config.trace): one record per batch, in a buffer of RING_TRACE_RECS
  * records indexed by batch number modulo RING_TRACE_RECS, written only when the host asked for it.

@@ -46,7 +46,8 @@ static const rb_row *find_row(const report_run *run, rb_family f, const mode_spe
 static void costs_md(FILE *md, const side *b, const side *o, int two)
 {
     fputs("\nPer-call costs (p50 of the call_* baselines, us; memcpy is the mean of both directions):\n\n"
-          "| call kind | pinned | pageable |", md);
+          "| call kind | pinned | pageable |",
+          md);
     if (two)
         fputs(" OTHER pinned | OTHER pageable |", md);
     fputs("\n| --- | --- | --- |", md);
@@ -102,12 +103,14 @@ static void model_md(FILE *md, const side *b, const side *o, int two, const doub
 {
     fputs("\n## MODEL: what WSL2 would add (per-call overheads, not a measurement)\n\n"
           "**MODEL.** Each mode's latency as measured in BASE plus, for every CUDA call it makes per "
-          "message, the overhead given with `--call-overhead`:", md);
+          "message, the overhead given with `--call-overhead`:",
+          md);
     for (int k = 0; k < CC_KIND_COUNT; k++)
         if (ov[k] > 0)
             fprintf(md, " %s +%s us", cc_kind_name((cc_kind)k), report_num(ov[k]));
     fputs(". Calls made while polling overlap with waiting, so poll-heavy modes (ctrl=device) are "
-          "overestimated.\n\n", md);
+          "overestimated.\n\n",
+          md);
     fprintf(md, "| mode | size | BASE p50 (us) | MODEL added (us) | MODEL p50 (us) |%s\n",
             two ? " OTHER p50 (us) | MODEL error |" : "");
     fprintf(md, "| --- | --- | --- | --- | --- |%s\n", two ? " --- | --- |" : "");
@@ -145,28 +148,32 @@ static void model_md(FILE *md, const side *b, const side *o, int two, const doub
                 nerr ? report_num(100 * abs_err / nerr) : "n/a", nerr, nerr ? " (percent)" : "");
 }
 
-int attr_section_md(FILE *md, const report_run *base, const report_run *other, const char *dir,
-                    const report_opts *o, char *err, size_t errlen)
+int attr_section_md(FILE *md, const report_run *base, const report_run *other, const char *dir, const report_opts *o,
+                    char *err, size_t errlen)
 {
     const int two = base != other;
     side b, s;
     side_load(&b, base);
     side_load(&s, other);
-    fprintf(md, "\n## What the CUDA calls explain%s\n\n", two ? ": OTHER against BASE" : ": WSL2 fallback against native");
+    fprintf(md, "\n## What the CUDA calls explain%s\n\n",
+            two ? ": OTHER against BASE" : ": WSL2 fallback against native");
     fputs("Difference of p50 split into *per-call costs changed* (calls per operation x change of each call's "
           "cost), *number of calls changed*, and the *remainder* (PCIe, memory, scheduling: what is not a "
           "call's cost). Counts from the rows' calls_* columns, costs from each file's call_* baselines "
-          "(harness/attribution.h).\n", md);
+          "(harness/attribution.h).\n",
+          md);
     if (!b.known || !s.known) {
         fputs("\nNot available: a file has no per-call cost baselines (call_*: a CPU-backend run, or a file "
-              "older than schema 2).\n", md);
+              "older than schema 2).\n",
+              md);
     } else {
         report_file dat;
         if (report_file_open(&dat, dir, "attribution.dat", err, errlen) != 0)
             return -1;
         costs_md(md, &b, &s, two);
-        fprintf(md, "\n| %s | BASE p50 (us) | OTHER p50 (us) | difference (us) | per-call costs | number of calls | "
-                    "remainder |\n| --- | --- | --- | --- | --- | --- | --- |\n",
+        fprintf(md,
+                "\n| %s | BASE p50 (us) | OTHER p50 (us) | difference (us) | per-call costs | number of calls | "
+                "remainder |\n| --- | --- | --- | --- | --- | --- | --- |\n",
                 two ? "mode, operation" : "operation (native -> fallback)");
         static const rb_family fams[] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
         uint64_t *sizes = NULL;
@@ -199,9 +206,10 @@ int attr_section_md(FILE *md, const report_run *base, const report_run *other, c
         int ok = 0;
         if (done) {
             char title[1400], label[1100];
-            snprintf(title, sizeof title, "%s", two ? "What the CUDA calls explain: OTHER against BASE (measured costs)"
-                                                    : "What the CUDA calls explain: WSL2 fallback against native "
-                                                      "(measured costs)");
+            snprintf(title, sizeof title, "%s",
+                     two ? "What the CUDA calls explain: OTHER against BASE (measured costs)"
+                         : "What the CUDA calls explain: WSL2 fallback against native "
+                           "(measured costs)");
             report_label_pair(base, other, label, sizeof label); /* INJECTED / LIMITS APPLIED */
             report_label_title(title, sizeof title, label);
             plot_gp(dir, title, err, errlen, &ok);

@@ -11,7 +11,7 @@
  * fallback against the native path (base == other), with attribution.dat/.gp (rendered when
  * o->render) in dir; then, when o->call_overhead is set, the MODEL section (with the model's error
  * against OTHER when there are two files). Returns 0, or -1 with a message in err. */
-int attr_section_md(FILE *md, const report_run *base, const report_run *other, const char *dir,
-                    const report_opts *o, char *err, size_t errlen);
+int attr_section_md(FILE *md, const report_run *base, const report_run *other, const char *dir, const report_opts *o,
+                    char *err, size_t errlen);
 
 #endif

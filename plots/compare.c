@@ -1,10 +1,10 @@
 /* compare.c - compare_write (report.h), what `ringbench compare` does (bench/cmd_compare.c): pairs the rows
  * of two results files by family, mode and size (whatever their backends), and for each pair gives the
  * overhead of OTHER over BASE with a trial-level 95% CI (report_verdict.c) and a verdict (faster /
- * slower only when the CI excludes 0 and the overhead is at least --min-effect, else same within noise); then the verdict on the WSL2 claim across the two files (typically BASE = native Linux,
- * OTHER = WSL2). Writes compare_pairs.dat, gnuplot scripts, plots and compare.md. Warns loudly when
- * the files come from different GPUs, drivers or suite versions; refuses files with nothing in common.
- * Exercised by tests/test_report.c.
+ * slower only when the CI excludes 0 and the overhead is at least --min-effect, else same within noise); then the
+ * verdict on the WSL2 claim across the two files (typically BASE = native Linux, OTHER = WSL2). Writes
+ * compare_pairs.dat, gnuplot scripts, plots and compare.md. Warns loudly when the files come from different GPUs,
+ * drivers or suite versions; refuses files with nothing in common. Exercised by tests/test_report.c.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -22,13 +22,13 @@ static const char *const compare_scripts[] = {"compare_latency.gp", "compare_thr
                                               "compare_ops.gp", NULL};
 
 /* Provenance that must match for a comparison to be of like with like. */
-static const char *const must_match[] = {"gpu_name", "driver_version", "suite_version", "early_take",
-                                         "leader_reply", "stream_ops", RB_PROV_INJECT_CALL_US,
-                                         RB_PROV_PLATFORM_LIMITS};
+static const char *const must_match[] = {
+    "gpu_name",     "driver_version", "suite_version",        "early_take",
+    "leader_reply", "stream_ops",     RB_PROV_INJECT_CALL_US, RB_PROV_PLATFORM_LIMITS};
 
 typedef struct pair {
-    long ia, ib;   /* rows in BASE and OTHER */
-    report_ov ov;  /* overhead of OTHER over BASE */
+    long ia, ib;  /* rows in BASE and OTHER */
+    report_ov ov; /* overhead of OTHER over BASE */
 } pair;
 
 typedef struct compare_ctx {
@@ -41,14 +41,11 @@ typedef struct compare_ctx {
 static int same_key(const rb_row *a, const rb_row *b)
 {
     return a->size_bytes == b->size_bytes && a->window == b->window && strcmp(a->family, b->family) == 0 &&
-           strcmp(a->host_mem, b->host_mem) == 0 && strcmp(a->xfer, b->xfer) == 0 && strcmp(a->launch, b->launch) == 0 &&
-           strcmp(a->ctrl, b->ctrl) == 0;
+           strcmp(a->host_mem, b->host_mem) == 0 && strcmp(a->xfer, b->xfer) == 0 &&
+           strcmp(a->launch, b->launch) == 0 && strcmp(a->ctrl, b->ctrl) == 0;
 }
 
-static int pairable(const rb_row *r)
-{
-    return report_row_ok(r) && r->n > 0 && report_row_family(r) >= 0;
-}
+static int pairable(const rb_row *r) { return report_row_ok(r) && r->n > 0 && report_row_family(r) >= 0; }
 
 /* Pairs the ok rows with samples; the backend is deliberately not part of the key. */
 static int make_pairs(compare_ctx *c, const report_opts *o)
@@ -139,8 +136,8 @@ static int write_pairs_dat(const compare_ctx *c, const char *dir, char *err, siz
         const report_ov *ov = &c->pairs[i].ov;
         mode_spec m;
         fprintf(rf.f, "%s %s %llu %.9g %.9g %.6f %.6f %.6f %s %llu\n", a->family,
-                report_row_mode(a, &m) ? report_mode_str(&m) : "baseline", (unsigned long long)a->size_bytes,
-                ov->p50_a, ov->p50_b, ov->est, ov->lo, ov->hi, verdict_token(ov), (unsigned long long)a->window);
+                report_row_mode(a, &m) ? report_mode_str(&m) : "baseline", (unsigned long long)a->size_bytes, ov->p50_a,
+                ov->p50_b, ov->est, ov->lo, ov->hi, verdict_token(ov), (unsigned long long)a->window);
     }
     return report_file_close(&rf, err, errlen);
 }
@@ -172,13 +169,13 @@ static size_t paired_sizes(const compare_ctx *c, rb_family f, uint64_t **out)
     return k;
 }
 
-static const char claim_band[] = "set object 1 rect from graph 0, first 10 to graph 1, first 30 fc rgb '#CDE8CD' "
-                                 "fs solid 0.6 noborder behind\n"
-                                 "set label 1 'claimed 10-30%' at graph 0.02, first 20 left font ',9' tc rgb '#2E7D32' front\n"
-                                 "set arrow 1 from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#000000' lw 1 back";
+static const char claim_band[] =
+    "set object 1 rect from graph 0, first 10 to graph 1, first 30 fc rgb '#CDE8CD' "
+    "fs solid 0.6 noborder behind\n"
+    "set label 1 'claimed 10-30%' at graph 0.02, first 20 left font ',9' tc rgb '#2E7D32' front\n"
+    "set arrow 1 from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#000000' lw 1 back";
 
-static int compare_facet(const compare_ctx *c, const char *dir, rb_family f, const char *stem, char *err,
-                         size_t errlen)
+static int compare_facet(const compare_ctx *c, const char *dir, rb_family f, const char *stem, char *err, size_t errlen)
 {
     uint64_t *sizes = NULL;
     size_t ns = paired_sizes(c, f, &sizes);
@@ -220,12 +217,21 @@ static int compare_facet(const compare_ctx *c, const char *dir, rb_family f, con
     /* gnuplot cannot autoscale a panel whose values are all 0 (identical files): the range is set here. */
     snprintf(band, sizeof band, "%s\nset yrange [%.6g:%.6g]", claim_band, vmin - 0.05 * (vmax - vmin),
              vmax + 0.05 * (vmax - vmin));
-    report_facet p = {title, "overhead of OTHER over BASE (%, + = OTHER slower)", name, has, sizes, ns, 0, NULL, 0,
+    report_facet p = {title,
+                      "overhead of OTHER over BASE (%, + = OTHER slower)",
+                      name,
+                      has,
+                      sizes,
+                      ns,
+                      0,
+                      NULL,
+                      0,
                       band,
                       report_unit_is_rate(rb_family_unit(f))
                           ? "throughput overhead on time per byte (1/GB/s); green band: the claimed 10-30%"
                           : "green band: the claimed 10-30%; 0 = same speed"};
-    report_gp_begin(rf.f, stem, "overhead of OTHER over BASE per mode and size", (report_canvas){REPORT_FACET_W, REPORT_FACET_H});
+    report_gp_begin(rf.f, stem, "overhead of OTHER over BASE per mode and size",
+                    (report_canvas){REPORT_FACET_W, REPORT_FACET_H});
     report_gp_facet(rf.f, &p);
     report_gp_end(rf.f);
     rc = report_file_close(&rf, err, errlen);
@@ -283,8 +289,9 @@ static int compare_heatmap(const compare_ctx *c, const char *dir, char *err, siz
           "'red = OTHER slower, blue = OTHER faster; ~0 = same within noise (95% CI includes 0 or under --min-effect); "
           "- = not paired' font ',14'\n",
           gp);
-    fprintf(gp, "unset key\nset cbrange [%.6g:%.6g]\nset palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')\n"
-                "set cblabel 'overhead (%%)'\nset grid noxtics noytics\nset xlabel 'message size'\n",
+    fprintf(gp,
+            "unset key\nset cbrange [%.6g:%.6g]\nset palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')\n"
+            "set cblabel 'overhead (%%)'\nset grid noxtics noytics\nset xlabel 'message size'\n",
             -maxabs, maxabs);
     for (int b = 0; b < 2; b++) {
         char title[128];
@@ -303,7 +310,7 @@ out:
 /* Control-block and lifecycle overheads per mode, with their CIs. */
 static int compare_ops(const compare_ctx *c, const char *dir, char *err, size_t errlen)
 {
-    static const rb_family fams[] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE, RB_FAM_LC_LAUNCH,
+    static const rb_family fams[] = {RB_FAM_CB_READ,     RB_FAM_CB_WRITE,      RB_FAM_CB_HANDSHAKE, RB_FAM_LC_LAUNCH,
                                      RB_FAM_LC_ACTIVATE, RB_FAM_LC_DEACTIVATE, RB_FAM_LC_TERMINATE};
     static const char *const colour[] = {"#000000", "#7B3294", "#A6611A", "#000000", "#7B3294", "#A6611A", "#008837"};
     static const int point[] = {7, 5, 9, 7, 5, 9, 13};
@@ -354,8 +361,9 @@ static int compare_ops(const compare_ctx *c, const char *dir, char *err, size_t 
         for (size_t j = j0; j < j1; j++) {
             if (!has[j])
                 continue;
-            fprintf(gp, "%s'compare_ops.dat' index %zu using 2:1:3:4 with xerrorbars lc rgb '%s' pt %d ps 1.2 lw 1.5 "
-                        "title '%s'",
+            fprintf(gp,
+                    "%s'compare_ops.dat' index %zu using 2:1:3:4 with xerrorbars lc rgb '%s' pt %d ps 1.2 lw 1.5 "
+                    "title '%s'",
                     first ? "" : ", \\\n  ", j, colour[j], point[j], rb_family_name(fams[j]));
             first = 0;
         }
@@ -382,13 +390,15 @@ static int cmp_dbl(const void *pa, const void *pb)
 static void summary_md(FILE *md, const compare_ctx *c, const report_opts *o)
 {
     int all = 0, all_same = 0, all_excl = 0;
-    fprintf(md, "\n## Summary per family\n\n\"slower\"/\"faster\": the 95%% interval excludes 0 and the overhead is at "
-                "least %.0f%% (--min-effect). Noise between the runs: |Δp50| = |est OTHER / est BASE − 1| per cell, est the cell's trial-level estimate (the median of its trial medians; time per byte for rates); "
-                "\"CI excludes 0\" counts cells whose interval excludes 0 whatever the size of the difference.\n\n"
-                "| family | pairs | OTHER slower | OTHER faster | same within noise | not compared | median overhead | "
-                "median \\|Δp50\\| | p95 \\|Δp50\\| | CI excludes 0 |\n"
-                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
-            100 * o->min_effect);
+    fprintf(
+        md,
+        "\n## Summary per family\n\n\"slower\"/\"faster\": the 95%% interval excludes 0 and the overhead is at "
+        "least %.0f%% (--min-effect). Noise between the runs: |Δp50| = |est OTHER / est BASE − 1| per cell, est the cell's trial-level estimate (the median of its trial medians; time per byte for rates); "
+        "\"CI excludes 0\" counts cells whose interval excludes 0 whatever the size of the difference.\n\n"
+        "| family | pairs | OTHER slower | OTHER faster | same within noise | not compared | median overhead | "
+        "median \\|Δp50\\| | p95 \\|Δp50\\| | CI excludes 0 |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        100 * o->min_effect);
     double *est = malloc((c->npairs + 1) * sizeof *est), *dp = malloc((c->npairs + 1) * sizeof *dp);
     for (int f = 0; f < RB_FAM_COUNT && est && dp; f++) {
         int n = 0, slower = 0, faster = 0, same = 0, na = 0, excl = 0;
@@ -434,18 +444,20 @@ static void summary_md(FILE *md, const compare_ctx *c, const report_opts *o)
     }
     free(est);
     free(dp);
-    fprintf(md, "\nOver all families: %d of %d pairs (%.1f%%) same within noise; %d have an interval that excludes 0.\n",
+    fprintf(md,
+            "\nOver all families: %d of %d pairs (%.1f%%) same within noise; %d have an interval that excludes 0.\n",
             all_same, all, all ? 100.0 * all_same / all : 0.0, all_excl);
 }
 
 static void pairs_md(FILE *md, const compare_ctx *c)
 {
     char sz[32], buf[RB_REASON_LEN + 160];
-    fputs("\n## Every pair\n\nOverhead = est(OTHER) / est(BASE) − 1, est = median of the trial medians (GB/s families on time per byte), "
-          "95% trial-level interval (\"samples\": one trial, sample noise only).\n\n| family | mode | size | BASE p50 | OTHER p50 | unit | "
-          "overhead [95% CI] | OTHER is | interval from |\n"
-          "| --- | --- | ---: | ---: | ---: | --- | --- | --- | --- |\n",
-          md);
+    fputs(
+        "\n## Every pair\n\nOverhead = est(OTHER) / est(BASE) − 1, est = median of the trial medians (GB/s families on time per byte), "
+        "95% trial-level interval (\"samples\": one trial, sample noise only).\n\n| family | mode | size | BASE p50 | OTHER p50 | unit | "
+        "overhead [95% CI] | OTHER is | interval from |\n"
+        "| --- | --- | ---: | ---: | ---: | --- | --- | --- | --- |\n",
+        md);
     for (size_t i = 0; i < c->npairs; i++) {
         const rb_row *a = report_row(&c->base, (size_t)c->pairs[i].ia);
         mode_spec m;
@@ -471,8 +483,8 @@ static void file_line_md(FILE *md, const char *which, const report_run *r)
     report_md_text(md, report_prov(r, "suite_version"));
     fputs(", OS ", md);
     report_md_text(md, report_prov(r, "os"));
-    fprintf(md, ", wsl2 = %s, backend %s, %zu rows, complete = %d\n", report_prov(r, "wsl2")[0] ? report_prov(r, "wsl2") : "?",
-            r->backend, report_nrows(r), r->complete);
+    fprintf(md, ", wsl2 = %s, backend %s, %zu rows, complete = %d\n",
+            report_prov(r, "wsl2")[0] ? report_prov(r, "wsl2") : "?", r->backend, report_nrows(r), r->complete);
 }
 
 static int write_compare_md(const compare_ctx *c, const char *dir, const report_opts *o, char *err, size_t errlen)
@@ -538,8 +550,9 @@ int compare_write(const char *base, const char *other, const report_opts *opts)
         goto out;
     }
     if (c.npairs == 0) {
-        fprintf(stderr, "ringbench compare: %s and %s share no pairable rows (same family, mode and size, "
-                        "status ok, with samples): nothing to compare\n",
+        fprintf(stderr,
+                "ringbench compare: %s and %s share no pairable rows (same family, mode and size, "
+                "status ok, with samples): nothing to compare\n",
                 files[0], files[1]);
         rc = 2;
         goto out;

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 void report_opts_default(report_opts *o)
 {
     *o = (report_opts){NULL, 1, REPORT_DEFAULT_REPS, REPORT_DEFAULT_SEED, NULL, REPORT_DEFAULT_MIN_EFFECT};
@@ -33,11 +32,12 @@ void report_notes_md(FILE *md, const report_run *run, const char *name)
               md);
     }
     if (strcmp(run->backend, "cuda") != 0)
-        fprintf(md, "> **WARNING — CPU REFERENCE BACKEND (%s):** these rows come from the `%s` backend%s, not "
-                    "from a GPU. The CPU backend runs the same ring protocol with a host thread in the kernel's "
-                    "place and memcpy for the copies, so that the sweep, the results file, the report and the "
-                    "tests run and can be checked on any machine. Its numbers are **not GPU numbers** and say "
-                    "nothing about WSL2 or native CUDA costs; this report draws no verdict from them.\n\n",
+        fprintf(md,
+                "> **WARNING — CPU REFERENCE BACKEND (%s):** these rows come from the `%s` backend%s, not "
+                "from a GPU. The CPU backend runs the same ring protocol with a host thread in the kernel's "
+                "place and memcpy for the copies, so that the sweep, the results file, the report and the "
+                "tests run and can be checked on any machine. Its numbers are **not GPU numbers** and say "
+                "nothing about WSL2 or native CUDA costs; this report draws no verdict from them.\n\n",
                 name, run->backend, strcmp(run->backend, "mixed") == 0 ? " (partly)" : "");
     /* Too few CPUs for the run's threads (placement.h): every latency and throughput then includes
      * time the threads spent waiting for each other's core. Said where a reader starts. */
@@ -56,8 +56,10 @@ void report_notes_md(FILE *md, const report_run *run, const char *name)
     report_label_note_md(md, run, name); /* INJECTED / LIMITS APPLIED (issue 21) */
     size_t damaged = h5in_ndamaged(run->in), nw = h5in_nwarnings(run->in);
     if (damaged > 0 || nw > 0) {
-        fprintf(md, "> **WARNING — DAMAGED OR UNCHECKED FILE (%s):** %zu row%s marked `damaged` (status column; "
-                "left out of every verdict and pair). What the reader found:\n", name, damaged, damaged == 1 ? "" : "s");
+        fprintf(md,
+                "> **WARNING — DAMAGED OR UNCHECKED FILE (%s):** %zu row%s marked `damaged` (status column; "
+                "left out of every verdict and pair). What the reader found:\n",
+                name, damaged, damaged == 1 ? "" : "s");
         for (size_t i = 0; i < nw && i < 20; i++) {
             fputs("> - ", md);
             report_md_text(md, h5in_warning(run->in, i));
@@ -84,7 +86,10 @@ static void environment_md(FILE *md, const report_run *run)
     fputs(", kernel ", md);
     report_md_text(md, report_prov(run, "kernel_release"));
     fprintf(md, ", **%s**, backend **%s**.\n\n",
-            strcmp(wsl2, "1") == 0 ? "WSL2" : strcmp(wsl2, "0") == 0 ? "not WSL2" : "WSL2 unknown", run->backend);
+            strcmp(wsl2, "1") == 0   ? "WSL2"
+            : strcmp(wsl2, "0") == 0 ? "not WSL2"
+                                     : "WSL2 unknown",
+            run->backend);
     size_t n = h5in_attr_count(run->in, RB_H5_PROVENANCE);
     if (n == 0) {
         fputs("The file has no provenance.\n\n", md);
@@ -274,7 +279,9 @@ static void ops_table_md(FILE *md, const report_run *run, const char *title, con
         if (mode_invalid_reason(&m) != NULL)
             continue;
         fprintf(md, "| %s%s |", report_mode_str(&m),
-                report_mode_is_native(&m) ? " (native)" : report_mode_is_fallback(&m) ? " (WSL2 fallback)" : "");
+                report_mode_is_native(&m)     ? " (native)"
+                : report_mode_is_fallback(&m) ? " (WSL2 fallback)"
+                                              : "");
         for (size_t j = 0; j < nf; j++)
             cell_md(md, run, fams[j], &m, 0);
         fputs("\n", md);
@@ -315,8 +322,8 @@ static void sized_table_md(FILE *md, const report_run *run, rb_family fam)
 
 static void baselines_md(FILE *md, const report_run *run)
 {
-    static const rb_family base[] = {RB_FAM_BASE_FLOOR, RB_FAM_BASE_LAUNCH, RB_FAM_BASE_GRAPH,
-                                     RB_FAM_MEMCPY_H2D_PINNED, RB_FAM_MEMCPY_D2H_PINNED, RB_FAM_MEMCPY_H2D_PAGEABLE,
+    static const rb_family base[] = {RB_FAM_BASE_FLOOR,         RB_FAM_BASE_LAUNCH,       RB_FAM_BASE_GRAPH,
+                                     RB_FAM_MEMCPY_H2D_PINNED,  RB_FAM_MEMCPY_D2H_PINNED, RB_FAM_MEMCPY_H2D_PAGEABLE,
                                      RB_FAM_MEMCPY_D2H_PAGEABLE};
     char sz[32];
     int any = 0;
@@ -332,7 +339,9 @@ static void baselines_md(FILE *md, const report_run *run)
                 long i = report_find(run, base[b], NULL, sizes[s]);
                 const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
                 fprintf(md, "%s%s: %s", s ? "," : "", report_size_str(sizes[s], sz, sizeof sz),
-                        r && report_row_ok(r) ? report_num(r->p50) : r ? r->status : "-");
+                        r && report_row_ok(r) ? report_num(r->p50)
+                        : r                   ? r->status
+                                              : "-");
             }
             fputs(" |\n", md);
         }
@@ -371,13 +380,15 @@ static void window_md(FILE *md, const report_run *run)
             wins[b - 1] = t;
         }
     const mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
-    fputs("\n## Throughput against window\n\nMessages per second (millions) with W messages kept in flight "
-          "(`--window`); a window larger than a size's ring is capped to its capacity. \"fb/nat\" is the "
-          "fallback's time per message over the native path's at that window: whether batching changes the "
-          "fallback's cost. \"bound\" is Little's law for the best mode: W / its round trip at one message in "
-          "flight, capped by its rate at the widest window; \"share\" is how much of it the ring reached (plot (f)).\n\n"
-          "| size | window | best mode | best Mmsg/s | bound | share | native Mmsg/s | fallback Mmsg/s | fb/nat |\n"
-          "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n", md);
+    fputs(
+        "\n## Throughput against window\n\nMessages per second (millions) with W messages kept in flight "
+        "(`--window`); a window larger than a size's ring is capped to its capacity. \"fb/nat\" is the "
+        "fallback's time per message over the native path's at that window: whether batching changes the "
+        "fallback's cost. \"bound\" is Little's law for the best mode: W / its round trip at one message in "
+        "flight, capped by its rate at the widest window; \"share\" is how much of it the ring reached (plot (f)).\n\n"
+        "| size | window | best mode | best Mmsg/s | bound | share | native Mmsg/s | fallback Mmsg/s | fb/nat |\n"
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        md);
     for (size_t k = 0; k < ns; k++) {
         char sz[32];
         report_size_str(sizes[k], sz, sizeof sz);
@@ -393,8 +404,10 @@ static void window_md(FILE *md, const report_run *run)
                 continue;
             long in = report_find_window(run, RB_FAM_THROUGHPUT, &nat, sizes[k], wins[w]);
             long ifb = report_find_window(run, RB_FAM_THROUGHPUT, &fb, sizes[k], wins[w]);
-            const rb_row *n = in >= 0 ? report_row(run, (size_t)in) : NULL, *f = ifb >= 0 ? report_row(run, (size_t)ifb) : NULL;
-            const double nm = n && report_row_ok(n) ? n->msgs_per_s : NAN, fm = f && report_row_ok(f) ? f->msgs_per_s : NAN;
+            const rb_row *n = in >= 0 ? report_row(run, (size_t)in) : NULL,
+                         *f = ifb >= 0 ? report_row(run, (size_t)ifb) : NULL;
+            const double nm = n && report_row_ok(n) ? n->msgs_per_s : NAN,
+                         fm = f && report_row_ok(f) ? f->msgs_per_s : NAN;
             mode_spec bm;
             report_row_mode(best, &bm);
             const double bound = report_window_bound(run, &bm, sizes[k], wins[w]);
@@ -477,8 +490,9 @@ int report_write(const char *file, const report_opts *opts)
     else
         report_default_dir(file, "-report", dir, sizeof dir);
     if (!run.complete)
-        fprintf(stderr, "ringbench report: WARNING: %s is an INCOMPLETE run (interrupted by %s): reporting the rows "
-                        "it has\n",
+        fprintf(stderr,
+                "ringbench report: WARNING: %s is an INCOMPLETE run (interrupted by %s): reporting the rows "
+                "it has\n",
                 file, run.interrupted_by[0] ? run.interrupted_by : "unknown");
     if (strcmp(run.backend, "cuda") != 0)
         fprintf(stderr, "ringbench report: note: %s holds %s-backend rows: CPU reference results, not GPU numbers\n",

@@ -14,12 +14,12 @@
 
 /* How to render: what report, compare and sensitivity report share. */
 typedef struct report_opts {
-    const char *out_dir;  /* -o DIR, or NULL for the default next to the (first) input */
-    int render;           /* 0 with --no-render: write data and scripts, do not run gnuplot */
-    int reps;             /* bootstrap resamples */
-    uint64_t seed;        /* bootstrap seed */
+    const char *out_dir;       /* -o DIR, or NULL for the default next to the (first) input */
+    int render;                /* 0 with --no-render: write data and scripts, do not run gnuplot */
+    int reps;                  /* bootstrap resamples */
+    uint64_t seed;             /* bootstrap seed */
     const char *call_overhead; /* --call-overhead SPEC|FILE: the MODEL section (attribution.h), or NULL */
-    double min_effect;    /* --min-effect PCT / 100: smallest |overhead| called slower or faster */
+    double min_effect;         /* --min-effect PCT / 100: smallest |overhead| called slower or faster */
 } report_opts;
 
 /* The defaults: render, the stats module's bootstrap (reps, seed), minimum effect 5%. */

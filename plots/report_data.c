@@ -12,7 +12,7 @@
 
 /* A row's trials as report_trials gives them; storage is one block per row. */
 struct report_cell {
-    int state;          /* 0 not loaded yet, 1 loaded (k may be 0) */
+    int state; /* 0 not loaded yet, 1 loaded (k may be 0) */
     size_t k;
     stats_trial *t;
     int32_t *round;
@@ -86,10 +86,7 @@ int report_row_mode(const rb_row *row, mode_spec *m)
 
 int report_row_family(const rb_row *row) { return rb_family_parse(row->family); }
 
-int report_row_ok(const rb_row *row)
-{
-    return strcmp(row->status, RB_STATUS_OK) == 0 && isfinite(row->p50);
-}
+int report_row_ok(const rb_row *row) { return strcmp(row->status, RB_STATUS_OK) == 0 && isfinite(row->p50); }
 
 /* A baseline row has "-" in every mode field. */
 static int row_is_baseline(const rb_row *row)
@@ -365,7 +362,4 @@ void report_md_text(FILE *f, const char *s)
     }
 }
 
-int report_unit_is_rate(const char *unit)
-{
-    return strcmp(unit, rb_family_unit(RB_FAM_THROUGHPUT)) == 0;
-}
+int report_unit_is_rate(const char *unit) { return strcmp(unit, rb_family_unit(RB_FAM_THROUGHPUT)) == 0; }

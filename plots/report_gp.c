@@ -23,7 +23,7 @@
 static const char *const xfer_colour[RB_XFER_COUNT] = {"#0072B2", "#E69F00", "#009E73"};
 static const char *const launch_dash[RB_LAUNCH_COUNT] = {"1", "(10,6)"};
 static const int host_point[RB_HOST_COUNT] = {7, 4};
-#define NATIVE_UNDERLAY "#40F0B000"   /* gnuplot colours are #AARRGGBB with AA = transparency */
+#define NATIVE_UNDERLAY "#40F0B000" /* gnuplot colours are #AARRGGBB with AA = transparency */
 #define FALLBACK_UNDERLAY "#60E000E0"
 
 void report_gp_quote(FILE *gp, const char *s)
@@ -51,30 +51,28 @@ void report_gp_begin(FILE *gp, const char *stem, const char *what, report_canvas
 {
     fprintf(gp, "# %s.gp - %s\n", stem, what);
     fprintf(gp, "# Written by ringbench; re-run it from this directory: gnuplot %s.gp\n", stem);
-    fprintf(gp, "# It writes %s.png (pngcairo, or png without cairo) and %s.svg, %d x %d pixels.\n", stem,
-            stem, c.width, c.height);
-    fprintf(gp, "do for [fmt in \"png svg\"] {\n"
-                "reset\n"
-                "if (fmt eq \"png\") {\n"
-                "  if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-                "    set terminal pngcairo size %d,%d font \"sans,11\" noenhanced background rgb 'white'\n"
-                "  } else {\n"
-                "    set terminal png size %d,%d noenhanced\n"
-                "  }\n"
-                "  set output '%s.png'\n"
-                "} else {\n"
-                "  set terminal svg size %d,%d font \"sans,11\" noenhanced background rgb 'white'\n"
-                "  set output '%s.svg'\n"
-                "}\n"
-                "set datafile missing 'NaN'\n"
-                "set grid xtics ytics mxtics mytics lc rgb '#DDDDDD' lw 1\n",
+    fprintf(gp, "# It writes %s.png (pngcairo, or png without cairo) and %s.svg, %d x %d pixels.\n", stem, stem,
+            c.width, c.height);
+    fprintf(gp,
+            "do for [fmt in \"png svg\"] {\n"
+            "reset\n"
+            "if (fmt eq \"png\") {\n"
+            "  if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+            "    set terminal pngcairo size %d,%d font \"sans,11\" noenhanced background rgb 'white'\n"
+            "  } else {\n"
+            "    set terminal png size %d,%d noenhanced\n"
+            "  }\n"
+            "  set output '%s.png'\n"
+            "} else {\n"
+            "  set terminal svg size %d,%d font \"sans,11\" noenhanced background rgb 'white'\n"
+            "  set output '%s.svg'\n"
+            "}\n"
+            "set datafile missing 'NaN'\n"
+            "set grid xtics ytics mxtics mytics lc rgb '#DDDDDD' lw 1\n",
             c.width, c.height, c.width, c.height, stem, c.width, c.height, stem);
 }
 
-void report_gp_end(FILE *gp)
-{
-    fputs("unset multiplot\nset output\n}\n", gp);
-}
+void report_gp_end(FILE *gp) { fputs("unset multiplot\nset output\n}\n", gp); }
 
 /* The legend strip under a faceted figure: the visual code, the highlighted paths, the references. */
 static void facet_legend(FILE *gp, const report_facet *p, double height)
@@ -83,7 +81,8 @@ static void facet_legend(FILE *gp, const report_facet *p, double height)
     fputs("unset border\nunset tics\nunset grid\nunset xlabel\nunset ylabel\nunset title\nunset logscale\n"
           "unset object\nunset arrow\nunset label\nset xrange [0:1]\nset yrange [0:1]\n"
           "set key center center horizontal maxcols 4 Left reverse width 2 samplen 4 spacing 1.25 font ',11'\n"
-          "plot 2 notitle, \\\n", gp); /* a real (off-range) plot: keyentry alone trips a gnuplot assertion */
+          "plot 2 notitle, \\\n",
+          gp); /* a real (off-range) plot: keyentry alone trips a gnuplot assertion */
     for (int x = 0; x < RB_XFER_COUNT; x++)
         fprintf(gp, "  keyentry with lines lc rgb '%s' lw 3 title 'xfer %s', \\\n", xfer_colour[x],
                 mode_axis_value(RB_AXIS_XFER, x));
@@ -118,8 +117,8 @@ static void facet_panel(FILE *gp, const report_facet *p, int ctrl, double x0, do
         mode_spec m = mode_at(k);
         if (m.v[RB_AXIS_CTRL] != ctrl || !p->has[k] || !(report_mode_is_native(&m) || report_mode_is_fallback(&m)))
             continue;
-        fprintf(gp, "%s  '%s' using 1:%zu with lines lc rgb '%s' lw 12 notitle", first ? "" : ", \\\n", p->data,
-                k + 2, report_mode_is_native(&m) ? NATIVE_UNDERLAY : FALLBACK_UNDERLAY);
+        fprintf(gp, "%s  '%s' using 1:%zu with lines lc rgb '%s' lw 12 notitle", first ? "" : ", \\\n", p->data, k + 2,
+                report_mode_is_native(&m) ? NATIVE_UNDERLAY : FALLBACK_UNDERLAY);
         first = 0;
     }
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {

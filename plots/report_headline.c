@@ -43,10 +43,10 @@ static long best_row(const report_run *run, rb_family f, uint64_t size)
     long best = -1;
     for (size_t i = 0; i < report_nrows(run); i++) {
         const rb_row *r = report_row(run, i);
-        if (report_row_family(r) != (int)f || r->size_bytes != size || !report_row_mode(r, NULL) ||
-            !report_row_ok(r))
+        if (report_row_family(r) != (int)f || r->size_bytes != size || !report_row_mode(r, NULL) || !report_row_ok(r))
             continue;
-        if (best < 0 || (rate ? r->p50 > report_row(run, (size_t)best)->p50 : r->p50 < report_row(run, (size_t)best)->p50))
+        if (best < 0 ||
+            (rate ? r->p50 > report_row(run, (size_t)best)->p50 : r->p50 < report_row(run, (size_t)best)->p50))
             best = (long)i;
     }
     return best;
@@ -99,21 +99,36 @@ static void brief_md(FILE *md, const brief *b, int claim)
     if (!claim)
         return;
     if (b->n == 1 && !b->missing) {
-        fprintf(md, " (%s the claimed 10–30%%)", b->above ? "**above**" : b->inside ? "**inside**" : b->below ? "**below**"
-                                                                                   : "inconclusive against");
+        fprintf(md, " (%s the claimed 10–30%%)",
+                b->above    ? "**above**"
+                : b->inside ? "**inside**"
+                : b->below  ? "**below**"
+                            : "inconclusive against");
         return;
     }
     fputs(" (against the claimed 10–30%: ", md);
     const char *sep = "";
-    if (b->above) { fprintf(md, "%s**above** in %d", sep, b->above); sep = ", "; }
-    if (b->inside) { fprintf(md, "%s**inside** in %d", sep, b->inside); sep = ", "; }
-    if (b->below) { fprintf(md, "%s**below** in %d", sep, b->below); sep = ", "; }
-    if (b->other) { fprintf(md, "%sinconclusive in %d", sep, b->other); sep = ", "; }
+    if (b->above) {
+        fprintf(md, "%s**above** in %d", sep, b->above);
+        sep = ", ";
+    }
+    if (b->inside) {
+        fprintf(md, "%s**inside** in %d", sep, b->inside);
+        sep = ", ";
+    }
+    if (b->below) {
+        fprintf(md, "%s**below** in %d", sep, b->below);
+        sep = ", ";
+    }
+    if (b->other) {
+        fprintf(md, "%sinconclusive in %d", sep, b->other);
+        sep = ", ";
+    }
     fprintf(md, " of %d%s)", b->n, b->missing ? "; some not measured" : "");
 }
 
-static void overhead(const report_run *base, const mode_spec *nat, const report_run *other, rb_family f,
-                     uint64_t size, const report_opts *o, report_ov *ov)
+static void overhead(const report_run *base, const mode_spec *nat, const report_run *other, rb_family f, uint64_t size,
+                     const report_opts *o, report_ov *ov)
 {
     mode_spec fb = mode_wsl2_fallback();
     report_overhead(base, report_find(base, f, nat, size), "native", other, report_find(other, f, &fb, size),
@@ -143,12 +158,14 @@ static void paragraph_md(FILE *md, const report_run *base, const report_run *oth
     const int claim = report_claim_applies(base, other);
     if (claim)
         fputs("**Verdict on the claim that the WSL2 fallback is \"10–30% slower for control block "
-              "operations\":** ", md);
+              "operations\":** ",
+              md);
     else
         fputs("**No verdict: these are CPU reference backend numbers.** The CPU backend runs the same ring "
               "protocol with a host thread in the kernel's place, so that the sweep, the results file, the report "
               "and the tests can be run and checked on any machine; what its modes cost says nothing about a GPU, "
-              "native CUDA or WSL2. For the record, on this machine ", md);
+              "native CUDA or WSL2. For the record, on this machine ",
+              md);
     fprintf(md, "the fallback path `%s`%s against the native path `%s`%s costs ", report_mode_str(&fb),
             base != other ? " (OTHER)" : "", report_mode_str(&nat), base != other ? " (BASE)" : "");
     brief_md(md, &cb, claim);
@@ -195,9 +212,11 @@ static void table_md(FILE *md, const report_run *const *runs, size_t nruns)
     uint64_t s_thr = size_end(last, RB_FAM_THROUGHPUT, 1);
     char what[160], sz[32];
 
-    fputs(nruns == 1 ? "| headline figure | p50 |\n| --- | --- |\n"
-                     : "| headline figure (fallback / native within each file) | BASE p50 | OTHER p50 |\n| --- | --- | --- |\n",
-          md);
+    fputs(
+        nruns == 1
+            ? "| headline figure | p50 |\n| --- | --- |\n"
+            : "| headline figure (fallback / native within each file) | BASE p50 | OTHER p50 |\n| --- | --- | --- |\n",
+        md);
     row_head(md, "floor: one-word ping-pong through mapped pinned memory");
     for (size_t r = 0; r < nruns; r++) {
         long i = floor_row(runs[r]);

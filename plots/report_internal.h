@@ -41,7 +41,7 @@ struct report_cell;
 
 typedef struct report_run {
     h5in *in;
-    struct report_cell *cells;  /* per row: its trials, sorted once, loaded on first use (report_trials) */
+    struct report_cell *cells; /* per row: its trials, sorted once, loaded on first use (report_trials) */
     const char *path;
     const char *backend;        /* "cuda", "cpu", "mixed" or "none": of the rows that were measured */
     int complete;               /* root attribute complete */
@@ -149,15 +149,15 @@ typedef struct report_ref {
  * below: y against message size for every mode with data, native and fallback paths underlaid. */
 typedef struct report_facet {
     const char *title, *ylabel;
-    const char *data;          /* file: col 1 size, col 2+k the mode report_mode_index k */
-    const unsigned char *has;  /* has[k]: the mode has at least one finite value */
-    const uint64_t *sizes;     /* the sizes, for tic labels */
+    const char *data;         /* file: col 1 size, col 2+k the mode report_mode_index k */
+    const unsigned char *has; /* has[k]: the mode has at least one finite value */
+    const uint64_t *sizes;    /* the sizes, for tic labels */
     size_t nsizes;
     int logy;
-    const report_ref *refs;    /* reference lines (may be NULL) */
+    const report_ref *refs; /* reference lines (may be NULL) */
     size_t nrefs;
-    const char *band;          /* gnuplot commands drawn in every panel, e.g. a claim band (may be NULL) */
-    const char *note;          /* a line under the title (may be NULL) */
+    const char *band; /* gnuplot commands drawn in every panel, e.g. a claim band (may be NULL) */
+    const char *note; /* a line under the title (may be NULL) */
 } report_facet;
 void report_gp_facet(FILE *gp, const report_facet *p);
 /* "set xtics (...)" labelling sizes ("8 B", "4 KiB") at their values, thinned to at most ~12 labels. */
@@ -176,10 +176,10 @@ int report_render(const char *cmd, const char *dir, const char *const *scripts, 
 
 typedef enum report_ov_state {
     REPORT_OV_OK = 0,
-    REPORT_OV_MISSING,     /* no such row in the file */
-    REPORT_OV_NOT_OK,      /* unsupported, invalid or failed: why says which and its reason */
-    REPORT_OV_NO_SAMPLES,  /* ok, but no raw samples to bootstrap */
-    REPORT_OV_ERROR        /* the bootstrap refused (e.g. a zero median) */
+    REPORT_OV_MISSING,    /* no such row in the file */
+    REPORT_OV_NOT_OK,     /* unsupported, invalid or failed: why says which and its reason */
+    REPORT_OV_NO_SAMPLES, /* ok, but no raw samples to bootstrap */
+    REPORT_OV_ERROR       /* the bootstrap refused (e.g. a zero median) */
 } report_ov_state;
 
 /* Overhead of row b over row a: est(b)/est(a) - 1, positive = b slower, where est is the mean of a
@@ -190,17 +190,17 @@ typedef enum report_ov_state {
 typedef struct report_ov {
     report_ov_state state;
     char why[RB_REASON_LEN + 96];
-    double p50_a, p50_b;       /* the rows' own medians, in their unit */
-    double est, lo, hi;        /* overhead and its 95% interval */
-    stats_ci_method method;    /* TRIALS, or SAMPLES when a side had a single trial */
-    int paired;                /* 1 when the interval came from paired rounds */
-    size_t ka, kb;             /* trials on each side */
-    double min_effect;         /* the options' minimum effect, for report_speed_word */
+    double p50_a, p50_b;    /* the rows' own medians, in their unit */
+    double est, lo, hi;     /* overhead and its 95% interval */
+    stats_ci_method method; /* TRIALS, or SAMPLES when a side had a single trial */
+    int paired;             /* 1 when the interval came from paired rounds */
+    size_t ka, kb;          /* trials on each side */
+    double min_effect;      /* the options' minimum effect, for report_speed_word */
 } report_ov;
 
 /* ia / ib: row indices from report_find (-1 = missing); la / lb name the two sides in messages. */
-void report_overhead(const report_run *ra, long ia, const char *la, const report_run *rb, long ib,
-                     const char *lb, const report_opts *o, report_ov *ov);
+void report_overhead(const report_run *ra, long ia, const char *la, const report_run *rb, long ib, const char *lb,
+                     const report_opts *o, report_ov *ov);
 /* "faster" or "slower" when the CI excludes 0 and |est| >= the minimum effect, else "same within
  * noise"; "n/a" when there is no overhead. */
 const char *report_speed_word(const report_ov *ov);

@@ -48,17 +48,21 @@ void report_label_note_md(FILE *md, const report_run *run, const char *name)
 {
     const char *inj = report_prov(run, RB_PROV_INJECT_CALL_US), *lim = report_prov(run, RB_PROV_PLATFORM_LIMITS);
     if (inj[0]) {
-        fprintf(md, "> **WARNING — INJECTED PER-CALL COST (%s):** before every counted CUDA call of these kinds "
-                    "the calling thread spent the given time in a busy wait: `", name);
+        fprintf(md,
+                "> **WARNING — INJECTED PER-CALL COST (%s):** before every counted CUDA call of these kinds "
+                "the calling thread spent the given time in a busy wait: `",
+                name);
         report_md_text(md, inj);
         fputs("` (microseconds per call). These numbers measure what such a per-call cost *would* do to this "
-              "machine; they are not this machine's own figures and not a WSL2 measurement.\n\n", md);
+              "machine; they are not this machine's own figures and not a WSL2 measurement.\n\n",
+              md);
     }
     if (lim[0]) {
         fprintf(md, "> **WARNING — LIMITS APPLIED (%s):** the documented limits of `", name);
         report_md_text(md, lim);
         fputs("` were applied to this machine (modes they forbid are recorded unsupported, \"limit applied: "
-              "...\"; the others were measured here). This is **not** a run on that platform.\n\n", md);
+              "...\"; the others were measured here). This is **not** a run on that platform.\n\n",
+              md);
     }
 }
 
@@ -68,7 +72,8 @@ void report_machine_lines_md(FILE *md, const report_run *run)
     if (!note[0] && !report_prov(run, "pinned_ceiling_total_bytes")[0])
         return;
     fputs("**This machine, per CUDA call and pinned memory** (what WSL2 changes; `ringbench probe` prints the "
-          "same): ", md);
+          "same): ",
+          md);
     int any = 0;
     for (int f = 0; f < RB_FAM_COUNT; f++) {
         const char *name = rb_family_name((rb_family)f);
@@ -86,10 +91,13 @@ void report_machine_lines_md(FILE *md, const report_run *run)
     if (!any)
         fputs("per-call costs not measured (no CUDA device: the CPU backend records none)", md);
     const char *largest = report_prov(run, "pinned_ceiling_largest_bytes");
-    const char *total = report_prov(run, "pinned_ceiling_total_bytes"), *bound = report_prov(run, "pinned_ceiling_bound_bytes");
+    const char *total = report_prov(run, "pinned_ceiling_total_bytes"),
+               *bound = report_prov(run, "pinned_ceiling_bound_bytes");
     if (largest[0] && total[0])
-        fprintf(md, ". Pinned-memory ceiling: largest single `cudaHostAlloc` %.2f GiB, total %.2f GiB, searched up "
-                    "to %.2f GiB", strtod(largest, NULL) / 1073741824.0, strtod(total, NULL) / 1073741824.0,
+        fprintf(md,
+                ". Pinned-memory ceiling: largest single `cudaHostAlloc` %.2f GiB, total %.2f GiB, searched up "
+                "to %.2f GiB",
+                strtod(largest, NULL) / 1073741824.0, strtod(total, NULL) / 1073741824.0,
                 strtod(bound, NULL) / 1073741824.0);
     else
         fputs(". Pinned-memory ceiling: ", md);

@@ -58,17 +58,18 @@ void report_modes_md(FILE *md, const report_run *run, const char *which)
         if (!report_row_ok(r) || report_unit_is_rate(r->unit) || !row_modes(run, (long)i, &sm, &smin, &smax))
             continue;
         if (found++ == 0)
-            fprintf(md, "\n## Cells with two modes%s%s\n\nThese cells' samples fall into two groups (Otsu's split of "
-                        "the log samples; each group at least 3%%, medians at least 1.5x apart, well separated): "
-                        "their p50 lands on either mode depending on the slow share, so compare the modes and the "
-                        "share, not the p50.\n\n| family | mode | size | p50 | fast mode | slow mode | slow share "
-                        "| per trial | unit |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |\n",
+            fprintf(md,
+                    "\n## Cells with two modes%s%s\n\nThese cells' samples fall into two groups (Otsu's split of "
+                    "the log samples; each group at least 3%%, medians at least 1.5x apart, well separated): "
+                    "their p50 lands on either mode depending on the slow share, so compare the modes and the "
+                    "share, not the p50.\n\n| family | mode | size | p50 | fast mode | slow mode | slow share "
+                    "| per trial | unit |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |\n",
                     which[0] ? " in " : "", which);
         char sz[32];
         fprintf(md, "| %s | `%s` | %s | %s | %s | %s | %.0f%% | %.0f–%.0f%% | %s |\n", r->family,
-                report_row_mode(r, &m) ? report_mode_str(&m) : "baseline", report_size_str(r->size_bytes, sz, sizeof sz),
-                report_num(r->p50), report_num(sm.lo), report_num(sm.hi), 100 * sm.hi_share, 100 * smin, 100 * smax,
-                r->unit);
+                report_row_mode(r, &m) ? report_mode_str(&m) : "baseline",
+                report_size_str(r->size_bytes, sz, sizeof sz), report_num(r->p50), report_num(sm.lo), report_num(sm.hi),
+                100 * sm.hi_share, 100 * smin, 100 * smax, r->unit);
     }
     if (found == 0)
         fprintf(md, "\n## Cells with two modes%s%s\n\nNone: no time cell's samples split into two modes.\n",

@@ -93,8 +93,8 @@ static int write_wide(const report_run *run, const char *dir, const char *name, 
     return report_file_close(&rf, err, errlen);
 }
 
-static int write_script_facet(const char *dir, const char *stem, const char *what, const report_facet *p,
-                              char *err, size_t errlen)
+static int write_script_facet(const char *dir, const char *stem, const char *what, const report_facet *p, char *err,
+                              size_t errlen)
 {
     report_file rf;
     char name[64];
@@ -110,7 +110,8 @@ static int write_script_facet(const char *dir, const char *stem, const char *wha
 int report_plot_latency(const report_run *run, const char *dir, char *err, size_t errlen)
 {
     static const wide_ref refs[] = {
-        {RB_FAM_BASE_FLOOR, 1, "base_floor: persistent one-word ping-pong (round-trip floor)", "lc rgb '#000000' lw 2 dt 3"},
+        {RB_FAM_BASE_FLOOR, 1, "base_floor: persistent one-word ping-pong (round-trip floor)",
+         "lc rgb '#000000' lw 2 dt 3"},
         {RB_FAM_BASE_LAUNCH, 0, "base_launch: one kernel launch per message", "lc rgb '#555555' lw 3 dt 1"},
         {RB_FAM_BASE_GRAPH, 0, "base_graph: one CUDA graph launch per message", "lc rgb '#999999' lw 3 dt 1"},
     };
@@ -119,10 +120,19 @@ int report_plot_latency(const report_run *run, const char *dir, char *err, size_
     size_t nout = 0, ns = 0;
     uint64_t *sizes = NULL;
     char title[256];
-    int rc = write_wide(run, dir, "latency_p50.dat", RB_FAM_LATENCY, refs, 3, has, out, &nout, &sizes, &ns, err,
-                        errlen);
+    int rc =
+        write_wide(run, dir, "latency_p50.dat", RB_FAM_LATENCY, refs, 3, has, out, &nout, &sizes, &ns, err, errlen);
     report_plot_title(title, sizeof title, run, "Round-trip latency p50 per message size");
-    report_facet p = {title, "latency p50 (us, log scale)", "latency_p50.dat", has, sizes, ns, 1, out, nout, NULL,
+    report_facet p = {title,
+                      "latency p50 (us, log scale)",
+                      "latency_p50.dat",
+                      has,
+                      sizes,
+                      ns,
+                      1,
+                      out,
+                      nout,
+                      NULL,
                       "lower is better; grey and black lines: baselines measured in the same run"};
     if (rc == 0)
         rc = write_script_facet(dir, "latency", "latency p50 against message size, one panel per control block", &p,
@@ -144,11 +154,20 @@ int report_plot_throughput(const report_run *run, const char *dir, char *err, si
     size_t nout = 0, ns = 0;
     uint64_t *sizes = NULL;
     char title[256];
-    int rc = write_wide(run, dir, "throughput_p50.dat", RB_FAM_THROUGHPUT, refs, 4, has, out, &nout, &sizes, &ns,
-                        err, errlen);
+    int rc = write_wide(run, dir, "throughput_p50.dat", RB_FAM_THROUGHPUT, refs, 4, has, out, &nout, &sizes, &ns, err,
+                        errlen);
     report_plot_title(title, sizeof title, run, "Throughput p50 per message size (window of messages in flight)");
-    report_facet p = {title, "throughput p50 (GB/s, log scale)", "throughput_p50.dat", has, sizes, ns, 1, out, nout,
-                      NULL, "higher is better; black/grey lines: cudaMemcpy bandwidth measured in the same run"};
+    report_facet p = {title,
+                      "throughput p50 (GB/s, log scale)",
+                      "throughput_p50.dat",
+                      has,
+                      sizes,
+                      ns,
+                      1,
+                      out,
+                      nout,
+                      NULL,
+                      "higher is better; black/grey lines: cudaMemcpy bandwidth measured in the same run"};
     if (rc == 0)
         rc = write_script_facet(dir, "throughput", "throughput p50 against message size, one panel per control block",
                                 &p, err, errlen);
@@ -184,7 +203,9 @@ void report_mode_rows_axis(FILE *gp, int labels)
         /* Panels beside the first share its labels: their tics stay, their text goes. */
         if (labels)
             fprintf(gp, "%s'%s%s' %d", first ? "" : ", ", report_mode_str(&m),
-                    report_mode_is_native(&m) ? " (native)" : report_mode_is_fallback(&m) ? " (WSL2 fallback)" : "",
+                    report_mode_is_native(&m)     ? " (native)"
+                    : report_mode_is_fallback(&m) ? " (WSL2 fallback)"
+                                                  : "",
                     y);
         else
             fprintf(gp, "%s'' %d", first ? "" : ", ", y);
@@ -197,12 +218,14 @@ void report_mode_rows_axis(FILE *gp, int labels)
         if (y < 0)
             continue;
         if (report_mode_is_native(&m) || report_mode_is_fallback(&m))
-            fprintf(gp, "set object %d rect from graph 0, first %d.5 to graph 1, first %d.5 fc rgb '%s' "
-                        "fs solid 0.35 noborder behind\n",
+            fprintf(gp,
+                    "set object %d rect from graph 0, first %d.5 to graph 1, first %d.5 fc rgb '%s' "
+                    "fs solid 0.35 noborder behind\n",
                     obj++, y - 1, y, report_mode_is_native(&m) ? "#F0B000" : "#E000E0");
         if (prev_ctrl >= 0 && m.v[RB_AXIS_CTRL] != prev_ctrl)
-            fprintf(gp, "set arrow from graph 0, first %d.5 to graph 1, first %d.5 nohead lc rgb '#444444' lw 1.5 "
-                        "front\n",
+            fprintf(gp,
+                    "set arrow from graph 0, first %d.5 to graph 1, first %d.5 nohead lc rgb '#444444' lw 1.5 "
+                    "front\n",
                     y - 1, y - 1);
         prev_ctrl = m.v[RB_AXIS_CTRL];
     }
@@ -240,8 +263,8 @@ static int dist_block(FILE *f, const report_run *run, uint64_t size, const int *
         mode_spec m = mode_at(k);
         long i = report_find(run, RB_FAM_LATENCY, &m, size);
         size_t n = 0;
-        double *s = ypos[k] >= 0 && i >= 0 && report_row_ok(report_row(run, (size_t)i)) ? report_samples(run, i, &n)
-                                                                                        : NULL;
+        double *s =
+            ypos[k] >= 0 && i >= 0 && report_row_ok(report_row(run, (size_t)i)) ? report_samples(run, i, &n) : NULL;
         if (s == NULL)
             continue;
         qsort(s, n, sizeof *s, cmp_double);
@@ -281,7 +304,8 @@ int report_plot_latency_dist(const report_run *run, const char *dir, char *err, 
     report_gp_quote(gp, title);
     fputs(" . \"\\n\" . 'box: p10-p90, bar: median, whiskers: min to p99.9, triangle: p99, cross: max' "
           "font ',14'\nunset key\nset logscale x 10\nset format x '%g'\n"
-          "set xlabel 'round-trip latency (us, log scale)'\nset grid xtics mxtics\n", gp);
+          "set xlabel 'round-trip latency (us, log scale)'\nset grid xtics mxtics\n",
+          gp);
     const double left = 0.20, w = (1.0 - left - 0.01) / (ns ? (double)ns : 1.0);
     for (size_t i = 0; i < ns; i++) {
         fprintf(gp, "set origin %.4f,0.0\nset size %.4f,%.4f\n", i == 0 ? 0.0 : left + w * (double)i,
@@ -293,20 +317,21 @@ int report_plot_latency_dist(const report_run *run, const char *dir, char *err, 
             fputs("plot [1:10] NaN title 'no raw samples at this size'\n", gp);
         else
             fprintf(gp,
-                "plot 'latency_dist.dat' index %zu using 4:1:2:7:10 with xerrorbars pt -1 lc rgb variable lw 1.5 "
-                "notitle, \\\n"
-                "  '' index %zu using 4:1:3:5:($1-0.3):($1+0.3):10 with boxxyerror fs solid 0.5 lc rgb variable "
-                "notitle, \\\n"
-                "  '' index %zu using 4:1:($1-0.38):($1+0.38) with yerrorbars pt -1 lc rgb 'black' lw 2.5 "
-                "notitle, \\\n"
-                "  '' index %zu using 6:1 with points pt 9 ps 1.0 lc rgb 'black' notitle, \\\n"
-                "  '' index %zu using 8:1 with points pt 2 ps 1.0 lc rgb '#CC0000' notitle\n",
-                i, i, i, i, i);
+                    "plot 'latency_dist.dat' index %zu using 4:1:2:7:10 with xerrorbars pt -1 lc rgb variable lw 1.5 "
+                    "notitle, \\\n"
+                    "  '' index %zu using 4:1:3:5:($1-0.3):($1+0.3):10 with boxxyerror fs solid 0.5 lc rgb variable "
+                    "notitle, \\\n"
+                    "  '' index %zu using 4:1:($1-0.38):($1+0.38) with yerrorbars pt -1 lc rgb 'black' lw 2.5 "
+                    "notitle, \\\n"
+                    "  '' index %zu using 6:1 with points pt 9 ps 1.0 lc rgb 'black' notitle, \\\n"
+                    "  '' index %zu using 8:1 with points pt 2 ps 1.0 lc rgb '#CC0000' notitle\n",
+                    i, i, i, i, i);
         fputs("unset object\nunset arrow\nunset label\n", gp);
     }
     if (ns == 0)
         fputs("set title 'no latency rows in this file'\nunset logscale x\nunset border\nunset tics\n"
-              "plot [0:1][0:1] NaN notitle\n", gp);
+              "plot [0:1][0:1] NaN notitle\n",
+              gp);
     report_gp_end(gp);
     return report_file_close(&rf, err, errlen);
 }
@@ -382,9 +407,11 @@ void report_heatmap_panel(FILE *gp, int b, int height, const uint64_t *sizes, si
     if (ns == 0)
         fprintf(gp, "%s\n", empty);
     else
-        fprintf(gp, "plot '%s' index %d using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5):3 with boxxyerror fs solid 1.0 noborder lc palette notitle, \\\n"
-                    "  '' index %d using 1:2:4 with labels font ',8' notitle\n",
-                dat, b, b);
+        fprintf(
+            gp,
+            "plot '%s' index %d using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5):3 with boxxyerror fs solid 1.0 noborder lc palette notitle, \\\n"
+            "  '' index %d using 1:2:4 with labels font ',8' notitle\n",
+            dat, b, b);
     fputs("unset arrow\n", gp);
 }
 
@@ -418,12 +445,14 @@ int report_plot_heatmap(const report_run *run, const char *dir, char *err, size_
     fputs(" . \"\\n\" . 'cell = how many times slower than the best of pinned/async/coop/mapped|managed "
           "(1.00 = as fast; blue = faster, red = slower; unsup/failed/- = not measured)' font ',14'\n",
           gp);
-    fprintf(gp, "unset key\nset logscale cb\nset cbrange [%.6g:%.6g]\nset format cb '%%.2g'\n"
-                "set palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')\nset cblabel 'ratio (log scale)'\n"
-                "set cbtics ('0.25' 0.25, '0.5' 0.5, '0.67' 0.6667, '0.8' 0.8, '1' 1, '1.25' 1.25, '1.5' 1.5, '2' 2, '4' 4, "
-                "'8' 8, '16' 16)\n"
-                "set grid noxtics noytics\nset xlabel 'message size'\n",
-            exp(-maxlog), exp(maxlog));
+    fprintf(
+        gp,
+        "unset key\nset logscale cb\nset cbrange [%.6g:%.6g]\nset format cb '%%.2g'\n"
+        "set palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')\nset cblabel 'ratio (log scale)'\n"
+        "set cbtics ('0.25' 0.25, '0.5' 0.5, '0.67' 0.6667, '0.8' 0.8, '1' 1, '1.25' 1.25, '1.5' 1.5, '2' 2, '4' 4, "
+        "'8' 8, '16' 16)\n"
+        "set grid noxtics noytics\nset xlabel 'message size'\n",
+        exp(-maxlog), exp(maxlog));
     for (int b = 0; b < 2; b++)
         report_heatmap_panel(gp, b, c.height, sizes[b], ns[b], what[b], "heatmap.dat", "plot NaN notitle");
     report_gp_end(gp);
@@ -509,7 +538,8 @@ int report_plot_cb(const report_run *run, const char *dir, char *err, size_t err
           gp);
     /* A gap of some characters between the panels, so the last x tick of the left panel and the first
      * of the right one (10 and 0.1, say) never touch. */
-    fprintf(gp, "set origin 0,0\nset size 0.6,%.4f\nset lmargin at screen 0.19\nset rmargin 4\n", 1.0 - 80.0 / c.height);
+    fprintf(gp, "set origin 0,0\nset size 0.6,%.4f\nset lmargin at screen 0.19\nset rmargin 4\n",
+            1.0 - 80.0 / c.height);
     ops_panel(gp, cb_fams, 3, 0, has, "control-block operations: cb_read, cb_write, cb_handshake", 1);
     fprintf(gp, "set origin 0.6,0\nset size 0.4,%.4f\nset lmargin 6\nset rmargin 3\n", 1.0 - 80.0 / c.height);
     ops_panel(gp, lc_fams, 4, 3, has + 3, "kernel lifecycle", 0);

@@ -32,14 +32,13 @@ static void ov_fail(report_ov *ov, report_ov_state st, const char *side, const r
     if (st == REPORT_OV_MISSING)
         snprintf(ov->why, sizeof ov->why, "%s: not in the file", side);
     else if (st == REPORT_OV_NOT_OK)
-        snprintf(ov->why, sizeof ov->why, "%s: %s%s%s", side, row->status, row->reason[0] ? ": " : "",
-                 row->reason);
+        snprintf(ov->why, sizeof ov->why, "%s: %s%s%s", side, row->status, row->reason[0] ? ": " : "", row->reason);
     else
         snprintf(ov->why, sizeof ov->why, "%s: no raw samples", side);
 }
 
-void report_overhead(const report_run *ra, long ia, const char *la, const report_run *rb, long ib,
-                     const char *lb, const report_opts *o, report_ov *ov)
+void report_overhead(const report_run *ra, long ia, const char *la, const report_run *rb, long ib, const char *lb,
+                     const report_opts *o, report_ov *ov)
 {
     memset(ov, 0, sizeof *ov);
     ov->p50_a = ov->p50_b = ov->est = ov->lo = ov->hi = NAN;
@@ -162,8 +161,7 @@ static void tally_md(FILE *md, const tally *t, const char *what, const char *aga
 {
     fprintf(md, "- **%s, fallback against %s:** ", what, against);
     if (t->n == 0) {
-        fprintf(md, "no verdict: no cell could be compared (%d missing or not measured; see the table).\n",
-                t->missing);
+        fprintf(md, "no verdict: no cell could be compared (%d missing or not measured; see the table).\n", t->missing);
         return;
     }
     if (t->n == 1)
@@ -171,8 +169,9 @@ static void tally_md(FILE *md, const tally *t, const char *what, const char *aga
     else
         fprintf(md, "overhead from %+.1f%% (%s) to %+.1f%% (%s)", 100 * t->min, t->min_at, 100 * t->max, t->max_at);
     if (claim)
-        fprintf(md, "; against the claimed 10–30%%: **inside** in %d, **below** in %d, **above** in %d, "
-                    "inconclusive (CI crosses a bound) in %d of %d cells",
+        fprintf(md,
+                "; against the claimed 10–30%%: **inside** in %d, **below** in %d, **above** in %d, "
+                "inconclusive (CI crosses a bound) in %d of %d cells",
                 t->inside, t->below, t->above, t->straddle, t->n);
     else
         fprintf(md, " over %d cells (CPU reference backend: not judged against the claim)", t->n);
@@ -192,9 +191,11 @@ static void ov_row_md(FILE *md, const char *cell, const char *against, const rep
 
 static void ov_table_head(FILE *md, const char *first, const char *unit)
 {
-    fprintf(md, "\n| %s | fallback against | reference p50 (%s) | fallback p50 (%s) | overhead [95%% CI] | "
-                "fallback is | against the claimed 10–30%% | interval from |\n| --- | --- | ---: | ---: | --- | --- | --- | --- |\n",
-            first, unit, unit);
+    fprintf(
+        md,
+        "\n| %s | fallback against | reference p50 (%s) | fallback p50 (%s) | overhead [95%% CI] | "
+        "fallback is | against the claimed 10–30%% | interval from |\n| --- | --- | ---: | ---: | --- | --- | --- | --- |\n",
+        first, unit, unit);
 }
 
 /* The control-block operations (size 0): one row per operation and target. */
@@ -234,7 +235,8 @@ static void verdict_sized(FILE *md, rb_family fam, const char *number, const cha
     fprintf(md, "\n### %s %s\n", number, what);
     if (report_unit_is_rate(rb_family_unit(fam)))
         fputs("\nThroughput overheads are on time per byte (1/GB/s): +25% means the fallback moves the same "
-              "bytes in 25% more time.\n", md);
+              "bytes in 25% more time.\n",
+              md);
     if (ns == 0) {
         fprintf(md, "\nNo %s rows in the file: no verdict.\n", rb_family_name(fam));
         free(sizes);
@@ -368,8 +370,9 @@ static void verdict_axes(FILE *md, const report_run *run, const char *which, con
     mode_spec nat = mode_native();
 
     fprintf(md, "\n### (iv) Which single axis costs the most%s\n\n", which);
-    fprintf(md, "Each step starts from the native path %s and changes one axis to its fallback value; "
-                "the overhead is the changed mode against the start, within this file.",
+    fprintf(md,
+            "Each step starts from the native path %s and changes one axis to its fallback value; "
+            "the overhead is the changed mode against the start, within this file.",
             report_mode_str(&nat));
     for (size_t s = 0; s < nst; s++) {
         if (!st[s].moved_start)
@@ -377,8 +380,9 @@ static void verdict_axes(FILE *md, const report_run *run, const char *which, con
         mode_spec bad = nat;
         bad.v[st[s].axis] = st[s].to.v[st[s].axis];
         step_name(&st[s], name, sizeof name);
-        fprintf(md, " For **%s** the one-axis change from %s is invalid (%s), so that step starts from %s "
-                    "(the native path with ctrl managed).",
+        fprintf(md,
+                " For **%s** the one-axis change from %s is invalid (%s), so that step starts from %s "
+                "(the native path with ctrl managed).",
                 name, report_mode_str(&nat), mode_invalid_reason(&bad), report_mode_str(&st[s].from));
     }
     fputs("\n\nControl-block operations:\n", md);
@@ -423,29 +427,30 @@ void report_verdict_md(FILE *md, const report_run *base, const report_run *other
               "\"against the claimed 10–30%\" column is n/a.\n\n",
               md);
     }
-    fprintf(md, "The claim under test: the WSL2 fallback is \"10–30%% slower for control block operations "
-                "compared to native Linux with pinned memory\". Fallback path: **%s**. Native path: **%s**, and "
-                "the same with ctrl **managed**; both are shown.\n\n",
+    fprintf(md,
+            "The claim under test: the WSL2 fallback is \"10–30%% slower for control block operations "
+            "compared to native Linux with pinned memory\". Fallback path: **%s**. Native path: **%s**, and "
+            "the same with ctrl **managed**; both are shown.\n\n",
             report_mode_str(&fb), report_mode_str(&nat));
     if (across)
         fputs("Across two files: the fallback rows come from OTHER, the native rows from BASE (typically BASE = "
               "native Linux, OTHER = WSL2); \"BASE fallback\" compares the identical path on both machines.\n\n",
               md);
-    fprintf(md, "Overhead = est(fallback) / est(reference) − 1, positive = the fallback is slower, where est is "
-                "the median of a row's per-trial medians. Its 95%% interval is a hierarchical bootstrap over trials "
-                "(trials resampled, each trial's median redrawn from its samples; %d resamples, seed %llu), widened "
-                "for the small number of trials (t quantile, see harness/stats.h) so that it covers what another run "
-                "would see; fallback and native rows measured in the same rounds of one run are compared round by "
-                "round (\"paired\"). A row with a single trial (every row of a schema-1 file) only has a "
-                "sample-level interval, labelled \"samples\", which does not cover run-to-run variation. "
-                "\"slower\"/\"faster\" need an interval that excludes 0 and an overhead of at least %.0f%% "
-                "(--min-effect); otherwise \"same within noise\". Against the claim, an interval wholly within "
-                "10–30%% is inside, wholly under 10%% below, wholly over 30%% above.\n",
+    fprintf(md,
+            "Overhead = est(fallback) / est(reference) − 1, positive = the fallback is slower, where est is "
+            "the median of a row's per-trial medians. Its 95%% interval is a hierarchical bootstrap over trials "
+            "(trials resampled, each trial's median redrawn from its samples; %d resamples, seed %llu), widened "
+            "for the small number of trials (t quantile, see harness/stats.h) so that it covers what another run "
+            "would see; fallback and native rows measured in the same rounds of one run are compared round by "
+            "round (\"paired\"). A row with a single trial (every row of a schema-1 file) only has a "
+            "sample-level interval, labelled \"samples\", which does not cover run-to-run variation. "
+            "\"slower\"/\"faster\" need an interval that excludes 0 and an overhead of at least %.0f%% "
+            "(--min-effect); otherwise \"same within noise\". Against the claim, an interval wholly within "
+            "10–30%% is inside, wholly under 10%% below, wholly over 30%% above.\n",
             o->reps, (unsigned long long)o->seed, 100 * o->min_effect);
     verdict_cb(md, other, tg, ntg, o, claim);
     verdict_sized(md, RB_FAM_LATENCY, "(ii)", "End-to-end latency per message size", other, tg, ntg, o, claim);
-    verdict_sized(md, RB_FAM_THROUGHPUT, "(iii)", "End-to-end throughput per message size", other, tg, ntg, o,
-                  claim);
+    verdict_sized(md, RB_FAM_THROUGHPUT, "(iii)", "End-to-end throughput per message size", other, tg, ntg, o, claim);
     if (across) {
         verdict_axes(md, other, " (in OTHER)", o);
         verdict_axes(md, base, " (in BASE)", o);

@@ -111,7 +111,8 @@ static int write_block(FILE *f, const report_run *run, const mode_spec *m, uint6
     int any = 0;
     fprintf(f, "# %s at %llu B: window measured_Mmsg_s bound_Mmsg_s\n", report_mode_str(m), (unsigned long long)size);
     for (size_t w = 0; w < nw; w++) {
-        const double rate = report_window_rate(run, m, size, wins[w]), bound = report_window_bound(run, m, size, wins[w]);
+        const double rate = report_window_rate(run, m, size, wins[w]),
+                     bound = report_window_bound(run, m, size, wins[w]);
         any |= (isfinite(rate) && rate > 0) | (isfinite(bound) && bound > 0) << 1;
         fprintf(f, "%llu %.6g %.6g\n", (unsigned long long)wins[w], rate * 1e-6, bound * 1e-6);
     }
@@ -126,7 +127,8 @@ static void write_panel(FILE *gp, const mode_spec *curves, const int *has, const
     static const char *const colour[WIN_CURVES] = {"#1B9E77", "#D4A017", "#C2185B"};
     if (!((has[0] | has[1] | has[2]) & 1)) {
         fputs("set yrange [0.1:10]\nplot [1:2] 1 lc rgb '#FFFFFF' title 'no throughput measured at this size'\n"
-              "set autoscale y\n", gp);
+              "set autoscale y\n",
+              gp);
         return;
     }
     int drawn = 0;
@@ -182,11 +184,11 @@ int report_plot_window(const report_run *run, const char *dir, char *err, size_t
     fputs("set logscale xy\nset xlabel 'window (messages in flight)'\nset key top left font ',9'\n", gp);
     if (np == 0)
         fputs("set label 'fewer than two windows measured' at graph 0.3,0.5\nset yrange [0.1:10]\n"
-              "plot [1:2] 1 lc rgb '#FFFFFF' notitle\n", gp);
+              "plot [1:2] 1 lc rgb '#FFFFFF' notitle\n",
+              gp);
     for (size_t p = 0; p < np; p++) {
         char sz[32];
-        fprintf(gp, "set title 'message size %s' font ',13'\nset ylabel %s\n",
-                report_size_str(panel[p], sz, sizeof sz),
+        fprintf(gp, "set title 'message size %s' font ',13'\nset ylabel %s\n", report_size_str(panel[p], sz, sizeof sz),
                 p == 0 ? "'million messages / s (log scale)'" : "''");
         write_panel(gp, curves[p], has[p], names, (int)(p * WIN_CURVES));
     }

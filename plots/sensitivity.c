@@ -53,11 +53,11 @@ typedef struct sens_file {
 typedef struct sens {
     sens_file f[MAXF];
     size_t nf;
-    int base;                 /* the plain run's index */
+    int base; /* the plain run's index */
     char tname[MAXT][96];
     unsigned tmask[MAXT];
     size_t nt;
-    double costs[MAXC];       /* ascending, 0 first */
+    double costs[MAXC]; /* ascending, 0 first */
     size_t nc;
     uint64_t sizes[MAXS];
     size_t ns;
@@ -173,8 +173,7 @@ static int load(sens *S, const char *dir, char *err, size_t errlen)
     }
     closedir(d);
     if (S->base < 0 || S->nt == 0) {
-        snprintf(err, errlen, "%s: needs the plain run and at least one injected run (ringbench sensitivity run)",
-                 dir);
+        snprintf(err, errlen, "%s: needs the plain run and at least one injected run (ringbench sensitivity run)", dir);
         return -1;
     }
     uint64_t *sz = NULL;
@@ -201,8 +200,9 @@ static const sens_file *file_at(const sens *S, size_t t, double cost)
 
 static const rb_row *row_of(const sens_file *f, int met, const mode_spec *m, uint64_t size)
 {
-    long i = met == MET_LAT ? report_find_window(&f->run, RB_FAM_LATENCY, m, size, 1)
-                            : report_find_window(&f->run, RB_FAM_THROUGHPUT, m, size, met == MET_TPUT1 ? 1 : REPORT_WINDOW_FULL);
+    long i = met == MET_LAT
+                 ? report_find_window(&f->run, RB_FAM_LATENCY, m, size, 1)
+                 : report_find_window(&f->run, RB_FAM_THROUGHPUT, m, size, met == MET_TPUT1 ? 1 : REPORT_WINDOW_FULL);
     const rb_row *r = i >= 0 ? report_row(&f->run, (size_t)i) : NULL;
     return r && report_row_ok(r) ? r : NULL;
 }
@@ -219,7 +219,8 @@ static point value(const sens *S, size_t t, int met, int p, uint64_t size, doubl
 {
     point pt = {NAN, NAN, NAN, NAN};
     const sens_file *f = file_at(S, t, c);
-    const rb_row *r = f ? row_of(f, met, &S->path[p], size) : NULL, *r0 = row_of(&S->f[S->base], met, &S->path[p], size);
+    const rb_row *r = f ? row_of(f, met, &S->path[p], size) : NULL,
+                 *r0 = row_of(&S->f[S->base], met, &S->path[p], size);
     const double per_gbs = 1e9 / (double)size; /* GB/s -> msg/s */
     if (r && met == MET_LAT)
         pt = (point){r->p50, r->ci_lo, r->ci_hi, NAN};
@@ -267,8 +268,10 @@ static int write_dat(const sens *S, const char *dir, int met, const char *name, 
     report_file rf;
     if (report_file_open(&rf, dir, name, err, errlen) != 0)
         return -1;
-    fprintf(rf.f, "# %s against the injected cost per call; one block per (target, size, path), in that order\n"
-                  "# cost_us p50 ci_lo ci_hi model\n", met_name[met]);
+    fprintf(rf.f,
+            "# %s against the injected cost per call; one block per (target, size, path), in that order\n"
+            "# cost_us p50 ci_lo ci_hi model\n",
+            met_name[met]);
     for (size_t t = 0; t < S->nt; t++)
         for (size_t s = 0; s < S->ns; s++)
             for (int p = 0; p < NPATH; p++) {
@@ -297,16 +300,19 @@ static int write_gp(const sens *S, const char *dir, int met, const char *stem, c
     report_gp_begin(gp, stem, met_name[met], cv);
     fputs("set multiplot title ", gp);
     report_gp_quote(gp, title);
-    fprintf(gp, " font ',14' layout %zu,%zu\nset logscale y\nset xlabel 'injected cost per call (us)'\n"
-                "set key top left font ',9'\nset ylabel '%s'\n", S->nt, S->ns, met_name[met]);
+    fprintf(gp,
+            " font ',14' layout %zu,%zu\nset logscale y\nset xlabel 'injected cost per call (us)'\n"
+            "set key top left font ',9'\nset ylabel '%s'\n",
+            S->nt, S->ns, met_name[met]);
     for (size_t t = 0; t < S->nt; t++)
         for (size_t s = 0; s < S->ns; s++) {
             fprintf(gp, "set title 'calls slowed: %s, %s' font ',13'\nplot ", S->tname[t],
                     report_size_str(S->sizes[s], sz, sizeof sz));
             for (int p = 0; p < NPATH; p++) {
                 const size_t b = (t * S->ns + s) * NPATH + (size_t)p;
-                fprintf(gp, "%s'%s' index %zu using 1:2:3:4 with yerrorlines lc rgb '%s' pt 7 lw 2 title '%s', \\\n"
-                            "  '' index %zu using 1:5 with lines dt 2 lc rgb '%s' lw 1.5 %s",
+                fprintf(gp,
+                        "%s'%s' index %zu using 1:2:3:4 with yerrorlines lc rgb '%s' pt 7 lw 2 title '%s', \\\n"
+                        "  '' index %zu using 1:5 with lines dt 2 lc rgb '%s' lw 1.5 %s",
                         p ? ", \\\n  " : "", dat, b, path_color[p], path_label[p], b, path_color[p],
                         p + 1 == NPATH ? "title 'dashed: MODEL, in the path colour'" : "notitle");
             }
@@ -366,8 +372,8 @@ static double end_crossing(const double *costs, const double *e, size_t n, doubl
 
 /* One crossing cell: the point estimate's crossing with its way, and in brackets where the two ends
  * of the interval cross: its spread (">MAX": that end does not get there within the costs). */
-static void crossing_cell(FILE *md, const double *costs, size_t n, const double *v, const double *lo,
-                          const double *hi, double y)
+static void crossing_cell(FILE *md, const double *costs, size_t n, const double *v, const double *lo, const double *hi,
+                          double y)
 {
     int fall = 0;
     const double x = first_crossing(costs, v, n, y, &fall);
@@ -390,18 +396,20 @@ static void breakeven_md(FILE *md, const sens *S)
 {
     char sz[32], buf[96];
     const double maxc = S->costs[S->nc - 1];
-    fprintf(md, "\n## Break-even: where the fallback's slowdown sits against the claimed %.0f-%.0f%%\n\n"
-                "Slowdown = fallback over native - 1 (latency; throughput on time per message). Cost ranges are "
-                "the measured costs whose slowdown point falls in the zone (above 30%%, inside, below 10%% including "
-                "below 0, where the native path is the slower); a line crossed is the first crossing, interpolated "
-                "linearly between measured costs, falling (the fallback catches up) or rising (\"-\": not crossed "
-                "within %g us), then in brackets where the two ends of the slowdown's interval cross it: its "
-                "spread (0: that end is past the line already without injection; >MAX: it does not get there). The table after it gives every slowdown with "
-                "its interval (the ratio of the two rows' 95%% interval ends: conservative).\n\n"
-                "| calls slowed | metric | size | native path | at 0 us | above 30%% | inside 10-30%% | below 10%% | "
-                "crosses 30%% at | crosses 10%% at | crosses 0 at (falling: the native path falls behind) |\n"
-                "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
-            100 * REPORT_CLAIM_LO, 100 * REPORT_CLAIM_HI, maxc);
+    fprintf(
+        md,
+        "\n## Break-even: where the fallback's slowdown sits against the claimed %.0f-%.0f%%\n\n"
+        "Slowdown = fallback over native - 1 (latency; throughput on time per message). Cost ranges are "
+        "the measured costs whose slowdown point falls in the zone (above 30%%, inside, below 10%% including "
+        "below 0, where the native path is the slower); a line crossed is the first crossing, interpolated "
+        "linearly between measured costs, falling (the fallback catches up) or rising (\"-\": not crossed "
+        "within %g us), then in brackets where the two ends of the slowdown's interval cross it: its "
+        "spread (0: that end is past the line already without injection; >MAX: it does not get there). The table after it gives every slowdown with "
+        "its interval (the ratio of the two rows' 95%% interval ends: conservative).\n\n"
+        "| calls slowed | metric | size | native path | at 0 us | above 30%% | inside 10-30%% | below 10%% | "
+        "crosses 30%% at | crosses 10%% at | crosses 0 at (falling: the native path falls behind) |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+        100 * REPORT_CLAIM_LO, 100 * REPORT_CLAIM_HI, maxc);
     for (size_t t = 0; t < S->nt; t++)
         for (int met = 0; met < NMET; met++)
             for (size_t s = 0; s < S->ns; s++)
@@ -460,13 +468,15 @@ static void model_md(FILE *md, const sens *S)
 {
     char sz[32];
     const double maxc = S->costs[S->nc - 1];
-    fprintf(md, "\n## Measured against the MODEL (latency, at %g us per call)\n\n"
-                "MODEL = the plain run's p50 + its calls per message x the injected cost (every call serial "
-                "with the round trip). measured/MODEL below 1: that share of the calls' cost was hidden by "
-                "overlap (calls made while waiting for the GPU anyway); above 1: the cost did more than the "
-                "calls' sum (e.g. more polling calls once each got dearer).\n\n"
-                "| calls slowed | path | size | p50 at 0 us | p50 measured | p50 MODEL | added, measured | added, "
-                "MODEL | measured / MODEL |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n", maxc);
+    fprintf(md,
+            "\n## Measured against the MODEL (latency, at %g us per call)\n\n"
+            "MODEL = the plain run's p50 + its calls per message x the injected cost (every call serial "
+            "with the round trip). measured/MODEL below 1: that share of the calls' cost was hidden by "
+            "overlap (calls made while waiting for the GPU anyway); above 1: the cost did more than the "
+            "calls' sum (e.g. more polling calls once each got dearer).\n\n"
+            "| calls slowed | path | size | p50 at 0 us | p50 measured | p50 MODEL | added, measured | added, "
+            "MODEL | measured / MODEL |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+            maxc);
     for (size_t t = 0; t < S->nt; t++)
         for (int p = 0; p < NPATH; p++)
             for (size_t s = 0; s < S->ns; s++) {
@@ -494,10 +504,11 @@ static int write_md(const sens *S, const char *dir, const char *in, char *err, s
     const report_run *b = &S->f[S->base].run;
     fputs("# ringbench sensitivity: the fallback and the native paths against a per-call cost\n\n", md);
     report_notes_md(md, b, "the plain run");
-    fprintf(md, "> **INJECTED:** every run here but the plain one spent the given time in a busy wait before each "
-                "counted CUDA call of the slowed kinds (`ringbench run --inject-call-us`). These curves say what a "
-                "dearer call *would* do on this machine (%s); they are not a WSL2 measurement. A WSL2 user reads "
-                "their own per-call costs from `ringbench probe` and finds the answer on these curves.\n\n",
+    fprintf(md,
+            "> **INJECTED:** every run here but the plain one spent the given time in a busy wait before each "
+            "counted CUDA call of the slowed kinds (`ringbench run --inject-call-us`). These curves say what a "
+            "dearer call *would* do on this machine (%s); they are not a WSL2 measurement. A WSL2 user reads "
+            "their own per-call costs from `ringbench probe` and finds the answer on these curves.\n\n",
             report_prov(b, "gpu_name")[0] ? report_prov(b, "gpu_name") : "no GPU");
     fputs("Files: `", md);
     report_md_text(md, in);
@@ -512,7 +523,8 @@ static int write_md(const sens *S, const char *dir, const char *in, char *err, s
     fputs(".\n\n![latency against the injected cost](sens_latency.png)\n\n"
           "![throughput against the injected cost](sens_throughput.png)\n\n"
           "Solid: measured p50 with its 95% interval; dashed: the MODEL. Each plot has an SVG twin and a gnuplot "
-          "script.\n", md);
+          "script.\n",
+          md);
     breakeven_md(md, S);
     model_md(md, S);
     return report_file_close(&rf, err, errlen);

@@ -25,7 +25,7 @@ enum {
 #define ENV_ENUM(col, words) ENV_##col,
     HIST_ENV_FIELDS(ENV_ENUM)
 #undef ENV_ENUM
-    ENV_COUNT
+        ENV_COUNT
 };
 
 static const char *const env_col[] = {
@@ -126,12 +126,12 @@ enum { CELL_RING = 0, CELL_HEADLINE, CELL_MACHINE };
 typedef struct judged {
     char cell[256], unit[16], family[32], mode[64];
     uint64_t size, window;
-    int role;           /* CELL_* */
-    int bimodal;        /* a latency cell with two modes in some run of its series: judged on its fast mode */
-    double slow_share;  /* the newest run's share of samples in the slow mode (NAN: unimodal) */
-    double thr;         /* the |z| its family needs tonight */
+    int role;          /* CELL_* */
+    int bimodal;       /* a latency cell with two modes in some run of its series: judged on its fast mode */
+    double slow_share; /* the newest run's share of samples in the slow mode (NAN: unimodal) */
+    double thr;        /* the |z| its family needs tonight */
     track_result r;
-    size_t first_run;   /* index in the runs array */
+    size_t first_run; /* index in the runs array */
     char coincides[512];
 } judged;
 
@@ -223,8 +223,10 @@ static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, doub
     sqlite3_stmt *st;
     memset(d, 0, sizeof *d);
     d->floor = NAN;
-    if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, run_id, unit, p50, family, size_bytes FROM cells WHERE "
-                           "status = 'ok' AND p50 > 0 ORDER BY cell", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(hist_db(h),
+                           "SELECT cell, run_id, unit, p50, family, size_bytes FROM cells WHERE "
+                           "status = 'ok' AND p50 > 0 ORDER BY cell",
+                           -1, &st, NULL) != SQLITE_OK)
         return -1;
     size_t cap = 256, ncells = 0;
     double *dv = malloc(cap * n * sizeof *dv), *tmp = malloc(n * sizeof *tmp);
@@ -328,8 +330,8 @@ static int cmp_change(const void *a, const void *b)
 static void print_judged(FILE *out, const judged *j, const run_info *runs)
 {
     fprintf(out, "  %-52s %+7.1f%% [%+.1f%%, %+.1f%%]  %.4g vs %.4g %s (baseline %zu runs, noise %.1f%%, z %.1f",
-            j->cell, 100 * j->r.change, 100 * j->r.change_lo, 100 * j->r.change_hi, j->r.newest, j->r.baseline,
-            j->unit, j->r.n_baseline, 100 * j->r.sigma, j->r.z);
+            j->cell, 100 * j->r.change, 100 * j->r.change_lo, 100 * j->r.change_hi, j->r.newest, j->r.baseline, j->unit,
+            j->r.n_baseline, 100 * j->r.sigma, j->r.z);
     if (isfinite(j->thr))
         fprintf(out, ", needs %.1f", j->thr);
     fputs(")", out);
@@ -424,7 +426,8 @@ static int export_judged(const char *path, int json, const run_info *newest, con
 #endif
     } else {
         fputs("run,cell,unit,verdict,newest,baseline,change,change_lo,change_hi,z,baseline_runs,first_run,"
-              "environment_change\n", f);
+              "environment_change\n",
+              f);
         for (size_t i = 0; i < n; i++) {
             export_csv_field(f, newest->file);
             fputc(',', f);
@@ -450,12 +453,15 @@ static int export_judged(const char *path, int json, const run_info *newest, con
 static void print_others(hist *h, long long run_id, FILE *out)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(hist_db(h), "SELECT count(*), count(DISTINCT machine) FROM runs WHERE machine != "
-                           "(SELECT machine FROM runs WHERE run_id = ?1)", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(hist_db(h),
+                           "SELECT count(*), count(DISTINCT machine) FROM runs WHERE machine != "
+                           "(SELECT machine FROM runs WHERE run_id = ?1)",
+                           -1, &st, NULL) != SQLITE_OK)
         return;
     sqlite3_bind_int64(st, 1, run_id);
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0)
-        fprintf(out, "other machines: %lld runs of %lld other fingerprints in this history, never compared with this one\n",
+        fprintf(out,
+                "other machines: %lld runs of %lld other fingerprints in this history, never compared with this one\n",
                 (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1));
     sqlite3_finalize(st);
 }
@@ -470,8 +476,8 @@ static int machine_runs(hist *h, long long run_id, const char *idtext, const run
     size_t nall = 0, n = 0;
     /* By the judged run's id, never by its machine text as read back into a fixed buffer: a long
      * fingerprint (host + backend + GPU name) would be cut there and match no run at all. */
-    if (load_runs(h, "machine = (SELECT machine FROM runs WHERE run_id = CAST(?1 AS INTEGER))", idtext, &all,
-                  &nall) != 0)
+    if (load_runs(h, "machine = (SELECT machine FROM runs WHERE run_id = CAST(?1 AS INTEGER))", idtext, &all, &nall) !=
+        0)
         return -1;
     runs = malloc((nall + 1) * sizeof *runs);
     if (!runs) {
@@ -500,7 +506,8 @@ static int machine_runs(hist *h, long long run_id, const char *idtext, const run
 static void print_run(FILE *out, hist *h, long long run_id, const run_info *runs, size_t n, const track_options *o)
 {
     const run_info *newest = &runs[n - 1];
-    fprintf(out, "run: %s (%s)%s\n", newest->file, newest->start, newest->complete ? "" : " -- INCOMPLETE (interrupted)");
+    fprintf(out, "run: %s (%s)%s\n", newest->file, newest->start,
+            newest->complete ? "" : " -- INCOMPLETE (interrupted)");
     fprintf(out, "machine: %s\nenvironment:", newest->machine);
     for (int i = 0; i < ENV_COUNT; i++)
         fprintf(out, "%s %s %s", i ? "," : "", env_words[i], newest->env[i]);
@@ -517,8 +524,10 @@ static void print_run(FILE *out, hist *h, long long run_id, const run_info *runs
                 o->params.window);
     }
     if (newest->schema < 2)
-        fprintf(out, "note: a schema-%d run: its intervals are sample-level and do not cover run-to-run variation; "
-                "the history's own spread is its noise\n", newest->schema);
+        fprintf(out,
+                "note: a schema-%d run: its intervals are sample-level and do not cover run-to-run variation; "
+                "the history's own spread is its noise\n",
+                newest->schema);
 }
 
 /* How far the machine moved tonight, with its memcpy sizes and floor (n > 1 only). */
@@ -535,8 +544,10 @@ static void print_shift(FILE *out, machine_detail *md, const double *common, siz
     }
     fprintf(out, "%s; median %+.1f%%; floor %+.1f%%\n", md->nsizes ? "" : " none recorded",
             100 * expm1(median_of(med, md->nsizes)), 100 * expm1(md->floor));
-    fprintf(out, "machine shift tonight: %+.1f%% (median over every machine reference: memcpy, launch, graph, CUDA "
-            "call costs, floor); ring cells are judged %s\n", 100 * expm1(common[n - 1]),
+    fprintf(out,
+            "machine shift tonight: %+.1f%% (median over every machine reference: memcpy, launch, graph, CUDA "
+            "call costs, floor); ring cells are judged %s\n",
+            100 * expm1(common[n - 1]),
             raw ? "on their raw figures (--raw)" : "beyond it (each run's ring figures divided by its shift)");
 }
 
@@ -637,19 +648,21 @@ static void apply_budget(const judge_ctx *c, judged *j, size_t nj, const size_t 
 static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t nfam[3],
                             const size_t count[TRACK_KINDS], const run_info *runs, const track_options *o)
 {
-    fprintf(out, "method: lookback z-score over log p50 (bimodal latency cells: their fast mode), noise = max(history "
-            "MAD, median trial-level interval); a change needs >= %.0f%% and a |z| that keeps the night's "
-            "false-alarm budget at %.0f%%: %.1f%% over %zu headline cells, %.1f%% over %zu other ring cells (Bonferroni "
-            "on a t with the baseline's degrees of freedom); %zu machine references are watched, never regressions\n",
-            100 * o->params.min_effect, 100 * (TRACK_ALPHA_HEADLINE + TRACK_ALPHA_RING), 100 * TRACK_ALPHA_HEADLINE,
-            nfam[CELL_HEADLINE], 100 * TRACK_ALPHA_RING, nfam[CELL_RING], nfam[CELL_MACHINE]);
+    fprintf(
+        out,
+        "method: lookback z-score over log p50 (bimodal latency cells: their fast mode), noise = max(history "
+        "MAD, median trial-level interval); a change needs >= %.0f%% and a |z| that keeps the night's "
+        "false-alarm budget at %.0f%%: %.1f%% over %zu headline cells, %.1f%% over %zu other ring cells (Bonferroni "
+        "on a t with the baseline's degrees of freedom); %zu machine references are watched, never regressions\n",
+        100 * o->params.min_effect, 100 * (TRACK_ALPHA_HEADLINE + TRACK_ALPHA_RING), 100 * TRACK_ALPHA_HEADLINE,
+        nfam[CELL_HEADLINE], 100 * TRACK_ALPHA_RING, nfam[CELL_RING], nfam[CELL_MACHINE]);
     fputs("headline cells:", out);
     for (size_t i = 0, k = 0; i < nj; i++)
         if (j[i].role == CELL_HEADLINE) {
             double thr = track_family_threshold(TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE], j[i].r.n_baseline);
             fprintf(out, "%s\n  %-52s z %+5.1f, needs %.1f: catches a change of %.0f%% or more (noise %.1f%%)",
-                    k++ ? "," : "", j[i].cell, j[i].r.z, thr,
-                    100 * fmax(expm1(thr * j[i].r.sd), o->params.min_effect), 100 * j[i].r.sigma);
+                    k++ ? "," : "", j[i].cell, j[i].r.z, thr, 100 * fmax(expm1(thr * j[i].r.sd), o->params.min_effect),
+                    100 * j[i].r.sigma);
         }
     fputs("\n\n", out);
     for (int k = TRACK_REGRESSION; k <= TRACK_IMPROVEMENT; k++) {
@@ -658,8 +671,10 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
             if (j[i].r.kind == (track_kind)k)
                 print_judged(out, &j[i], runs);
     }
-    fprintf(out, "watch: %zu (|z| >= %.1f and >= %.0f%% but within the budget, machine references, or a bimodal "
-            "cell in one mode)%s\n", count[TRACK_WATCH], o->params.z_min, 100 * o->params.min_effect,
+    fprintf(out,
+            "watch: %zu (|z| >= %.1f and >= %.0f%% but within the budget, machine references, or a bimodal "
+            "cell in one mode)%s\n",
+            count[TRACK_WATCH], o->params.z_min, 100 * o->params.min_effect,
             count[TRACK_WATCH] > 12 ? "; the 12 largest" : "");
     for (size_t i = 0, shown = 0; i < nj && shown < 12; i++)
         if (j[i].r.kind == TRACK_WATCH) {
@@ -677,11 +692,14 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
  * -1 (sqlite3_errmsg says why; what was prepared is finalized by the caller). */
 static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser)
 {
-    if (sqlite3_prepare_v2(hist_db(h), "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
+    if (sqlite3_prepare_v2(hist_db(h),
+                           "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
                            "|| launch || '/' || ctrl FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
                            -1, cells, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(hist_db(h), "SELECT run_id, p50, ci_lo, ci_hi, mode_lo, slow_share FROM cells WHERE cell = ?1 "
-                           "AND status = 'ok'", -1, ser, NULL) != SQLITE_OK)
+        sqlite3_prepare_v2(hist_db(h),
+                           "SELECT run_id, p50, ci_lo, ci_hi, mode_lo, slow_share FROM cells WHERE cell = ?1 "
+                           "AND status = 'ok'",
+                           -1, ser, NULL) != SQLITE_OK)
         return -1;
     return 0;
 }

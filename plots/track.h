@@ -9,13 +9,12 @@
 #include "history.h"
 #include "track_detect.h"
 
-
 typedef struct track_options {
     track_params params;
-    int same_env;          /* compare only with runs whose whole fingerprint (environment too) matches */
-    const char *export_path;   /* write every judgement there (NULL: no export) */
-    int export_json;       /* 1: JSON (jansson), 0: CSV */
-    int raw;               /* 1: judge raw figures, without removing the machine's shift (--raw) */
+    int same_env;            /* compare only with runs whose whole fingerprint (environment too) matches */
+    const char *export_path; /* write every judgement there (NULL: no export) */
+    int export_json;         /* 1: JSON (jansson), 0: CSV */
+    int raw;                 /* 1: judge raw figures, without removing the machine's shift (--raw) */
 } track_options;
 
 /* Judges run run_id against the earlier runs of its machine; prints the fingerprint and environment

@@ -22,35 +22,81 @@ typedef struct series_spec {
 
 typedef struct figure_spec {
     const char *stem, *title, *ylabel;
-    int logy, ratio;     /* ratio: series come in pairs (fallback, native) and are divided */
+    int logy, ratio; /* ratio: series come in pairs (fallback, native) and are divided */
     series_spec s[6];
 } figure_spec;
 
-#define NATIVE {"pinned", "async", "coop", "mapped"}
-#define MANAGED {"pinned", "async", "coop", "managed"}
-#define FALLBACK {"malloc", "sync", "noncoop", "device"}
-#define ZEROCOPY {"pinned", "zerocopy", "noncoop", "mapped"}
+#define NATIVE                              \
+    {                                       \
+        "pinned", "async", "coop", "mapped" \
+    }
+#define MANAGED                              \
+    {                                        \
+        "pinned", "async", "coop", "managed" \
+    }
+#define FALLBACK                              \
+    {                                         \
+        "malloc", "sync", "noncoop", "device" \
+    }
+#define ZEROCOPY                                  \
+    {                                             \
+        "pinned", "zerocopy", "noncoop", "mapped" \
+    }
 
 static const figure_spec figures[] = {
-    {"floor", "Floor: one-word ping-pong through mapped pinned memory", "p50 (us)", 0, 0,
+    {"floor",
+     "Floor: one-word ping-pong through mapped pinned memory",
+     "p50 (us)",
+     0,
+     0,
      {{"floor", "base_floor", {NULL}, -1}}},
-    {"latency_8B", "Round trip, 8 B", "p50 (us)", 1, 0,
-     {{"native (mapped)", "latency", NATIVE, 8}, {"native (managed)", "latency", MANAGED, 8},
-      {"WSL2 fallback", "latency", FALLBACK, 8}, {"zero-copy", "latency", ZEROCOPY, 8}}},
-    {"latency_4MiB", "Round trip, 4 MiB", "p50 (us)", 1, 0,
-     {{"native (mapped)", "latency", NATIVE, MIB4}, {"native (managed)", "latency", MANAGED, MIB4},
+    {"latency_8B",
+     "Round trip, 8 B",
+     "p50 (us)",
+     1,
+     0,
+     {{"native (mapped)", "latency", NATIVE, 8},
+      {"native (managed)", "latency", MANAGED, 8},
+      {"WSL2 fallback", "latency", FALLBACK, 8},
+      {"zero-copy", "latency", ZEROCOPY, 8}}},
+    {"latency_4MiB",
+     "Round trip, 4 MiB",
+     "p50 (us)",
+     1,
+     0,
+     {{"native (mapped)", "latency", NATIVE, MIB4},
+      {"native (managed)", "latency", MANAGED, MIB4},
       {"WSL2 fallback", "latency", FALLBACK, MIB4}}},
-    {"throughput_4MiB", "Throughput, 4 MiB messages", "GB/s", 1, 0,
-     {{"native (mapped)", "throughput", NATIVE, MIB4}, {"native (managed)", "throughput", MANAGED, MIB4},
+    {"throughput_4MiB",
+     "Throughput, 4 MiB messages",
+     "GB/s",
+     1,
+     0,
+     {{"native (mapped)", "throughput", NATIVE, MIB4},
+      {"native (managed)", "throughput", MANAGED, MIB4},
       {"WSL2 fallback", "throughput", FALLBACK, MIB4}}},
-    {"control_block", "Control-block operations", "p50 (us)", 1, 0,
-     {{"read, native", "cb_read", NATIVE, -1}, {"read, fallback", "cb_read", FALLBACK, -1},
-      {"write, native", "cb_write", NATIVE, -1}, {"write, fallback", "cb_write", FALLBACK, -1},
-      {"handshake, native", "cb_handshake", NATIVE, -1}, {"handshake, fallback", "cb_handshake", FALLBACK, -1}}},
-    {"fallback_ratio", "WSL2 fallback / native (mapped), p50 ratio", "fallback / native", 1, 1,
-     {{"latency 8 B", "latency", FALLBACK, 8}, {"", "latency", NATIVE, 8},
-      {"latency 4 MiB", "latency", FALLBACK, MIB4}, {"", "latency", NATIVE, MIB4},
-      {"handshake", "cb_handshake", FALLBACK, -1}, {"", "cb_handshake", NATIVE, -1}}},
+    {"control_block",
+     "Control-block operations",
+     "p50 (us)",
+     1,
+     0,
+     {{"read, native", "cb_read", NATIVE, -1},
+      {"read, fallback", "cb_read", FALLBACK, -1},
+      {"write, native", "cb_write", NATIVE, -1},
+      {"write, fallback", "cb_write", FALLBACK, -1},
+      {"handshake, native", "cb_handshake", NATIVE, -1},
+      {"handshake, fallback", "cb_handshake", FALLBACK, -1}}},
+    {"fallback_ratio",
+     "WSL2 fallback / native (mapped), p50 ratio",
+     "fallback / native",
+     1,
+     1,
+     {{"latency 8 B", "latency", FALLBACK, 8},
+      {"", "latency", NATIVE, 8},
+      {"latency 4 MiB", "latency", FALLBACK, MIB4},
+      {"", "latency", NATIVE, MIB4},
+      {"handshake", "cb_handshake", FALLBACK, -1},
+      {"", "cb_handshake", NATIVE, -1}}},
 };
 
 typedef struct pt {
@@ -181,7 +227,8 @@ static int write_figure(sqlite3_stmt *q, const char *pdir, const char *prefix, c
         return -1;
     report_gp_begin(gp, stem, f->title, (report_canvas){1000, 520});
     fputs("set xdata time\nset timefmt '%Y-%m-%dT%H:%M:%SZ'\nset format x '%Y-%m-%d'\nset xtics rotate by -30\n"
-          "set key outside right top\nset style fill transparent solid 0.2 noborder\n", gp);
+          "set key outside right top\nset style fill transparent solid 0.2 noborder\n",
+          gp);
     fprintf(gp, "set title ");
     gp_quote(gp, f->title);
     fprintf(gp, "\nset ylabel ");
@@ -204,7 +251,8 @@ static int write_figure(sqlite3_stmt *q, const char *pdir, const char *prefix, c
     for (size_t k = 0; k < ncols; k++) {
         const char *title = f->ratio ? f->s[2 * k].title : f->s[k].title;
         int c = 2 + 3 * (int)k;
-        fprintf(gp, "%s'%s.dat' using 1:%d:%d with filledcurves lc rgb '%s' notitle, \\\n  '%s.dat' using 1:%d "
+        fprintf(gp,
+                "%s'%s.dat' using 1:%d:%d with filledcurves lc rgb '%s' notitle, \\\n  '%s.dat' using 1:%d "
                 "with linespoints lc rgb '%s' pt 7 ps 0.6 lw 2 title ",
                 k ? ", \\\n  " : "", stem, c + 1, c + 2, colours[k % 6], stem, c, colours[k % 6]);
         gp_quote(gp, title);
@@ -248,14 +296,18 @@ int track_history_page(hist *h, char *err, size_t errlen)
           "next to it are the record. Runs are compared only within one machine fingerprint (host, backend, GPU, "
           "PCI bus id, WSL2 or native). Bands are the runs' 95% intervals (trial-level for schema-2 runs, "
           "sample-level for schema-1 runs); dashed vertical lines mark environment changes (driver, CUDA runtime, "
-          "kernel, ringbench version or commit, schema).\n", md);
+          "kernel, ringbench version or commit, schema).\n",
+          md);
     if (!have_gnuplot)
         fputs("\n*gnuplot was not found: the data and scripts are in `plots/`, the images are missing.*\n", md);
-    if (sqlite3_prepare_v2(db, "SELECT machine, count(*) FROM runs WHERE complete = 1 GROUP BY machine ORDER BY machine",
+    if (sqlite3_prepare_v2(db,
+                           "SELECT machine, count(*) FROM runs WHERE complete = 1 GROUP BY machine ORDER BY machine",
                            -1, &machines, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "SELECT p50, ci_lo, ci_hi FROM cells WHERE run_id = ?1 AND family = ?2 AND host_mem = ?3"
+        sqlite3_prepare_v2(db,
+                           "SELECT p50, ci_lo, ci_hi FROM cells WHERE run_id = ?1 AND family = ?2 AND host_mem = ?3"
                            " AND xfer = ?4 AND launch = ?5 AND ctrl = ?6 AND (?7 < 0 OR size_bytes = ?7)"
-                           " AND status = 'ok' ORDER BY window DESC LIMIT 1", -1, &q, NULL) != SQLITE_OK) {
+                           " AND status = 'ok' ORDER BY window DESC LIMIT 1",
+                           -1, &q, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "index query: %s", sqlite3_errmsg(db));
         rc = -1;
         goto out;

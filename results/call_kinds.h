@@ -15,15 +15,15 @@
 #ifndef RINGBENCH_CALL_KINDS_H
 #define RINGBENCH_CALL_KINDS_H
 
-#define RB_CALL_KINDS(X, A) \
-    X(A, MEMCPY,       memcpy,       "cudaMemcpy (synchronous copy)") \
-    X(A, MEMCPY_ASYNC, memcpy_async, "cudaMemcpyAsync") \
-    X(A, EVENT_RECORD, event_record, "cudaEventRecord") \
-    X(A, EVENT_QUERY,  event_query,  "cudaEventQuery") \
-    X(A, STREAM_QUERY, stream_query, "cudaStreamQuery") \
-    X(A, STREAM_SYNC,  stream_sync,  "cudaStreamSynchronize") \
-    X(A, LAUNCH,       launch,       "kernel launch (cooperative or ordinary)") \
-    X(A, OTHER,        other,        "any other runtime call (memset, allocation, device selection, ...)")
+#define RB_CALL_KINDS(X, A)                                         \
+    X(A, MEMCPY, memcpy, "cudaMemcpy (synchronous copy)")           \
+    X(A, MEMCPY_ASYNC, memcpy_async, "cudaMemcpyAsync")             \
+    X(A, EVENT_RECORD, event_record, "cudaEventRecord")             \
+    X(A, EVENT_QUERY, event_query, "cudaEventQuery")                \
+    X(A, STREAM_QUERY, stream_query, "cudaStreamQuery")             \
+    X(A, STREAM_SYNC, stream_sync, "cudaStreamSynchronize")         \
+    X(A, LAUNCH, launch, "kernel launch (cooperative or ordinary)") \
+    X(A, OTHER, other, "any other runtime call (memset, allocation, device selection, ...)")
 
 #define RB_CALL_KIND_ONE(A, e, name, doc) +1
 enum { RB_CALL_KIND_COUNT = 0 RB_CALL_KINDS(RB_CALL_KIND_ONE, ~) };

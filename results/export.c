@@ -40,8 +40,10 @@ int export_format_available(export_format f, char *why, size_t whylen)
 #ifndef RINGBENCH_HAVE_JANSSON
     if (f == EXPORT_JSON || f == EXPORT_BMF) {
         if (why)
-            snprintf(why, whylen, "this ringbench was built without jansson, which the %s format needs "
-                     "(install libjansson-dev and rebuild; csv works without it)", f == EXPORT_BMF ? "bmf" : "json");
+            snprintf(why, whylen,
+                     "this ringbench was built without jansson, which the %s format needs "
+                     "(install libjansson-dev and rebuild; csv works without it)",
+                     f == EXPORT_BMF ? "bmf" : "json");
         return 0;
     }
 #else
@@ -126,11 +128,17 @@ static int export_csv(const h5in *r, FILE *out)
         export_csv_field(out, label);
         fprintf(out, ",%d,", h5in_schema_version(r));
         export_csv_field(out, key);
-#define CSV_STR(f) fputc(',', out); export_csv_field(out, row->f);
+#define CSV_STR(f)   \
+    fputc(',', out); \
+    export_csv_field(out, row->f);
 #define CSV_I32(f) fprintf(out, ",%" PRId32, row->f);
 #define CSV_I64(f) fprintf(out, ",%" PRId64, (int64_t)row->f);
 #define CSV_U64(f) fprintf(out, ",%" PRIu64, row->f);
-#define CSV_F64(f) if (isfinite(row->f)) fprintf(out, ",%.17g", row->f); else fputc(',', out);
+#define CSV_F64(f)                      \
+    if (isfinite(row->f))               \
+        fprintf(out, ",%.17g", row->f); \
+    else                                \
+        fputc(',', out);
 #define CSV_CELL(kind, field, unit) CSV_##kind(field)
         RB_ROW_COLUMNS(CSV_CELL)
 #undef CSV_CELL
@@ -147,16 +155,17 @@ static int export_csv(const h5in *r, FILE *out)
 /* --- JSON and BMF (jansson) ------------------------------------------------------------------- */
 
 #ifdef RINGBENCH_HAVE_JANSSON
-static json_t *num_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
+static json_t *num_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 /* The length of the UTF-8 sequence s starts, when it is one jansson accepts, else 0. */
 static size_t utf8_length(const char *s)
 {
     unsigned char c = (unsigned char)s[0];
-    size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    size_t len = c < 0x80                 ? 1
+                 : c >= 0xC2 && c <= 0xDF ? 2
+                 : c >= 0xE0 && c <= 0xEF ? 3
+                 : c >= 0xF0 && c <= 0xF4 ? 4
+                                          : 0;
     for (size_t k = 1; k < len; k++)
         if (((unsigned char)s[k] & 0xC0) != 0x80)
             return 0;
@@ -196,7 +205,9 @@ json_t *export_json_text(const char *s, size_t *escaped)
 }
 
 /* What was changed to write a document, said in err after a successful export. */
-typedef struct json_notes { size_t escaped, big; } json_notes;
+typedef struct json_notes {
+    size_t escaped, big;
+} json_notes;
 
 /* An unsigned column: a checksum as "0x" + 16 hex digits; a value above JSON's (jansson's) signed
  * 64-bit range as its exact decimal text, rather than wrapped to a negative number. */
@@ -333,9 +344,10 @@ int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errl
         return -1;
     }
     if (nt.escaped || nt.big)
-        snprintf(err, errlen, "%zu text%s not UTF-8, written with \\xNN for each byte that is not; %zu unsigned "
-                 "value%s above 2^63-1, written as decimal strings", nt.escaped, nt.escaped == 1 ? " was" : "s were",
-                 nt.big, nt.big == 1 ? "" : "s");
+        snprintf(err, errlen,
+                 "%zu text%s not UTF-8, written with \\xNN for each byte that is not; %zu unsigned "
+                 "value%s above 2^63-1, written as decimal strings",
+                 nt.escaped, nt.escaped == 1 ? " was" : "s were", nt.big, nt.big == 1 ? "" : "s");
 #endif
     return 0;
 }

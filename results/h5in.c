@@ -30,7 +30,7 @@
 
 /* The groups whose attributes are loaded, "/" first: its tool and schema_version are checked
  * before anything else is believed. */
-static const char *const attr_groups[] = { "/", RB_H5_PROVENANCE, RB_H5_CAPABILITIES };
+static const char *const attr_groups[] = {"/", RB_H5_PROVENANCE, RB_H5_CAPABILITIES};
 #define N_ATTR_GROUPS (sizeof attr_groups / sizeof attr_groups[0])
 
 // --- errors ----------------------------------------------------------------------------------------
@@ -186,8 +186,8 @@ int h5in_open(const char *path, h5in **out, char *err, size_t errlen)
         goto out;
     tool = h5in_attr(r, "/", RB_H5_ATTR_TOOL);
     if (tool == NULL || strcmp(tool, "ringbench") != 0) {
-        h5in_put_err(err, errlen, "%s: not a ringbench results file (no " RB_H5_ATTR_TOOL
-                "=\"ringbench\" attribute)", path);
+        h5in_put_err(err, errlen, "%s: not a ringbench results file (no " RB_H5_ATTR_TOOL "=\"ringbench\" attribute)",
+                     path);
         goto out;
     }
     if (h5in_root_int(r, RB_H5_ATTR_SCHEMA, &version) < 0 || version < 1) {
@@ -195,12 +195,15 @@ int h5in_open(const char *path, h5in **out, char *err, size_t errlen)
         goto out;
     }
     if (version > RB_SCHEMA_VERSION) {
-        h5in_put_err(err, errlen, "%s: written by a newer ringbench (schema %lld > %d); update ringbench "
-                "to read it", path, version, RB_SCHEMA_VERSION);
+        h5in_put_err(err, errlen,
+                     "%s: written by a newer ringbench (schema %lld > %d); update ringbench "
+                     "to read it",
+                     path, version, RB_SCHEMA_VERSION);
         goto out;
     }
     r->schema = (int)version;
-    if (h5in_cells_read(r, err, errlen) < 0 || h5in_trials_read(r, err, errlen) < 0 || h5in_trials_index(r, err, errlen) < 0)
+    if (h5in_cells_read(r, err, errlen) < 0 || h5in_trials_read(r, err, errlen) < 0 ||
+        h5in_trials_index(r, err, errlen) < 0)
         goto out;
     for (size_t g = 1; g < N_ATTR_GROUPS; g++)
         if (h5in_attrs_load(r, attr_groups[g], err, errlen) < 0)
@@ -250,15 +253,9 @@ void h5in_close(h5in *r)
 
 // --- queries ---------------------------------------------------------------------------------------
 
-size_t h5in_nrows(const h5in *r)
-{
-    return r != NULL ? r->nrows : 0;
-}
+size_t h5in_nrows(const h5in *r) { return r != NULL ? r->nrows : 0; }
 
-const rb_row *h5in_row(const h5in *r, size_t i)
-{
-    return r != NULL && i < r->nrows ? &r->rows[i] : NULL;
-}
+const rb_row *h5in_row(const h5in *r, size_t i) { return r != NULL && i < r->nrows ? &r->rows[i] : NULL; }
 
 /* A copy of n samples at src (n may be 0: *out = NULL). */
 static int copy_samples(const h5in *r, const double *src, size_t n, double **out, size_t *nout, char *err,
@@ -339,10 +336,7 @@ int h5in_samples(const h5in *r, size_t i, double **out, size_t *n, char *err, si
     return 0;
 }
 
-size_t h5in_nwarnings(const h5in *r)
-{
-    return r != NULL ? r->nwarnings + (r->warnings_dropped > 0) : 0;
-}
+size_t h5in_nwarnings(const h5in *r) { return r != NULL ? r->nwarnings + (r->warnings_dropped > 0) : 0; }
 
 const char *h5in_warning(const h5in *r, size_t i)
 {
@@ -369,15 +363,9 @@ void h5in_print_warnings(const h5in *r, FILE *f, const char *prefix)
         fprintf(f, "%s: WARNING: %s\n", prefix, h5in_warning(r, i));
 }
 
-size_t h5in_ntrials(const h5in *r)
-{
-    return r != NULL ? r->ntrials : 0;
-}
+size_t h5in_ntrials(const h5in *r) { return r != NULL ? r->ntrials : 0; }
 
-const rb_trial *h5in_trial(const h5in *r, size_t t)
-{
-    return r != NULL && t < r->ntrials ? &r->trials[t] : NULL;
-}
+const rb_trial *h5in_trial(const h5in *r, size_t t) { return r != NULL && t < r->ntrials ? &r->trials[t] : NULL; }
 
 size_t h5in_row_trials(const h5in *r, size_t i, const size_t **idx)
 {
@@ -420,12 +408,6 @@ const char *h5in_attr_name(const h5in *r, const char *group, size_t i)
     return NULL;
 }
 
-int h5in_complete(const h5in *r)
-{
-    return r != NULL && r->complete;
-}
+int h5in_complete(const h5in *r) { return r != NULL && r->complete; }
 
-int h5in_schema_version(const h5in *r)
-{
-    return r != NULL ? r->schema : 0;
-}
+int h5in_schema_version(const h5in *r) { return r != NULL ? r->schema : 0; }

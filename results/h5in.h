@@ -19,7 +19,7 @@ int h5in_open(const char *path, h5in **out, char *err, size_t errlen);
 void h5in_close(h5in *r);
 
 size_t h5in_nrows(const h5in *r);
-const rb_row *h5in_row(const h5in *r, size_t i);   /* NULL when out of range */
+const rb_row *h5in_row(const h5in *r, size_t i); /* NULL when out of range */
 
 /* Raw samples of row i (malloc'd, caller frees): schema 1 its samples dataset, schema 2 the samples
  * of all its trials concatenated in round order. n = 0 and *out = NULL when the row has none.
@@ -35,8 +35,8 @@ const char *h5in_attr_name(const h5in *r, const char *group, size_t i);
 /* Trials (schema 2). A schema-1 file has no /trials table: the reader presents every row that has
  * samples as one trial of its own (trial 0, its samples, conditions unknown), and marks such rows
  * ci_method = RB_CI_SAMPLES, trials = 1, so report and compare treat both schemas alike. */
-size_t h5in_ntrials(const h5in *r);                    /* trials in the file */
-const rb_trial *h5in_trial(const h5in *r, size_t t);   /* NULL when out of range */
+size_t h5in_ntrials(const h5in *r);                  /* trials in the file */
+const rb_trial *h5in_trial(const h5in *r, size_t t); /* NULL when out of range */
 /* The trials of row i, ascending by round: *idx points at n indices for h5in_trial (owned by the
  * reader, valid until close). Returns n (0 for a row without trials). */
 size_t h5in_row_trials(const h5in *r, size_t i, const size_t **idx);
@@ -52,11 +52,11 @@ int h5in_trial_samples(const h5in *r, size_t t, double **out, size_t *n, char *e
  * h5in_warning(r, i) for i < h5in_nwarnings(r); the last may say how many more were not kept. */
 size_t h5in_nwarnings(const h5in *r);
 const char *h5in_warning(const h5in *r, size_t i);
-size_t h5in_ndamaged(const h5in *r);   /* rows marked RB_STATUS_DAMAGED */
+size_t h5in_ndamaged(const h5in *r); /* rows marked RB_STATUS_DAMAGED */
 /* Each warning as "PREFIX: WARNING: LINE" on f: what every command that reads a file prints. */
 void h5in_print_warnings(const h5in *r, FILE *f, const char *prefix);
 
-int h5in_complete(const h5in *r);        /* root "complete" attribute */
+int h5in_complete(const h5in *r);       /* root "complete" attribute */
 int h5in_schema_version(const h5in *r); /* the schema the file was written with (1 or 2) */
 
 #endif

@@ -18,8 +18,8 @@
 /* "latency/pinned/async/coop/mapped 8 B w1" for messages, every text bounded. */
 static void row_label(const rb_row *row, char *buf, size_t n)
 {
-    snprintf(buf, n, "%.32s/%.32s/%.32s/%.32s/%.32s %llu B w%llu", row->family, row->host_mem, row->xfer,
-             row->launch, row->ctrl, (unsigned long long)row->size_bytes, (unsigned long long)row->window);
+    snprintf(buf, n, "%.32s/%.32s/%.32s/%.32s/%.32s %llu B w%llu", row->family, row->host_mem, row->xfer, row->launch,
+             row->ctrl, (unsigned long long)row->size_bytes, (unsigned long long)row->window);
     for (char *p = buf; *p; p++) /* a file's bytes are not trusted to be printable */
         if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
             *p = '?';
@@ -39,7 +39,7 @@ static void mark_row(h5in *r, size_t i, const char *fmt, ...)
     va_end(ap);
     row_label(row, label, sizeof label);
     h5in_add_warning(r, "%s: " RB_H5_CELLS " row %zu (%s): %s; marked damaged, left out of every verdict", r->path, i,
-                label, why);
+                     label, why);
     snprintf(row->status, sizeof row->status, "%s", RB_STATUS_DAMAGED);
     snprintf(row->reason, sizeof row->reason, "damaged: %.*s", (int)(sizeof row->reason - 10), why);
 }
@@ -67,16 +67,17 @@ static void mark_trial(h5in *r, size_t t, const char *fmt, ...)
  * are refused, since which ones cannot be known. A file closed by a crash has no counts. */
 static int check_counts(h5in *r, char *err, size_t errlen)
 {
-    static const struct { const char *attr, *what; } counts[] = {
-        { RB_H5_ATTR_NROWS, RB_H5_CELLS " rows" }, { RB_H5_ATTR_NTRIALS, RB_H5_TRIALS " rows" } };
-    size_t have[] = { r->nrows, r->ntrials };
+    static const struct {
+        const char *attr, *what;
+    } counts[] = {{RB_H5_ATTR_NROWS, RB_H5_CELLS " rows"}, {RB_H5_ATTR_NTRIALS, RB_H5_TRIALS " rows"}};
+    size_t have[] = {r->nrows, r->ntrials};
     for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
         long long want;
         if (h5in_root_int(r, counts[k].attr, &want) != 0)
             continue;
         if (want < 0 || (unsigned long long)want != (unsigned long long)have[k]) {
             h5in_put_err(err, errlen, "%s: damaged file: it holds %zu %s, but was closed with %lld (root attribute %s)",
-                    r->path, have[k], counts[k].what, want, counts[k].attr);
+                         r->path, have[k], counts[k].what, want, counts[k].attr);
             return -1;
         }
     }
@@ -87,9 +88,24 @@ static int check_counts(h5in *r, char *err, size_t errlen)
  * interval is not among them: widened for few trials (stats.h), its lower end may go below 0. */
 static const char *negative_stat(const rb_row *row, double *value)
 {
-#define NEG(f) if (isfinite(row->f) && row->f < 0) { *value = row->f; return #f; }
-    NEG(min) NEG(p50) NEG(p90) NEG(p99) NEG(p999) NEG(max) NEG(mean) NEG(stddev)
-    NEG(trial_p50_min) NEG(trial_p50_max) NEG(trial_cv) NEG(msgs_per_s) NEG(elapsed_s)
+#define NEG(f)                            \
+    if (isfinite(row->f) && row->f < 0) { \
+        *value = row->f;                  \
+        return #f;                        \
+    }
+    NEG(min)
+    NEG(p50)
+    NEG(p90)
+    NEG(p99)
+    NEG(p999)
+    NEG(max)
+    NEG(mean)
+    NEG(stddev)
+    NEG(trial_p50_min)
+    NEG(trial_p50_max)
+    NEG(trial_cv)
+    NEG(msgs_per_s)
+    NEG(elapsed_s)
 #undef NEG
     return NULL;
 }
@@ -205,8 +221,10 @@ static void validate_trials(h5in *r)
         if (r->schema >= 3 && rb_trial_check(tr) != tr->check)
             mark_trial(r, t, "its checksum does not match: the trial was changed after it was written");
         else if (tr->sample_offset != next)
-            mark_trial(r, t, "its samples start at %llu of " RB_H5_TRIAL_SAMPLES ", not where the trial before "
-                       "ended (%llu)", (unsigned long long)tr->sample_offset, (unsigned long long)next);
+            mark_trial(r, t,
+                       "its samples start at %llu of " RB_H5_TRIAL_SAMPLES ", not where the trial before "
+                       "ended (%llu)",
+                       (unsigned long long)tr->sample_offset, (unsigned long long)next);
         next = tr->sample_offset + tr->n;
         if (next < tr->sample_offset)
             next = UINT64_MAX;
@@ -292,7 +310,10 @@ out:
 }
 
 /* A range of /trial_samples that could not be read, and HDF5's reason. */
-typedef struct bad_range { size_t lo, hi; char why[160]; } bad_range;
+typedef struct bad_range {
+    size_t lo, hi;
+    char why[160];
+} bad_range;
 
 /* Which blocks (chunks) of /trial_samples HDF5's chunk index describes sanely: each exactly once, at
  * an offset that starts a chunk, inside the file, with every filter applied as the writer applies
@@ -300,8 +321,7 @@ typedef struct bad_range { size_t lo, hi; char why[160]; } bad_range;
  * finds, or, with a filter mask that says "not compressed" on a compressed chunk, copy past the end of
  * its own buffer (HDF5 1.10.8, found by tests/test_h5_damaged.c under ASan). Blocks not sane are
  * set in bad[] and never read. Without H5Dget_chunk_info (HDF5 < 1.10.5) every block is trusted. */
-static void chunk_index_check(const h5in *r, hid_t dset, hid_t space, hsize_t dims, hsize_t block,
-                              unsigned char *bad)
+static void chunk_index_check(const h5in *r, hid_t dset, hid_t space, hsize_t dims, hsize_t block, unsigned char *bad)
 {
     size_t nblocks = (size_t)((dims + block - 1) / block);
 #if H5_VERSION_GE(1, 10, 5)
@@ -333,9 +353,46 @@ static void chunk_index_check(const h5in *r, hid_t dset, hid_t space, hsize_t di
             bad[k] = 1;
     free(seen);
 #else
-    (void)r; (void)dset; (void)space;
+    (void)r;
+    (void)dset;
+    (void)space;
     memset(bad, 0, nblocks);
 #endif
+}
+
+/* Reads /trial_samples block by block into r->tsamples; a block whose chunk index entry is damaged,
+ * or whose read fails, becomes NaN and a bad range (bad[*nbad]) saying why. */
+static void read_sample_blocks(h5in *r, hid_t dset, hid_t space, hsize_t dims, hsize_t block,
+                               const unsigned char *index_bad, bad_range *bad, size_t *nbad)
+{
+    hid_t mspace = H5I_INVALID_HID;
+    for (hsize_t at = 0; at < dims; at += block) {
+        hsize_t count = dims - at < block ? dims - at : block;
+        if (index_bad[at / block]) {
+            bad_range *b = &bad[(*nbad)++];
+            b->lo = (size_t)at;
+            b->hi = (size_t)(at + count);
+            snprintf(b->why, sizeof b->why, "HDF5's chunk index entry of their chunk is damaged or missing");
+            for (hsize_t k = 0; k < count; k++)
+                r->tsamples[at + k] = NAN;
+            continue;
+        }
+        herr_t ok = (mspace = H5Screate_simple(1, &count, NULL)) >= 0 &&
+                            H5Sselect_hyperslab(space, H5S_SELECT_SET, &at, NULL, &count, NULL) >= 0 &&
+                            H5Dread(dset, H5T_NATIVE_DOUBLE, mspace, space, H5P_DEFAULT, r->tsamples + at) >= 0
+                        ? 0
+                        : -1;
+        bad_range *b = ok == 0 ? NULL : &bad[(*nbad)++];
+        if (b != NULL) /* before any other HDF5 call, which would clear the error stack */
+            h5util_detail(b->why, sizeof b->why, "");
+        h5util_close_id(&mspace, H5Sclose);
+        if (b == NULL)
+            continue;
+        b->lo = (size_t)at;
+        b->hi = (size_t)(at + count);
+        for (hsize_t k = 0; k < count; k++)
+            r->tsamples[at + k] = NAN;
+    }
 }
 
 /* Reads /trial_samples whole, one chunk per read, so that a chunk that cannot be read (its Fletcher-32
@@ -343,7 +400,7 @@ static void chunk_index_check(const h5in *r, hid_t dset, hid_t space, hsize_t di
  * listed in *bad. Returns 0, or -1 with a message for a dataset that cannot be opened at all. */
 static int tsamples_load(h5in *r, bad_range **bad, size_t *nbad, char *err, size_t errlen)
 {
-    hid_t dset = H5I_INVALID_HID, space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+    hid_t dset = H5I_INVALID_HID, space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
     hsize_t dims = 0, block = SAMPLES_BLOCK;
     htri_t exists;
     unsigned char *index_bad = NULL;
@@ -387,35 +444,10 @@ static int tsamples_load(h5in *r, bad_range **bad, size_t *nbad, char *err, size
     }
     if (H5Pget_layout(dcpl) == H5D_CHUNKED)
         chunk_index_check(r, dset, space, dims, block, index_bad);
-    for (hsize_t at = 0; at < dims; at += block) {
-        hsize_t count = dims - at < block ? dims - at : block;
-        if (index_bad[at / block]) {
-            bad_range *b = &(*bad)[(*nbad)++];
-            b->lo = (size_t)at;
-            b->hi = (size_t)(at + count);
-            snprintf(b->why, sizeof b->why, "HDF5's chunk index entry of their chunk is damaged or missing");
-            for (hsize_t k = 0; k < count; k++)
-                r->tsamples[at + k] = NAN;
-            continue;
-        }
-        herr_t ok = (mspace = H5Screate_simple(1, &count, NULL)) >= 0 &&
-                    H5Sselect_hyperslab(space, H5S_SELECT_SET, &at, NULL, &count, NULL) >= 0 &&
-                    H5Dread(dset, H5T_NATIVE_DOUBLE, mspace, space, H5P_DEFAULT, r->tsamples + at) >= 0 ? 0 : -1;
-        bad_range *b = ok == 0 ? NULL : &(*bad)[(*nbad)++];
-        if (b != NULL) /* before any other HDF5 call, which would clear the error stack */
-            h5util_detail(b->why, sizeof b->why, "");
-        h5util_close_id(&mspace, H5Sclose);
-        if (b == NULL)
-            continue;
-        b->lo = (size_t)at;
-        b->hi = (size_t)(at + count);
-        for (hsize_t k = 0; k < count; k++)
-            r->tsamples[at + k] = NAN;
-    }
+    read_sample_blocks(r, dset, space, dims, block, index_bad, *bad, nbad);
     rc = 0;
 out:
     free(index_bad);
-    h5util_close_id(&mspace, H5Sclose);
     h5util_close_id(&dcpl, H5Pclose);
     h5util_close_id(&space, H5Sclose);
     h5util_close_id(&dset, H5Dclose);
@@ -434,7 +466,7 @@ static int validate_tsamples(h5in *r, char *err, size_t errlen)
     }
     if (h5in_root_int(r, RB_H5_ATTR_NSAMPLES, &want) == 0 && (want < 0 || (unsigned long long)want != r->ntsamples))
         h5in_add_warning(r, "%s: " RB_H5_TRIAL_SAMPLES " holds %zu samples, but the file was closed with %lld", r->path,
-                    r->ntsamples, want);
+                         r->ntsamples, want);
     for (size_t t = 0; t < r->ntrials; t++) {
         const rb_trial *tr = &r->trials[t];
         if (r->trial_bad[t])
@@ -536,8 +568,9 @@ int h5in_validate(h5in *r, char *err, size_t errlen)
     validate_row_samples(r);
     validate_row_counts(r);
     if (r->schema < 3)
-        h5in_add_warning(r, "%s: a schema-%d file has no checksums: damage to its samples or to HDF5's chunk index "
-                    "can go unnoticed (schema 3 files are checked end to end)", r->path, r->schema);
+        h5in_add_warning(r,
+                         "%s: a schema-%d file has no checksums: damage to its samples or to HDF5's chunk index "
+                         "can go unnoticed (schema 3 files are checked end to end)",
+                         r->path, r->schema);
     return 0;
 }
-

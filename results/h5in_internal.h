@@ -41,7 +41,7 @@ struct h5in {
     unsigned char *trial_bad; /* per trial: its samples are damaged (its row is marked) */
     double **row_samples;     /* per row: its own /samples/row_N (schema 1; schema-2 rows written so) */
     size_t *row_nsamples;
-    char **warnings;          /* one line each: what was found damaged, and what was done about it */
+    char **warnings; /* one line each: what was found damaged, and what was done about it */
     size_t nwarnings, warn_cap, warnings_dropped;
     h5in_attr_entry *attrs;
     size_t nattrs, cap;

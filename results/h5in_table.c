@@ -28,7 +28,7 @@ static int attr_add(h5in *r, const char *group, const char *name, char *text)
     char *copy = strdup(name);
     if (copy == NULL)
         return -1;
-    r->attrs[r->nattrs++] = (h5in_attr_entry){ group, copy, text };
+    r->attrs[r->nattrs++] = (h5in_attr_entry){group, copy, text};
     return 0;
 }
 
@@ -44,8 +44,7 @@ static char *attr_string(hid_t attr, hid_t type)
         goto out;
     if (vlen) {
         char *s = NULL;
-        if (H5Tset_size(mem, H5T_VARIABLE) < 0 || H5Tset_cset(mem, H5Tget_cset(type)) < 0 ||
-            H5Aread(attr, mem, &s) < 0)
+        if (H5Tset_size(mem, H5T_VARIABLE) < 0 || H5Tset_cset(mem, H5Tget_cset(type)) < 0 || H5Aread(attr, mem, &s) < 0)
             goto out;
         text = strdup(s != NULL ? s : "");
         H5free_memory(s);
@@ -82,9 +81,7 @@ static char *attr_text(hid_t loc, const char *name)
         goto out;
     }
     switch (H5Tget_class(type)) {
-    case H5T_STRING:
-        text = attr_string(attr, type);
-        break;
+    case H5T_STRING: text = attr_string(attr, type); break;
     case H5T_INTEGER:
         if (H5Tget_sign(type) == H5T_SGN_NONE && H5Tget_size(type) >= sizeof(long long)) {
             unsigned long long u;
@@ -102,9 +99,7 @@ static char *attr_text(hid_t loc, const char *name)
             text = strdup(buf);
         break;
     }
-    default:
-        text = strdup("(unsupported type, not shown)");
-        break;
+    default: text = strdup("(unsupported type, not shown)"); break;
     }
 out:
     h5util_close_id(&space, H5Sclose);
@@ -113,7 +108,10 @@ out:
     return text;
 }
 
-typedef struct { h5in *r; const char *group; } attr_ctx;
+typedef struct {
+    h5in *r;
+    const char *group;
+} attr_ctx;
 
 static herr_t attr_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
 {
@@ -131,7 +129,7 @@ static herr_t attr_cb(hid_t loc, const char *name, const H5A_info_t *info, void 
 int h5in_attrs_load(h5in *r, const char *group, char *err, size_t errlen)
 {
     hid_t g = H5I_INVALID_HID;
-    attr_ctx ctx = { r, group };
+    attr_ctx ctx = {r, group};
     hsize_t idx = 0;
     htri_t exists = 1;
     int rc = -1;
@@ -182,8 +180,8 @@ int h5in_root_int(const h5in *r, const char *name, long long *value)
  * the values that say "one trial, sample-level interval" (row_defaults). */
 static int column_new_in_schema2(const char *name)
 {
-    static const char *const added[] = {"cell_id", "window", "ci_method", "trials", "trial_p50_min",
-                                        "trial_p50_max", "trial_cv"};
+    static const char *const added[] = {"cell_id",       "window",        "ci_method", "trials",
+                                        "trial_p50_min", "trial_p50_max", "trial_cv"};
     if (rb_row_calls_column(name)) /* every calls_<kind> column (call_kinds.h) */
         return 1;
     for (size_t i = 0; i < sizeof added / sizeof *added; i++)
@@ -253,8 +251,8 @@ static hid_t table_mtype(const h5in *r, const char *table, hid_t ftype, hid_t fu
     for (int i = 0; i < n; i++) {
         char *name = H5Tget_member_name(full, (unsigned)i);
         H5T_class_t cls = H5Tget_member_class(full, (unsigned)i);
-        int rc = name ? column_take(r, table, ftype, mtype, full, name, cls, !(optional && optional(name)),
-                                    err, errlen) : -1;
+        int rc = name ? column_take(r, table, ftype, mtype, full, name, cls, !(optional && optional(name)), err, errlen)
+                      : -1;
         if (name)
             H5free_memory(name);
         if (rc < 0) {
@@ -295,8 +293,8 @@ static void row_defaults(rb_row *row, size_t i)
 
 /* Reads the 1-D compound table name into a calloc'd array of count records of size rec (memory type
  * from table_mtype with full and optional). *count = 0 and *out = NULL when absent and !required. */
-static int table_read(h5in *r, const char *name, hid_t full, int (*optional)(const char *), int required,
-                      void **out, size_t *count, char *err, size_t errlen)
+static int table_read(h5in *r, const char *name, hid_t full, int (*optional)(const char *), int required, void **out,
+                      size_t *count, char *err, size_t errlen)
 {
     hid_t dset = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID;
     hid_t mtype = H5I_INVALID_HID;
@@ -314,8 +312,8 @@ static int table_read(h5in *r, const char *name, hid_t full, int (*optional)(con
     }
     if (!exists) {
         if (required)
-            h5in_put_err(err, errlen, "%s: not a ringbench results file of schema %d (no %s table)", r->path,
-                    r->schema, name);
+            h5in_put_err(err, errlen, "%s: not a ringbench results file of schema %d (no %s table)", r->path, r->schema,
+                         name);
         rc = required ? -1 : 0;
         goto out;
     }
@@ -372,8 +370,10 @@ int h5in_cells_read(h5in *r, char *err, size_t errlen)
         return -1;
     }
     rc = table_read(r, RB_H5_CELLS, full,
-                    r->schema < 2 ? column_new_since_schema1 : r->schema < 3 ? column_new_in_schema3 : NULL, 1,
-                    &rows, &r->nrows, err, errlen);
+                    r->schema < 2   ? column_new_since_schema1
+                    : r->schema < 3 ? column_new_in_schema3
+                                    : NULL,
+                    1, &rows, &r->nrows, err, errlen);
     H5Tclose(full);
     r->rows = rows;
     if (rc < 0)
@@ -447,8 +447,8 @@ int h5in_trials_read(h5in *r, char *err, size_t errlen)
         h5in_put_damaged(err, errlen, r->path, "building the rb_trial type");
         return -1;
     }
-    rc = table_read(r, RB_H5_TRIALS, full, r->schema < 3 ? column_new_in_schema3 : NULL, 1, &trials, &r->ntrials,
-                    err, errlen);
+    rc = table_read(r, RB_H5_TRIALS, full, r->schema < 3 ? column_new_in_schema3 : NULL, 1, &trials, &r->ntrials, err,
+                    errlen);
     H5Tclose(full);
     r->trials = trials;
     if (rc < 0)
@@ -457,7 +457,7 @@ int h5in_trials_read(h5in *r, char *err, size_t errlen)
         terminate_trial(&r->trials[i]);
         if (r->trials[i].trial_id != (int32_t)i) {
             h5in_put_err(err, errlen, "%s: damaged file: " RB_H5_TRIALS " row %zu says it is trial %d", r->path, i,
-                    (int)r->trials[i].trial_id);
+                         (int)r->trials[i].trial_id);
             return -1;
         }
     }
@@ -465,7 +465,9 @@ int h5in_trials_read(h5in *r, char *err, size_t errlen)
 }
 
 /* The row of each trial (by cell_id), grouped per row and ordered by round. */
-typedef struct { size_t row, round, idx; } trial_key;
+typedef struct {
+    size_t row, round, idx;
+} trial_key;
 
 static int cmp_trial_key(const void *a, const void *b)
 {
@@ -520,4 +522,3 @@ out:
     free(keys);
     return rc;
 }
-

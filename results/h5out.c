@@ -52,7 +52,6 @@ void h5out_fail_h5(h5out *w, const char *what)
     h5out_fail(w, "%s: %s failed%s%s", w->partial, what, detail[0] ? ": " : "", detail);
 }
 
-
 // --- the row type ----------------------------------------------------------------------------------
 
 /* Each insert checks that the column's KIND in RB_ROW_COLUMNS matches the size of the struct field. */
@@ -60,8 +59,8 @@ static int insert_STR(hid_t type, const char *name, size_t offset, size_t size)
 {
     hid_t str = H5I_INVALID_HID;
     int rc = -1;
-    if ((str = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(str, size) < 0 ||
-        H5Tset_strpad(str, H5T_STR_NULLTERM) < 0 || H5Tinsert(type, name, offset, str) < 0)
+    if ((str = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(str, size) < 0 || H5Tset_strpad(str, H5T_STR_NULLTERM) < 0 ||
+        H5Tinsert(type, name, offset, str) < 0)
         goto out;
     rc = 0;
 out:
@@ -94,7 +93,7 @@ hid_t h5out_row_type(void)
     hid_t type = H5Tcreate(H5T_COMPOUND, sizeof(rb_row));
     if (type < 0)
         return H5I_INVALID_HID;
-#define RB_INSERT_COLUMN(kind, field, unit) \
+#define RB_INSERT_COLUMN(kind, field, unit)                                                    \
     if (insert_##kind(type, #field, HOFFSET(rb_row, field), sizeof(((rb_row *)0)->field)) < 0) \
         goto fail;
     RB_ROW_COLUMNS(RB_INSERT_COLUMN)
@@ -110,7 +109,7 @@ hid_t h5out_trial_type(void)
     hid_t type = H5Tcreate(H5T_COMPOUND, sizeof(rb_trial));
     if (type < 0)
         return H5I_INVALID_HID;
-#define RB_INSERT_COLUMN(kind, field, unit) \
+#define RB_INSERT_COLUMN(kind, field, unit)                                                        \
     if (insert_##kind(type, #field, HOFFSET(rb_trial, field), sizeof(((rb_trial *)0)->field)) < 0) \
         goto fail;
     RB_TRIAL_COLUMNS(RB_INSERT_COLUMN)
@@ -214,8 +213,10 @@ static int tables_create(h5out *w)
     H5_CHECK(w, space = H5Screate_simple(1, &dims, &maxdims), "H5Screate_simple");
     if ((dcpl = chunked_dcpl(w, SAMPLES_CHUNK)) < 0)
         goto out;
-    H5_CHECK(w, w->tsamples = H5Dcreate2(w->file, RB_H5_TRIAL_SAMPLES, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl,
-                                         H5P_DEFAULT), "creating " RB_H5_TRIAL_SAMPLES);
+    H5_CHECK(w,
+             w->tsamples =
+                 H5Dcreate2(w->file, RB_H5_TRIAL_SAMPLES, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+             "creating " RB_H5_TRIAL_SAMPLES);
     rc = h5out_cells_describe(w);
 out:
     h5util_close_id(&dcpl, H5Pclose);
@@ -257,10 +258,9 @@ static int samples_write(h5out *w, const char *name, const char *unit, const dou
     H5_CHECK(w, space = H5Screate_simple(1, &dims, NULL), "H5Screate_simple");
     if ((dcpl = chunked_dcpl(w, chunk)) < 0)
         goto out;
-    H5_CHECK(w, dset = H5Dcreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl,
-                                  H5P_DEFAULT), "creating the samples dataset");
-    H5_CHECK(w, H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, samples),
-             "writing samples");
+    H5_CHECK(w, dset = H5Dcreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+             "creating the samples dataset");
+    H5_CHECK(w, H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, samples), "writing samples");
     rc = h5out_attr_write_str(w, dset, RB_H5_ATTR_SAMPLE_UNIT, unit);
 out:
     h5util_close_id(&dset, H5Dclose);
@@ -319,7 +319,7 @@ static int check_paths(h5out *w)
     }
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         h5out_fail(w, "cannot write '%s': directory '%s' %s", w->path, dir,
-             errno == ENOENT ? "does not exist" : "is not a directory");
+                   errno == ENOENT ? "does not exist" : "is not a directory");
         goto out;
     }
     if (access(dir, W_OK | X_OK) != 0) {
@@ -338,8 +338,10 @@ static int check_paths(h5out *w)
     }
     if (lstat(w->partial, &st) == 0) {
         if (!w->force) {
-            h5out_fail(w, "%s exists, left by a ringbench that crashed or is still running; "
-                 "look at it with h5dump, remove it, or use --force", w->partial);
+            h5out_fail(w,
+                       "%s exists, left by a ringbench that crashed or is still running; "
+                       "look at it with h5dump, remove it, or use --force",
+                       w->partial);
             goto out;
         }
         if (unlink(w->partial) != 0) {
@@ -591,8 +593,7 @@ static int publish(h5out *w)
             return 0;
         }
         if (errno == EEXIST) {
-            h5out_fail(w, "%s appeared while ringbench ran; not replacing it (results are in %s)",
-                 w->path, w->partial);
+            h5out_fail(w, "%s appeared while ringbench ran; not replacing it (results are in %s)", w->path, w->partial);
             return -1;
         }
         /* Filesystems without hard links (some FUSE and Windows mounts): check, then rename; the
@@ -602,8 +603,7 @@ static int publish(h5out *w)
             return -1;
         }
         if (lstat(w->path, &st) == 0) {
-            h5out_fail(w, "%s appeared while ringbench ran; not replacing it (results are in %s)",
-                 w->path, w->partial);
+            h5out_fail(w, "%s appeared while ringbench ran; not replacing it (results are in %s)", w->path, w->partial);
             return -1;
         }
     }
@@ -647,8 +647,8 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
     h5util_close_id(&w->trial_type, H5Tclose);
     h5util_close_id(&w->tsamples, H5Dclose);
     /* Everything this module opened is closed by now; anything left is a leak to fix. */
-    H5_CHECK(w, left = H5Fget_obj_count(w->file, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE |
-                                                 H5F_OBJ_ATTR), "H5Fget_obj_count");
+    H5_CHECK(w, left = H5Fget_obj_count(w->file, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR),
+             "H5Fget_obj_count");
     if (left != 0) {
         h5out_fail(w, "%s: internal error: %zd HDF5 objects left open", w->partial, left);
         goto out;
@@ -675,7 +675,4 @@ out:
     return rc;
 }
 
-const char *h5out_error(const h5out *w)
-{
-    return w != NULL ? w->err : "no writer";
-}
+const char *h5out_error(const h5out *w) { return w != NULL ? w->err : "no writer"; }

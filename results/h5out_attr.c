@@ -61,10 +61,10 @@ static hid_t group_open(h5out *w, const char *group)
             h5out_fail(w, "%s: the writer is closed", w->partial);
         return H5I_INVALID_HID;
     }
-    if (group == NULL || (strcmp(group, "/") != 0 && strcmp(group, RB_H5_PROVENANCE) != 0 &&
-                          strcmp(group, RB_H5_CAPABILITIES) != 0)) {
-        h5out_fail(w, "%s: attributes go on \"/\", \"" RB_H5_PROVENANCE "\" or \"" RB_H5_CAPABILITIES
-             "\", not \"%s\"", w->partial, group ? group : "(null)");
+    if (group == NULL ||
+        (strcmp(group, "/") != 0 && strcmp(group, RB_H5_PROVENANCE) != 0 && strcmp(group, RB_H5_CAPABILITIES) != 0)) {
+        h5out_fail(w, "%s: attributes go on \"/\", \"" RB_H5_PROVENANCE "\" or \"" RB_H5_CAPABILITIES "\", not \"%s\"",
+                   w->partial, group ? group : "(null)");
         return H5I_INVALID_HID;
     }
     if (strcmp(group, "/") == 0)
@@ -120,8 +120,8 @@ static char *families_text(void)
     if (text == NULL)
         return NULL;
     for (int f = 0; f < RB_FAM_COUNT; f++)
-        p += snprintf(p, len - (size_t)(p - text), "%s: %s: %s\n",
-                      rb_family_name(f), rb_family_unit(f), rb_family_doc(f));
+        p += snprintf(p, len - (size_t)(p - text), "%s: %s: %s\n", rb_family_name(f), rb_family_unit(f),
+                      rb_family_doc(f));
     *p = '\0';
     return text;
 }
@@ -132,12 +132,12 @@ int h5out_cells_describe(h5out *w)
     char *families = NULL;
     int rc = -1;
 
-#define RB_UNIT_ATTR(kind, field, unit) \
+#define RB_UNIT_ATTR(kind, field, unit)                                                                  \
     if ((unit)[0] != '\0' && h5out_attr_write_str(w, w->cells, RB_H5_ATTR_UNIT_PREFIX #field, unit) < 0) \
         goto out;
     RB_ROW_COLUMNS(RB_UNIT_ATTR)
 #undef RB_UNIT_ATTR
-#define RB_UNIT_ATTR(kind, field, unit) \
+#define RB_UNIT_ATTR(kind, field, unit)                                                                   \
     if ((unit)[0] != '\0' && h5out_attr_write_str(w, w->trials, RB_H5_ATTR_UNIT_PREFIX #field, unit) < 0) \
         goto out;
     RB_TRIAL_COLUMNS(RB_UNIT_ATTR)
@@ -153,4 +153,3 @@ out:
     free(families);
     return rc;
 }
-

@@ -9,24 +9,24 @@
 
 #include <stdint.h>
 
-#define CELLS_CHUNK_ROWS  64     /* rows per chunk of /cells: ~40 KiB, one chunk for most sweeps */
-#define SAMPLES_CHUNK     16384  /* doubles per chunk of a samples dataset (128 KiB) */
-#define DEFLATE_LEVEL     4      /* a good ratio for a small cost; rows are seconds apart anyway */
+#define CELLS_CHUNK_ROWS 64 /* rows per chunk of /cells: ~40 KiB, one chunk for most sweeps */
+#define SAMPLES_CHUNK 16384 /* doubles per chunk of a samples dataset (128 KiB) */
+#define DEFLATE_LEVEL 4     /* a good ratio for a small cost; rows are seconds apart anyway */
 
 struct h5out {
-    char *path;       /* where the finished file goes */
-    char *partial;    /* path + ".partial": where it is written until h5out_close */
-    int force;        /* replace an existing path */
-    int deflate;      /* this HDF5 can encode deflate */
-    int fletcher32;   /* this HDF5 has the checksum filter, so damaged chunks are detected on read */
+    char *path;     /* where the finished file goes */
+    char *partial;  /* path + ".partial": where it is written until h5out_close */
+    int force;      /* replace an existing path */
+    int deflate;    /* this HDF5 can encode deflate */
+    int fletcher32; /* this HDF5 has the checksum filter, so damaged chunks are detected on read */
     hid_t file;
-    hid_t cells;      /* the /cells dataset */
-    hid_t row_type;   /* memory type of rb_row */
+    hid_t cells;    /* the /cells dataset */
+    hid_t row_type; /* memory type of rb_row */
     int32_t nrows;
-    hid_t trials;     /* the /trials dataset */
-    hid_t tsamples;   /* the /trial_samples dataset */
-    uint64_t nsamples;/* its length */
-    hid_t trial_type; /* memory type of rb_trial */
+    hid_t trials;      /* the /trials dataset */
+    hid_t tsamples;    /* the /trial_samples dataset */
+    uint64_t nsamples; /* its length */
+    hid_t trial_type;  /* memory type of rb_trial */
     int32_t ntrials;
     char err[512];
 };
@@ -42,6 +42,12 @@ int h5out_attr_write_str(h5out *w, hid_t obj, const char *name, const char *valu
 /* The attributes that make /cells self-describing: the unit of every numeric column, the families. */
 int h5out_cells_describe(h5out *w);
 
-#define H5_CHECK(w, call, what) do { if ((call) < 0) { h5out_fail_h5((w), (what)); goto out; } } while (0)
+#define H5_CHECK(w, call, what)         \
+    do {                                \
+        if ((call) < 0) {               \
+            h5out_fail_h5((w), (what)); \
+            goto out;                   \
+        }                               \
+    } while (0)
 
 #endif

@@ -23,7 +23,7 @@ static herr_t h5util_detail_cb(unsigned n, const H5E_error2_t *e, void *data)
 
 void h5util_detail(char *buf, size_t len, const char *prefix)
 {
-    h5util_detail_buf d = { buf, len, prefix };
+    h5util_detail_buf d = {buf, len, prefix};
     buf[0] = '\0';
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, h5util_detail_cb, &d);
     H5Eclear2(H5E_DEFAULT);

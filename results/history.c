@@ -23,7 +23,7 @@ struct hist {
     char index[4200];
     sqlite3 *db;
     FILE *notes;
-    size_t indexed; /* run files indexed by the last scan */
+    size_t indexed;      /* run files indexed by the last scan */
     hist_modes_fn modes; /* NULL: mode columns stay NULL */
 };
 
@@ -68,15 +68,9 @@ static int exec_sql(hist *h, const char *sql, char *err, size_t errlen)
     return 0;
 }
 
-sqlite3 *hist_db(hist *h)
-{
-    return h->db;
-}
+sqlite3 *hist_db(hist *h) { return h->db; }
 
-const char *hist_dir(const hist *h)
-{
-    return h->dir;
-}
+const char *hist_dir(const hist *h) { return h->dir; }
 
 long long hist_nruns(hist *h)
 {
@@ -155,8 +149,7 @@ static int index_open(hist *h, char *err, size_t errlen)
         char journal[4300];
         snprintf(journal, sizeof journal, "%s-journal", h->index);
         unlink(journal);
-        note(h, "%s was damaged or from another version: moved to %s; rebuilding from the run files", h->index,
-             aside);
+        note(h, "%s was damaged or from another version: moved to %s; rebuilding from the run files", h->index, aside);
     } else {
         note(h, "no index in %s: building it from the run files", h->dir);
     }
@@ -483,10 +476,7 @@ static void drop_vanished(hist *h)
     sqlite3_finalize(st);
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static int scan(hist *h, char *err, size_t errlen)
 {

@@ -31,14 +31,14 @@ typedef struct hist hist;
 
 /* The environment fields of the fingerprint, in the order they are reported: column name in the
  * runs table and what it is, in words. */
-#define HIST_ENV_FIELDS(X) \
-    X(driver,         "driver") \
-    X(cuda_runtime,   "CUDA runtime") \
-    X(kernel_release, "kernel") \
-    X(suite_version,  "ringbench version") \
-    X(git_commit,     "ringbench commit") \
-    X(schema_version, "schema") \
-    X(pci_id,         "PCI id")
+#define HIST_ENV_FIELDS(X)                \
+    X(driver, "driver")                   \
+    X(cuda_runtime, "CUDA runtime")       \
+    X(kernel_release, "kernel")           \
+    X(suite_version, "ringbench version") \
+    X(git_commit, "ringbench commit")     \
+    X(schema_version, "schema")           \
+    X(pci_id, "PCI id")
 
 /* Opens (creating DIR when absent) the history. The index is checked (SQLite integrity check and
  * the index version); a missing or damaged one is moved aside and rebuilt from the files. Then the

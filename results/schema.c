@@ -29,25 +29,13 @@ static const char *const family_docs[RB_FAM_COUNT] = {
 
 /* The enum is signed or unsigned at the compiler's choice; compare through int so that a negative
  * value passed by a caller is rejected either way. */
-static int family_valid(rb_family f)
-{
-    return (int)f >= 0 && (int)f < (int)RB_FAM_COUNT;
-}
+static int family_valid(rb_family f) { return (int)f >= 0 && (int)f < (int)RB_FAM_COUNT; }
 
-const char *rb_family_name(rb_family f)
-{
-    return family_valid(f) ? family_names[f] : NULL;
-}
+const char *rb_family_name(rb_family f) { return family_valid(f) ? family_names[f] : NULL; }
 
-const char *rb_family_unit(rb_family f)
-{
-    return family_valid(f) ? family_units[f] : NULL;
-}
+const char *rb_family_unit(rb_family f) { return family_valid(f) ? family_units[f] : NULL; }
 
-const char *rb_family_doc(rb_family f)
-{
-    return family_valid(f) ? family_docs[f] : NULL;
-}
+const char *rb_family_doc(rb_family f) { return family_valid(f) ? family_docs[f] : NULL; }
 
 int rb_family_parse(const char *name)
 {
@@ -62,7 +50,7 @@ int rb_family_parse(const char *name)
 // --- checksums (schema 3) ---------------------------------------------------------------------------
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME  0x100000001b3ull
+#define FNV_PRIME 0x100000001b3ull
 
 static uint64_t fnv_bytes(uint64_t h, const unsigned char *p, size_t n)
 {
@@ -110,7 +98,9 @@ uint64_t rb_check_samples(const double *samples, size_t n)
 #define CHECK_STR(f) h = fnv_str(h, x->f, sizeof x->f);
 #define CHECK_I32(f) h = fnv_le(h, (uint64_t)(uint32_t)x->f, 4);
 #define CHECK_I64(f) h = fnv_le(h, (uint64_t)x->f, 8);
-#define CHECK_U64(f) if (&x->f != &x->check) h = fnv_le(h, x->f, 8);
+#define CHECK_U64(f)        \
+    if (&x->f != &x->check) \
+        h = fnv_le(h, x->f, 8);
 #define CHECK_F64(f) h = fnv_f64(h, x->f);
 #define CHECK_COLUMN(kind, field, unit) CHECK_##kind(field)
 

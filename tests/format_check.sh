@@ -1,6 +1,6 @@
 #!/bin/sh
 # format_check.sh - every C, header and CUDA file is formatted as .clang-format says (issue 20).
-# `make format` applies it. Not a CTest test yet: the sources are formatted once, then this joins CI.
+# `make format` applies it. The sources were formatted once (issue 20); CI (.ci/run) runs this check.
 #
 #   tests/format_check.sh [SOURCE_DIR] [FILE...]   (default: every *.c *.h *.cu outside build directories)
 #

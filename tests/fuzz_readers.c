@@ -35,10 +35,7 @@ static char work[256], input[320], outdir[320];
 /* HDF5 itself leaks a little when it meets damaged metadata (see test_h5_damaged.c); only its own
  * allocations are ignored, ringbench's stay checked. */
 const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libhdf5\n";
-}
+const char *__lsan_default_suppressions(void) { return "leak:libhdf5\n"; }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)

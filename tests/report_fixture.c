@@ -98,15 +98,9 @@ static uint64_t fix_next(fix_rng *r)
     return rng_splitmix64(&r->s);
 }
 
-static double fix_unit(fix_rng *r)
-{
-    return ((double)(fix_next(r) >> 11) + 0.5) / 9007199254740992.0;
-}
+static double fix_unit(fix_rng *r) { return ((double)(fix_next(r) >> 11) + 0.5) / 9007199254740992.0; }
 
-static double fix_normal(fix_rng *r)
-{
-    return sqrt(-2.0 * log(fix_unit(r))) * cos(6.283185307179586 * fix_unit(r));
-}
+static double fix_normal(fix_rng *r) { return sqrt(-2.0 * log(fix_unit(r))) * cos(6.283185307179586 * fix_unit(r)); }
 
 /* n samples around median: lognormal with sigma, plus 1% of them 1.5x-4x in the tail (slow for a
  * time, low for a rate). */
@@ -213,8 +207,16 @@ static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, c
     }
     set(r.stop_rule, sizeof r.stop_rule, rate ? "fixed" : "converged");
     r.n = s.n;
-    r.min = s.min; r.p50 = s.p50; r.p90 = s.p90; r.p99 = s.p99; r.p999 = s.p999; r.max = s.max;
-    r.mean = s.mean; r.stddev = s.stddev; r.ci_lo = s.ci_lo; r.ci_hi = s.ci_hi;
+    r.min = s.min;
+    r.p50 = s.p50;
+    r.p90 = s.p90;
+    r.p99 = s.p99;
+    r.p999 = s.p999;
+    r.max = s.max;
+    r.mean = s.mean;
+    r.stddev = s.stddev;
+    r.ci_lo = s.ci_lo;
+    r.ci_hi = s.ci_hi;
     r.messages = rate ? n * 4096 : n;
     r.elapsed_s = 0.01 * (double)n;
     if (f == RB_FAM_BASE_FLOOR)
@@ -266,14 +268,11 @@ static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, c
     return rc;
 }
 
-static int wanted(const fixture_opts *o, rb_family f)
-{
-    return o->only_families == 0 || (o->only_families >> f & 1u);
-}
+static int wanted(const fixture_opts *o, rb_family f) { return o->only_families == 0 || (o->only_families >> f & 1u); }
 
 static int put_baselines(writer *wr)
 {
-    static const rb_family sized[] = {RB_FAM_BASE_LAUNCH, RB_FAM_BASE_GRAPH, RB_FAM_MEMCPY_H2D_PINNED,
+    static const rb_family sized[] = {RB_FAM_BASE_LAUNCH,       RB_FAM_BASE_GRAPH,          RB_FAM_MEMCPY_H2D_PINNED,
                                       RB_FAM_MEMCPY_D2H_PINNED, RB_FAM_MEMCPY_H2D_PAGEABLE, RB_FAM_MEMCPY_D2H_PAGEABLE};
     if (wanted(wr->o, RB_FAM_BASE_FLOOR) && put_row(wr, RB_FAM_BASE_FLOOR, NULL, 4, RB_STATUS_OK, NULL) != 0)
         return -1;
@@ -307,26 +306,49 @@ static int put_attrs(writer *wr)
     const fixture_opts *o = wr->o;
     int cpu = o->backend && strcmp(o->backend, "cpu") == 0;
     static const char *const prov[][2] = {
-        {"hostname", "h100-test-01"}, {"os", "Debian GNU/Linux 12 (bookworm)"},
-        {"kernel_release", "6.1.0-28-amd64"}, {"kernel_version", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.119-1"},
-        {"wsl2", "0"}, {"wsl2_evidence", "no 'microsoft' in /proc/sys/kernel/osrelease; no /dev/dxg"},
-        {"virtualization", "kvm"}, {"cpu_model", "Intel(R) Xeon(R) Platinum 8480+"}, {"cpu_count", "16"},
-        {"pci_bus_id", "0000:00:05.0"}, {"compute_capability", "9.0"}, {"sm_count", "132"},
-        {"runtime_version", "13.0"}, {"suite_version", "0.1.0"}, {"git_commit", "0123456789ab"},
-        {"command_line", "ringbench run --preset full -o \"run 1.h5\""}, {"start_utc", "2026-11-22T10:00:00Z"},
-        {"end_utc", "2026-11-22T10:42:00Z"}, {"preset", "full"}, {"seed", "1"}, {"nvml_sm_clock_mhz", "1980"},
+        {"hostname", "h100-test-01"},
+        {"os", "Debian GNU/Linux 12 (bookworm)"},
+        {"kernel_release", "6.1.0-28-amd64"},
+        {"kernel_version", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.119-1"},
+        {"wsl2", "0"},
+        {"wsl2_evidence", "no 'microsoft' in /proc/sys/kernel/osrelease; no /dev/dxg"},
+        {"virtualization", "kvm"},
+        {"cpu_model", "Intel(R) Xeon(R) Platinum 8480+"},
+        {"cpu_count", "16"},
+        {"pci_bus_id", "0000:00:05.0"},
+        {"compute_capability", "9.0"},
+        {"sm_count", "132"},
+        {"runtime_version", "13.0"},
+        {"suite_version", "0.1.0"},
+        {"git_commit", "0123456789ab"},
+        {"command_line", "ringbench run --preset full -o \"run 1.h5\""},
+        {"start_utc", "2026-11-22T10:00:00Z"},
+        {"end_utc", "2026-11-22T10:42:00Z"},
+        {"preset", "full"},
+        {"seed", "1"},
+        {"nvml_sm_clock_mhz", "1980"},
     };
     int rc = 0;
     for (size_t i = 0; i < sizeof prov / sizeof prov[0]; i++)
         rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, prov[i][0], prov[i][1]);
-    rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, "gpu_name", cpu ? "" : o->gpu_name ? o->gpu_name : "NVIDIA H100 80GB HBM3");
-    rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, "driver_version", o->driver_version ? o->driver_version : "580.65.06");
+    rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, "gpu_name",
+                         cpu           ? ""
+                         : o->gpu_name ? o->gpu_name
+                                       : "NVIDIA H100 80GB HBM3");
+    rc |=
+        h5out_attr_str(wr->w, RB_H5_PROVENANCE, "driver_version", o->driver_version ? o->driver_version : "580.65.06");
     rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, "backend", cpu ? "cpu" : "cuda");
 
     static const char *const caps[][2] = {
-        {"concurrent_managed_access", "1"}, {"cooperative_launch", "1"}, {"pinned_alloc", "1"},
-        {"mapped_alloc", "1"}, {"managed_alloc", "1"}, {"pageable_memory_access", "0"},
-        {"host_native_atomic_supported", "0"}, {"can_map_host_memory", "1"}, {"async_engine_count", "3"},
+        {"concurrent_managed_access", "1"},
+        {"cooperative_launch", "1"},
+        {"pinned_alloc", "1"},
+        {"mapped_alloc", "1"},
+        {"managed_alloc", "1"},
+        {"pageable_memory_access", "0"},
+        {"host_native_atomic_supported", "0"},
+        {"can_map_host_memory", "1"},
+        {"async_engine_count", "3"},
         {"ring_kernel_coresident_blocks", "264"},
     };
     rc |= h5out_attr_i64(wr->w, RB_H5_CAPABILITIES, "cuda_usable", cpu ? 0 : 1);
@@ -334,9 +356,9 @@ static int put_attrs(writer *wr)
         rc |= h5out_attr_str(wr->w, RB_H5_CAPABILITIES, "cuda_usable_error",
                              "cudaErrorNoDevice: no CUDA-capable device is detected");
     for (size_t i = 0; !cpu && i < sizeof caps / sizeof caps[0]; i++)
-        rc |= h5out_attr_str(wr->w, RB_H5_CAPABILITIES, caps[i][0],
-                             o->managed_unsupported && strcmp(caps[i][0], "concurrent_managed_access") == 0 ? "0"
-                                                                                                           : caps[i][1]);
+        rc |= h5out_attr_str(
+            wr->w, RB_H5_CAPABILITIES, caps[i][0],
+            o->managed_unsupported && strcmp(caps[i][0], "concurrent_managed_access") == 0 ? "0" : caps[i][1]);
     rc |= h5out_attr_str(wr->w, RB_H5_CAPABILITIES, "nvml_error", "NVML_ERROR_NOT_SUPPORTED | in this VM");
     return rc ? -1 : 0;
 }

@@ -29,7 +29,7 @@ typedef struct fixture_opts {
      * shared by every row (drift) and a factor of its own, both lognormal with sigma trial_sd. */
     int trials;
     double trial_sd;
-    size_t latency_samples;     /* samples per latency trial; 0 = the default (300) */
+    size_t latency_samples; /* samples per latency trial; 0 = the default (300) */
 } fixture_opts;
 
 /* The default options: cuda, seed 1, no injected difference, complete. */

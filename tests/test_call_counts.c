@@ -52,25 +52,25 @@ typedef struct count_rule {
 } count_rule;
 
 static const count_rule TABLE[] = {
-    {1,  "async",    "direct", "message",      "A2 O2",    ""},
-    {0,  "async",    "direct", "message",      "A2 R1 Q1", ""},
-    {-1, "sync",     "direct", "message",      "M2",       ""}, /* +S1 from malloc: see expected() */
-    {-1, "zerocopy", "direct", "message",      "",         ""},
-    {-1, "async",    "device", "message",      "A3",       "A1 S1"},
-    {-1, "sync",     "device", "message",      "M3",       "M1"},
-    {-1, "zerocopy", "device", "message",      "A1",       "A1 S1"},
-    {-1, "*",        "direct", "cb_read",      "",         ""},
-    {-1, "*",        "direct", "cb_write",     "",         ""},
-    {-1, "*",        "direct", "cb_handshake", "",         ""},
-    {-1, "async",    "device", "cb_read",      "A1 S1",    ""},
-    {-1, "zerocopy", "device", "cb_read",      "A1 S1",    ""},
-    {-1, "sync",     "device", "cb_read",      "M1",       ""},
-    {-1, "async",    "device", "cb_write",     "A1 S1",    ""},
-    {-1, "zerocopy", "device", "cb_write",     "A1 S1",    ""},
-    {-1, "sync",     "device", "cb_write",     "M1",       ""},
-    {-1, "async",    "device", "cb_handshake", "A1 S1",    "A1 S1"},
-    {-1, "zerocopy", "device", "cb_handshake", "A1 S1",    "A1 S1"},
-    {-1, "sync",     "device", "cb_handshake", "M1",       "M1"},
+    {1, "async", "direct", "message", "A2 O2", ""},
+    {0, "async", "direct", "message", "A2 R1 Q1", ""},
+    {-1, "sync", "direct", "message", "M2", ""}, /* +S1 from malloc: see expected() */
+    {-1, "zerocopy", "direct", "message", "", ""},
+    {-1, "async", "device", "message", "A3", "A1 S1"},
+    {-1, "sync", "device", "message", "M3", "M1"},
+    {-1, "zerocopy", "device", "message", "A1", "A1 S1"},
+    {-1, "*", "direct", "cb_read", "", ""},
+    {-1, "*", "direct", "cb_write", "", ""},
+    {-1, "*", "direct", "cb_handshake", "", ""},
+    {-1, "async", "device", "cb_read", "A1 S1", ""},
+    {-1, "zerocopy", "device", "cb_read", "A1 S1", ""},
+    {-1, "sync", "device", "cb_read", "M1", ""},
+    {-1, "async", "device", "cb_write", "A1 S1", ""},
+    {-1, "zerocopy", "device", "cb_write", "A1 S1", ""},
+    {-1, "sync", "device", "cb_write", "M1", ""},
+    {-1, "async", "device", "cb_handshake", "A1 S1", "A1 S1"},
+    {-1, "zerocopy", "device", "cb_handshake", "A1 S1", "A1 S1"},
+    {-1, "sync", "device", "cb_handshake", "M1", "M1"},
 };
 /* ---- end of THE TABLE ---------------------------------------------------------------------------- */
 
@@ -212,7 +212,9 @@ static void test_mode(const mode_spec *m, int stream_ops)
         for (int i = 0; rc == RING_OK && i < 8; i++) {
             ring_cb_kern k;
             cc_snap(&a);
-            rc = o == 0 ? ring_cb_read(r, &k) : o == 1 ? ring_cb_write_flag(r, 100u + (uint32_t)i) : ring_cb_handshake(r);
+            rc = o == 0   ? ring_cb_read(r, &k)
+                 : o == 1 ? ring_cb_write_flag(r, 100u + (uint32_t)i)
+                          : ring_cb_handshake(r);
             cc_snap(&b);
             CHECK_MSG(rc == RING_OK, "%s: %s: %s", label, cb_ops[o], ring_error(r));
             diff_counts(&a, &b, got);

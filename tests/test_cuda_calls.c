@@ -26,8 +26,8 @@ static void *other_thread(void *arg)
 
 static void test_names(void)
 {
-    static const char *const want[] = {"memcpy", "memcpy_async", "event_record", "event_query",
-                                       "stream_query", "stream_sync", "launch", "other"};
+    static const char *const want[] = {"memcpy",       "memcpy_async", "event_record", "event_query",
+                                       "stream_query", "stream_sync",  "launch",       "other"};
     CHECK_INT(CC_KIND_COUNT, 8);
     for (int k = 0; k < CC_KIND_COUNT; k++) {
         CHECK_STR(cc_kind_name((cc_kind)k), want[k]);
@@ -98,11 +98,12 @@ static void test_injection(void)
               "memcpy_async=2,event_record=2,event_query=2,stream_query=2,stream_sync=2,launch=2,other=2");
     CHECK_INT(cc_inject_parse("copies=1", us, err, sizeof err), 0);
     CHECK_STR(cc_inject_format(us, text, sizeof text), "memcpy=1,memcpy_async=1");
-    static const char *const bad[] = {"", "memcpy", "=1", "memcpy=", "memcpy=x", "memcpy=-1", "memcpy=1ms",
-                                      "memcpy=10001", "nope=1", "memcpy=1,", "memcpy=nan"};
+    static const char *const bad[] = {"",           "memcpy",       "=1",     "memcpy=",   "memcpy=x",  "memcpy=-1",
+                                      "memcpy=1ms", "memcpy=10001", "nope=1", "memcpy=1,", "memcpy=nan"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         err[0] = '\0';
-        CHECK_MSG(cc_inject_parse(bad[i], us, err, sizeof err) == -1 && strstr(err, "--inject-call-us"), "'%s'", bad[i]);
+        CHECK_MSG(cc_inject_parse(bad[i], us, err, sizeof err) == -1 && strstr(err, "--inject-call-us"), "'%s'",
+                  bad[i]);
     }
     cc_inject_set(NULL);
     CHECK_INT(cc_inject_on, 0);
@@ -145,7 +146,8 @@ static void measure_cost(void)
             best = ns;
     }
     printf("cost of CC_COUNT: %.2f ns per counted call (best of 5 x 10^7; against ~1000 ns for the "
-           "cheapest CUDA call: %.3f%%)\n", best, best / 1000.0 * 100.0);
+           "cheapest CUDA call: %.3f%%)\n",
+           best, best / 1000.0 * 100.0);
 }
 
 int main(void)

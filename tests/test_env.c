@@ -23,33 +23,40 @@
  * ------------------------------------------------------------------------------------------- */
 
 /* Creates every directory of root/rel's parent, like mkdir -p. Returns 0 or -1. */
-static int mkparents(const char *root, const char *rel) {
+static int mkparents(const char *root, const char *rel)
+{
     char path[4096];
     char *p;
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", root, rel) >= sizeof path) return -1;
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", root, rel) >= sizeof path)
+        return -1;
     for (p = path + strlen(root) + 1; *p != '\0'; p++) {
-        if (*p != '/') continue;
+        if (*p != '/')
+            continue;
         *p = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST) return -1;
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            return -1;
         *p = '/';
     }
     return 0;
 }
 
 /* Writes text to root/rel, creating directories on the way. */
-static void put(const char *root, const char *rel, const char *text) {
+static void put(const char *root, const char *rel, const char *text)
+{
     char path[4096];
     FILE *f;
     CHECK(mkparents(root, rel) == 0);
     snprintf(path, sizeof path, "%s/%s", root, rel);
     f = fopen(path, "w");
     CHECK_MSG(f != NULL, "cannot create %s", path);
-    if (f == NULL) return;
+    if (f == NULL)
+        return;
     fputs(text, f);
     fclose(f);
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
     (void)st;
     (void)flag;
     (void)ftw;
@@ -57,12 +64,11 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 }
 
 /* Removes the tree at root, depth first, without following links. */
-static void rm_tree(const char *root) {
-    CHECK(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0);
-}
+static void rm_tree(const char *root) { CHECK(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0); }
 
 /* A fresh empty directory for one case; the caller removes it with rm_tree. */
-static char *new_root(char *buf, size_t size) {
+static char *new_root(char *buf, size_t size)
+{
     const char *tmp = getenv("TMPDIR");
     snprintf(buf, size, "%s/ringbench-env-XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
     if (mkdtemp(buf) == NULL) {
@@ -73,7 +79,8 @@ static char *new_root(char *buf, size_t size) {
 }
 
 /* A cpuinfo of n processors; the hypervisor flag, when asked, sits mid-line as on real guests. */
-static void put_cpuinfo(const char *root, int n, const char *model, int hypervisor) {
+static void put_cpuinfo(const char *root, int n, const char *model, int hypervisor)
+{
     char text[8192];
     size_t used = 0;
     int i;
@@ -92,7 +99,8 @@ static void put_cpuinfo(const char *root, int n, const char *model, int hypervis
  * Cases.
  * ------------------------------------------------------------------------------------------- */
 
-static void test_wsl2(void) {
+static void test_wsl2(void)
+{
     char root[256];
     env_info e;
     new_root(root, sizeof root);
@@ -118,8 +126,7 @@ static void test_wsl2(void) {
     CHECK(strncmp(e.kernel_version, "Linux version 5.15.153.1-microsoft", 34) == 0);
     CHECK_STR(e.cpu_model, "AMD Ryzen 9 7950X 16-Core Processor");
     CHECK_INT(e.cpu_count, 4);
-    CHECK_MSG(strstr(e.wsl2_evidence, "osrelease contains 'microsoft-standard-WSL2'") != NULL, "%s",
-              e.wsl2_evidence);
+    CHECK_MSG(strstr(e.wsl2_evidence, "osrelease contains 'microsoft-standard-WSL2'") != NULL, "%s", e.wsl2_evidence);
     CHECK_MSG(strstr(e.wsl2_evidence, "/dev/dxg present") != NULL, "%s", e.wsl2_evidence);
     CHECK_MSG(strstr(e.wsl2_evidence, "/usr/lib/wsl/lib present") != NULL, "%s", e.wsl2_evidence);
     CHECK_MSG(strstr(e.wsl2_evidence, "libcuda.so") != NULL, "%s", e.wsl2_evidence);
@@ -133,7 +140,8 @@ static void test_wsl2(void) {
 
 /* Real WSL2 hides DMI: the virtualisation must still be named, from WSL2 itself. Also /dev/dxg
  * alone is enough, for custom kernels that do not call themselves microsoft. */
-static void test_wsl2_dxg_only(void) {
+static void test_wsl2_dxg_only(void)
+{
     char root[256];
     env_info e;
     new_root(root, sizeof root);
@@ -147,7 +155,8 @@ static void test_wsl2_dxg_only(void) {
     rm_tree(root);
 }
 
-static void test_wsl1(void) {
+static void test_wsl1(void)
+{
     char root[256];
     env_info e;
     new_root(root, sizeof root);
@@ -155,19 +164,18 @@ static void test_wsl1(void) {
     put(root, "proc/version", "Linux version 4.4.0-19041-Microsoft (Microsoft@Microsoft.com)\n");
     CHECK_INT(env_detect(root, &e), 0);
     CHECK_INT(e.is_wsl2, 0);
-    CHECK_MSG(strstr(e.wsl2_evidence, "osrelease contains 'Microsoft'") != NULL, "%s",
-              e.wsl2_evidence);
+    CHECK_MSG(strstr(e.wsl2_evidence, "osrelease contains 'Microsoft'") != NULL, "%s", e.wsl2_evidence);
     CHECK_MSG(strstr(e.wsl2_evidence, "WSL1") != NULL, "%s", e.wsl2_evidence);
     rm_tree(root);
 }
 
-static void test_native(void) {
+static void test_native(void)
+{
     char root[256];
     env_info e;
     new_root(root, sizeof root);
     put(root, "proc/sys/kernel/osrelease", "6.8.0-45-generic\n");
-    put(root, "proc/version",
-        "Linux version 6.8.0-45-generic (buildd@lcy02-amd64-115) #45-Ubuntu SMP\n");
+    put(root, "proc/version", "Linux version 6.8.0-45-generic (buildd@lcy02-amd64-115) #45-Ubuntu SMP\n");
     put(root, "proc/sys/kernel/hostname", "rig\n");
     put(root, "etc/os-release", "PRETTY_NAME='Ubuntu 24.04.1 LTS'\n");
     put_cpuinfo(root, 3, "AMD EPYC 9654 96-Core Processor", 0);
@@ -183,7 +191,8 @@ static void test_native(void) {
     rm_tree(root);
 }
 
-static void test_kvm_guest(void) {
+static void test_kvm_guest(void)
+{
     char root[256];
     env_info e;
     new_root(root, sizeof root);
@@ -204,7 +213,8 @@ static void test_kvm_guest(void) {
     rm_tree(root);
 }
 
-static void test_empty(void) {
+static void test_empty(void)
+{
     char root[256];
     env_info e;
     new_root(root, sizeof root);
@@ -228,13 +238,15 @@ static void test_empty(void) {
 /* Files whose lines are far longer than any field: cut, terminated, and the lines after them are
  * still read (the processor after a 20 KiB flags line is counted, the hypervisor flag at its end
  * is seen). */
-static void test_long_lines(void) {
+static void test_long_lines(void)
+{
     static char big[20000], text[4 * sizeof big];
     char root[256];
     env_info e;
     size_t i;
     new_root(root, sizeof root);
-    for (i = 0; i + 1 < sizeof big; i++) big[i] = (char)('a' + i % 26);
+    for (i = 0; i + 1 < sizeof big; i++)
+        big[i] = (char)('a' + i % 26);
     big[sizeof big - 1] = '\0';
 
     snprintf(text, sizeof text, "%s\n", big);
@@ -246,9 +258,9 @@ static void test_long_lines(void) {
     snprintf(text, sizeof text, "ID=x\nPRETTY_NAME=\"%s\"\n", big);
     put(root, "etc/os-release", text);
     CHECK(snprintf(text, sizeof text,
-             "processor\t: 0\nmodel name\t: %s\nflags\t\t: %s hypervisor\n%s: x\n\n"
-             "processor\t: 1\n",
-             big, big, big) < (int)sizeof text);
+                   "processor\t: 0\nmodel name\t: %s\nflags\t\t: %s hypervisor\n%s: x\n\n"
+                   "processor\t: 1\n",
+                   big, big, big) < (int)sizeof text);
     put(root, "proc/cpuinfo", text);
 
     CHECK_INT(env_detect(root, &e), 0);
@@ -268,15 +280,16 @@ static void test_long_lines(void) {
 }
 
 /* The live system: no assertion on what it is, only that every field is filled and terminated. */
-static void test_live(void) {
+static void test_live(void)
+{
     env_info e;
     CHECK_INT(env_detect(NULL, &e), 0);
     CHECK(e.hostname[0] != '\0' && strcmp(e.hostname, "unknown") != 0);
     CHECK(e.kernel_release[0] != '\0');
     CHECK(e.is_wsl2 == 0 || e.is_wsl2 == 1);
     CHECK(e.cpu_count > 0);
-    printf("live: %s | %s | wsl2=%d (%s) | virt: %s | %d x %s\n", e.os_pretty, e.kernel_release,
-           e.is_wsl2, e.wsl2_evidence, e.virt, e.cpu_count, e.cpu_model);
+    printf("live: %s | %s | wsl2=%d (%s) | virt: %s | %d x %s\n", e.os_pretty, e.kernel_release, e.is_wsl2,
+           e.wsl2_evidence, e.virt, e.cpu_count, e.cpu_model);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -294,19 +307,24 @@ typedef struct seen {
     char wsl2[8], cpu_count[32];
 } seen;
 
-static int collect(void *ctx, const char *key, const char *value) {
+static int collect(void *ctx, const char *key, const char *value)
+{
     seen *s = ctx;
     size_t i;
     s->calls++;
     CHECK(value != NULL);
     for (i = 0; i < NKEYS; i++)
-        if (strcmp(key, want_keys[i]) == 0) s->count[i]++;
-    if (strcmp(key, "wsl2") == 0) snprintf(s->wsl2, sizeof s->wsl2, "%s", value);
-    if (strcmp(key, "cpu_count") == 0) snprintf(s->cpu_count, sizeof s->cpu_count, "%s", value);
+        if (strcmp(key, want_keys[i]) == 0)
+            s->count[i]++;
+    if (strcmp(key, "wsl2") == 0)
+        snprintf(s->wsl2, sizeof s->wsl2, "%s", value);
+    if (strcmp(key, "cpu_count") == 0)
+        snprintf(s->cpu_count, sizeof s->cpu_count, "%s", value);
     return s->calls == s->stop_after ? 42 : 0;
 }
 
-static void test_foreach(void) {
+static void test_foreach(void)
+{
     env_info e;
     seen s;
     size_t i;
@@ -343,7 +361,8 @@ static void test_foreach(void) {
  * ------------------------------------------------------------------------------------------- */
 
 /* The PCI vendor:device id from sysfs, whatever the case of the bus id; "unknown" without it. */
-static void test_pci_id(void) {
+static void test_pci_id(void)
+{
     char root[256], id[64];
     new_root(root, sizeof root);
     put(root, "/sys/bus/pci/devices/0000:41:00.0/vendor", "0x10de\n");
@@ -362,7 +381,8 @@ static void test_pci_id(void) {
     rm_tree(root);
 }
 
-static void test_nvml(void) {
+static void test_nvml(void)
+{
     env_nvml n;
     CHECK_INT(env_nvml_query("0000:00:00.0", &n), 0);
     CHECK(n.available == 0 || n.available == 1);
@@ -387,29 +407,31 @@ static void test_nvml(void) {
     CHECK_INT(env_nvml_query(NULL, NULL), -1);
 }
 
-
 /* ---------------------------------------------------------------------------------------------
  * Limits: affinity mask, cgroup quota and memory, nice.
  * ------------------------------------------------------------------------------------------- */
 
 /* proc/self/stat with the given nice value and a command name holding ") " to trip naive parsers. */
-static void put_stat(const char *root, int nice) {
+static void put_stat(const char *root, int nice)
+{
     char text[512];
-    snprintf(text, sizeof text,
-             "4242 (ring bench) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 %d %d 3 0 5 0 0\n",
+    snprintf(text, sizeof text, "4242 (ring bench) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 %d %d 3 0 5 0 0\n",
              20 + nice, nice);
     put(root, "proc/self/stat", text);
 }
 
-static int has_warning(const env_limits *l, const char *what) {
+static int has_warning(const env_limits *l, const char *what)
+{
     int i;
     for (i = 0; i < l->nwarnings; i++)
-        if (strstr(l->warnings[i], what) != NULL) return 1;
+        if (strstr(l->warnings[i], what) != NULL)
+            return 1;
     return 0;
 }
 
 /* A container on cgroup v2: taskset to two CPUs of 16, 1.5 CPUs of quota, 1 GiB, nice 5. */
-static void test_limits_container_v2(void) {
+static void test_limits_container_v2(void)
+{
     char root[256];
     env_limits l;
     int cpus[8];
@@ -448,7 +470,8 @@ static void test_limits_container_v2(void) {
 
 /* The tightest limit of the cgroup and its ancestors counts; a cgroup path the tree does not have
  * (a container without a cgroup namespace sees the host's path) falls back to the mount itself. */
-static void test_limits_v2_ancestors(void) {
+static void test_limits_v2_ancestors(void)
+{
     char root[256];
     env_limits l;
     new_root(root, sizeof root);
@@ -462,8 +485,8 @@ static void test_limits_v2_ancestors(void) {
     put_stat(root, 0);
     CHECK_INT(env_limits_detect(root, &l), 0);
     CHECK_NEAR(l.cpu_quota, 0.5, 1e-9);
-    CHECK_MSG(strstr(l.cpu_quota_src, "in /sys/fs/cgroup/a") != NULL &&
-                  strstr(l.cpu_quota_src, "/a/b") == NULL, "%s", l.cpu_quota_src);
+    CHECK_MSG(strstr(l.cpu_quota_src, "in /sys/fs/cgroup/a") != NULL && strstr(l.cpu_quota_src, "/a/b") == NULL, "%s",
+              l.cpu_quota_src);
     CHECK_INT(l.mem_limit, 8589934592LL);
     CHECK_INT(l.nwarnings, 1);
     CHECK(has_warning(&l, "CPU quota of 0.50 CPUs"));
@@ -484,7 +507,8 @@ static void test_limits_v2_ancestors(void) {
 }
 
 /* cgroup v1: cpu,cpuacct and memory hierarchies; the v1 "no limit" memory value is no limit. */
-static void test_limits_v1(void) {
+static void test_limits_v1(void)
+{
     char root[256];
     env_limits l;
     new_root(root, sizeof root);
@@ -516,7 +540,8 @@ static void test_limits_v1(void) {
 }
 
 /* Nothing to read, or nonsense: unknown, and no warning made up. */
-static void test_limits_empty(void) {
+static void test_limits_empty(void)
+{
     char root[256];
     env_limits l;
     new_root(root, sizeof root);
@@ -539,7 +564,8 @@ static void test_limits_empty(void) {
 }
 
 /* The live process: a mask that includes at least one CPU, agreeing with env_usable_cpus. */
-static void test_limits_live(void) {
+static void test_limits_live(void)
+{
     env_limits l;
     int cpus[ENV_MAX_CPUS], i;
     CHECK_INT(env_limits_detect(NULL, &l), 0);
@@ -547,9 +573,10 @@ static void test_limits_live(void) {
     CHECK_INT(env_usable_cpus(NULL, cpus, ENV_MAX_CPUS), l.ncpus);
     CHECK(l.nice_known);
     printf("live limits: cpus %s (%d of %d online), cgroup %s, quota %.2f (%s), memory %lld (%s), nice %d\n",
-           l.cpu_list, l.ncpus, l.cpus_online, l.cgroup, l.cpu_quota, l.cpu_quota_src, l.mem_limit,
-           l.mem_limit_src, l.nice);
-    for (i = 0; i < l.nwarnings; i++) printf("live warning: %s\n", l.warnings[i]);
+           l.cpu_list, l.ncpus, l.cpus_online, l.cgroup, l.cpu_quota, l.cpu_quota_src, l.mem_limit, l.mem_limit_src,
+           l.nice);
+    for (i = 0; i < l.nwarnings; i++)
+        printf("live warning: %s\n", l.warnings[i]);
 }
 
 typedef struct limit_kv {
@@ -557,16 +584,21 @@ typedef struct limit_kv {
     char quota[300], warnings[1200], count[32];
 } limit_kv;
 
-static int collect_limits(void *ctx, const char *key, const char *value) {
+static int collect_limits(void *ctx, const char *key, const char *value)
+{
     limit_kv *kv = ctx;
     snprintf(kv->keys + strlen(kv->keys), sizeof kv->keys - strlen(kv->keys), "%s ", key);
-    if (strcmp(key, "cpu_quota") == 0) snprintf(kv->quota, sizeof kv->quota, "%s", value);
-    if (strcmp(key, "limits_warnings") == 0) snprintf(kv->warnings, sizeof kv->warnings, "%s", value);
-    if (strcmp(key, "cpu_affinity_count") == 0) snprintf(kv->count, sizeof kv->count, "%s", value);
+    if (strcmp(key, "cpu_quota") == 0)
+        snprintf(kv->quota, sizeof kv->quota, "%s", value);
+    if (strcmp(key, "limits_warnings") == 0)
+        snprintf(kv->warnings, sizeof kv->warnings, "%s", value);
+    if (strcmp(key, "cpu_affinity_count") == 0)
+        snprintf(kv->count, sizeof kv->count, "%s", value);
     return 0;
 }
 
-static void test_limits_foreach(void) {
+static void test_limits_foreach(void)
+{
     env_limits l;
     limit_kv kv;
     memset(&l, 0, sizeof l);
@@ -595,7 +627,8 @@ static void test_limits_foreach(void) {
     CHECK_INT(env_limits_foreach(NULL, collect_limits, &kv), -1);
 }
 
-int main(void) {
+int main(void)
+{
     test_wsl2();
     test_wsl2_dxg_only();
     test_wsl1();

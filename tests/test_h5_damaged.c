@@ -30,20 +30,11 @@ static char dir[4096];
  * LeakSanitizer is told to ignore allocations made inside libhdf5. Our own allocations stay checked,
  * and HDF5 objects left open by the reader are caught by the H5Fget_obj_count check in main. */
 const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libhdf5\n";
-}
+const char *__lsan_default_suppressions(void) { return "leak:libhdf5\n"; }
 
-static void path_in(char *buf, size_t len, const char *name)
-{
-    snprintf(buf, len, "%s/%s", dir, name);
-}
+static void path_in(char *buf, size_t len, const char *name) { snprintf(buf, len, "%s/%s", dir, name); }
 
-static int one_line(const char *msg)
-{
-    return msg[0] != '\0' && strchr(msg, '\n') == NULL;
-}
+static int one_line(const char *msg) { return msg[0] != '\0' && strchr(msg, '\n') == NULL; }
 
 static unsigned char *slurp(const char *path, size_t *len)
 {
@@ -152,9 +143,9 @@ static void test_truncated(const unsigned char *data, size_t len)
 {
     char path[4200], what[64];
     path_in(path, sizeof path, "truncated 'copy'.h5");
-    size_t cuts[] = { 1, 7, 8, 47, 48, 100, 512, 1024, 2048, len / 8, len / 4, len / 3, len / 2,
-                      2 * len / 3, 3 * len / 4, 7 * len / 8, len - 4096, len - 512, len - 100,
-                      len - 8, len - 1 };
+    size_t cuts[] = {1,           7,           8,          47,        48,        100,     512,
+                     1024,        2048,        len / 8,    len / 4,   len / 3,   len / 2, 2 * len / 3,
+                     3 * len / 4, 7 * len / 8, len - 4096, len - 512, len - 100, len - 8, len - 1};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
         if (cuts[i] == 0 || cuts[i] >= len)
             continue;
@@ -178,7 +169,9 @@ static void test_flipped(const unsigned char *data, size_t len)
     for (int seed = 0; seed < NFLIP_SEEDS && copy != NULL; seed++) {
         memcpy(copy, data, len);
         for (int k = 0; k < FLIPS_PER_FILE; k++) {
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
             size_t at = SUPERBLOCK_BYTES + (size_t)(x % (len - SUPERBLOCK_BYTES));
             copy[at] ^= (unsigned char)(1u << (x >> 60 & 7));
         }
@@ -193,8 +186,8 @@ static void test_flipped(const unsigned char *data, size_t len)
             CHECK_MSG(one_line(err), "flip seed %d: message '%s'", seed, err);
         }
     }
-    printf("bit flips: %d of %d damaged copies refused at open, the rest read without a crash\n",
-           refused_count, NFLIP_SEEDS);
+    printf("bit flips: %d of %d damaged copies refused at open, the rest read without a crash\n", refused_count,
+           NFLIP_SEEDS);
     free(copy);
 }
 
@@ -225,7 +218,9 @@ static void test_flipped_cells(const char *valid, const unsigned char *data, siz
     CHECK_MSG(strstr(msg, "damaged") != NULL, "%s", msg);
     free(copy);
 #else
-    (void)valid; (void)data; (void)len;
+    (void)valid;
+    (void)data;
+    (void)len;
     printf("HDF5 older than 1.10.5: no H5Dget_chunk_info, /cells chunk damage not targeted\n");
 #endif
 }
@@ -329,17 +324,14 @@ static void test_newer_schema(const char *valid, const unsigned char *data, size
 
 // --- issue 22: damage that used to pass silently ------------------------------------------------------
 
-#define TCELLS 6          /* cells of the trials file */
-#define TTRIALS 3         /* trials per cell */
-#define TSAMPLES 2000     /* samples per trial: 36 000 in all, three chunks of /trial_samples */
+#define TCELLS 6      /* cells of the trials file */
+#define TTRIALS 3     /* trials per cell */
+#define TSAMPLES 2000 /* samples per trial: 36 000 in all, three chunks of /trial_samples */
 
 /* What a test changes in the rows it writes: called with each row before it is appended. */
 typedef void (*row_edit)(rb_row *row, int cell);
 
-static double tsample(int cell, int trial, int k)
-{
-    return 2.0 + cell + 0.25 * trial + (double)(k % 97) * 0.01;
-}
+static double tsample(int cell, int trial, int k) { return 2.0 + cell + 0.25 * trial + (double)(k % 97) * 0.01; }
 
 /* A schema-3 file of TCELLS latency cells (modes differ by size), each measured in TTRIALS trials of
  * TSAMPLES samples, written through the real writer; edit may change a row before it is written. */
@@ -457,23 +449,47 @@ static size_t check_trial_samples(const h5in *r, const char *what)
     return bad;
 }
 
-static void edit_unit(rb_row *row, int cell) { if (cell == 1) snprintf(row->unit, sizeof row->unit, "ms"); }
-static void edit_negative(rb_row *row, int cell) { if (cell == 2) row->p50 = -row->p50; }
-static void edit_duplicate(rb_row *row, int cell) { if (cell == 4) row->size_bytes = 8u << 3; }
-static void edit_count(rb_row *row, int cell) { if (cell == 5) row->n += 7; }
-static void edit_cell_id(rb_row *row, int cell) { if (cell == 4) row->cell_id = 3; }
+static void edit_unit(rb_row *row, int cell)
+{
+    if (cell == 1)
+        snprintf(row->unit, sizeof row->unit, "ms");
+}
+static void edit_negative(rb_row *row, int cell)
+{
+    if (cell == 2)
+        row->p50 = -row->p50;
+}
+static void edit_duplicate(rb_row *row, int cell)
+{
+    if (cell == 4)
+        row->size_bytes = 8u << 3;
+}
+static void edit_count(rb_row *row, int cell)
+{
+    if (cell == 5)
+        row->n += 7;
+}
+static void edit_cell_id(rb_row *row, int cell)
+{
+    if (cell == 4)
+        row->cell_id = 3;
+}
 
 /* Rows whose checksums are right but whose contents cannot be: a wrong unit (which inverted a
  * verdict: GB/s read as time), a negative median, two rows of one cell (counted twice by compare),
  * a count of samples other than its trials hold. Each is marked, and only it. */
 static void test_inconsistent_rows(void)
 {
-    static const struct { row_edit edit; const char *name, *reason; size_t marked; } cases[] = {
-        { edit_unit, "a unit not its family's", "unit 'ms'", 1 },
-        { edit_negative, "a negative p50", "p50 is negative", 1 },
-        { edit_duplicate, "two rows of one cell", "the same cell as row", 2 },
-        { edit_count, "n other than its trials'", "its ok trials", 1 },
-        { edit_cell_id, "two rows of one cell_id", "the same cell_id 3", 2 },
+    static const struct {
+        row_edit edit;
+        const char *name, *reason;
+        size_t marked;
+    } cases[] = {
+        {edit_unit, "a unit not its family's", "unit 'ms'", 1},
+        {edit_negative, "a negative p50", "p50 is negative", 1},
+        {edit_duplicate, "two rows of one cell", "the same cell as row", 2},
+        {edit_count, "n other than its trials'", "its ok trials", 1},
+        {edit_cell_id, "two rows of one cell_id", "the same cell_id 3", 2},
     };
     char path[4200];
     path_in(path, sizeof path, "inconsistent rows.h5");
@@ -567,7 +583,11 @@ static int chunk_at(const char *path, const char *name, hsize_t k, haddr_t *addr
     H5Fclose(file);
     return rc;
 #else
-    (void)path; (void)name; (void)k; (void)addr; (void)size;
+    (void)path;
+    (void)name;
+    (void)k;
+    (void)addr;
+    (void)size;
     return -1;
 #endif
 }

@@ -22,14 +22,11 @@
 #include <unistd.h>
 
 #define NROWS 5
-static const size_t sample_counts[NROWS] = { 1000, 100000, 0, 1, 8 };
+static const size_t sample_counts[NROWS] = {1000, 100000, 0, 1, 8};
 
 static char workdir[4096];
 
-static void path_in(char *buf, size_t len, const char *name)
-{
-    snprintf(buf, len, "%s/%s", workdir, name);
-}
+static void path_in(char *buf, size_t len, const char *name) { snprintf(buf, len, "%s/%s", workdir, name); }
 
 static void remove_file(const char *path)
 {
@@ -45,17 +42,11 @@ static int file_exists(const char *path)
     return lstat(path, &st) == 0;
 }
 
-static int one_line(const char *msg)
-{
-    return msg[0] != '\0' && strchr(msg, '\n') == NULL;
-}
+static int one_line(const char *msg) { return msg[0] != '\0' && strchr(msg, '\n') == NULL; }
 
 // --- rows and samples ------------------------------------------------------------------------------
 
-static void set_str(char *dst, size_t size, const char *src)
-{
-    snprintf(dst, size, "%s", src);
-}
+static void set_str(char *dst, size_t size, const char *src) { snprintf(dst, size, "%s", src); }
 
 static rb_row make_row(int i)
 {
@@ -65,9 +56,19 @@ static rb_row make_row(int i)
     set_str(r.backend, sizeof r.backend, i % 2 ? "cpu" : "cuda");
     set_str(r.status, sizeof r.status, RB_STATUS_OK);
     set_str(r.stop_rule, sizeof r.stop_rule, "ci_rel_2pct");
-    r.min = 1.25 + i; r.p50 = 2.5 + i; r.p90 = 3.75; r.p99 = 4.0625; r.p999 = 5.1;
-    r.max = 1e300; r.mean = 2.6; r.stddev = 0.1; r.ci_lo = 2.49; r.ci_hi = 2.51;
-    r.msgs_per_s = NAN; r.ratio_floor = NAN; r.ratio_memcpy = NAN;
+    r.min = 1.25 + i;
+    r.p50 = 2.5 + i;
+    r.p90 = 3.75;
+    r.p99 = 4.0625;
+    r.p999 = 5.1;
+    r.max = 1e300;
+    r.mean = 2.6;
+    r.stddev = 0.1;
+    r.ci_lo = 2.49;
+    r.ci_hi = 2.51;
+    r.msgs_per_s = NAN;
+    r.ratio_floor = NAN;
+    r.ratio_memcpy = NAN;
     r.messages = 1000000ull * (uint64_t)(i + 1);
     r.elapsed_s = 0.123456789 * (i + 1);
     r.n = sample_counts[i];
@@ -90,7 +91,10 @@ static rb_row make_row(int i)
         r.size_bytes = UINT64_MAX;
         r.msgs_per_s = 1.5e6;
         r.ratio_memcpy = 0.875;
-        r.lost = UINT64_MAX; r.duplicated = 1; r.corrupted = 2; r.kernel_errors = 3;
+        r.lost = UINT64_MAX;
+        r.duplicated = 1;
+        r.corrupted = 2;
+        r.kernel_errors = 3;
         break;
     case 2: /* unsupported: no statistics, and a reason longer than its field, unterminated */
         set_str(r.family, sizeof r.family, rb_family_name(RB_FAM_CB_READ));
@@ -150,12 +154,19 @@ static double *make_samples(int i, size_t n)
     double *s = malloc((n ? n : 1) * sizeof *s);
     uint64_t x = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
     for (size_t k = 0; k < n; k++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
         s[k] = (double)(x >> 11) * 0x1p-53 * 100.0 + i;
     }
     if (i == 4 && n >= 8) {
-        s[1] = -0.0; s[2] = DBL_MIN / 4; s[3] = INFINITY; s[4] = -INFINITY; s[5] = NAN;
-        s[6] = DBL_MAX; s[7] = -1e-300;
+        s[1] = -0.0;
+        s[2] = DBL_MIN / 4;
+        s[3] = INFINITY;
+        s[4] = -INFINITY;
+        s[5] = NAN;
+        s[6] = DBL_MAX;
+        s[7] = -1e-300;
     }
     return s;
 }
@@ -172,10 +183,10 @@ static void check_columns_cover_row(void)
 #define COL_ALIGN_I64 alignof(int64_t)
 #define COL_ALIGN_U64 alignof(uint64_t)
 #define COL_ALIGN_F64 alignof(double)
-#define RB_COVER(kind, field, unit) \
+#define RB_COVER(kind, field, unit)                                                                 \
     CHECK_MSG(offsetof(COVER_T, field) >= end && offsetof(COVER_T, field) - end < COL_ALIGN_##kind, \
-              "column %s is not next in " #field, #field); \
-    end = offsetof(COVER_T, field) + sizeof(((COVER_T *)0)->field); \
+              "column %s is not next in " #field, #field);                                          \
+    end = offsetof(COVER_T, field) + sizeof(((COVER_T *)0)->field);                                 \
     ncols++;
 #define COVER_T rb_row
     RB_ROW_COLUMNS(RB_COVER)
@@ -205,10 +216,7 @@ static void check_families(void)
     CHECK(rb_family_unit((rb_family)-1) == NULL);
 }
 
-static int same_f64(double a, double b)
-{
-    return memcmp(&a, &b, sizeof a) == 0;
-}
+static int same_f64(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 /* Compares every column of RB_ROW_COLUMNS: strings by text, numbers bit for bit (NaN included). */
 static void check_row(const rb_row *got, const rb_row *want)
@@ -217,14 +225,15 @@ static void check_row(const rb_row *got, const rb_row *want)
         CHECK(got != NULL);
         return;
     }
-#define CMP_STR(f) CHECK_MSG(strcmp(got->f, want->f) == 0, "row %d %s: '%s' != '%s'", \
-                             (int)want->row_id, #f, got->f, want->f);
-#define CMP_I32(f) CHECK_MSG(got->f == want->f, "row %d %s: %d != %d", (int)want->row_id, #f, \
-                             (int)got->f, (int)want->f);
-#define CMP_U64(f) CHECK_MSG(got->f == want->f, "row %d %s: %llu != %llu", (int)want->row_id, #f, \
-                             (unsigned long long)got->f, (unsigned long long)want->f);
-#define CMP_F64(f) CHECK_MSG(same_f64(got->f, want->f), "row %d %s: %.17g != %.17g", \
-                             (int)want->row_id, #f, got->f, want->f);
+#define CMP_STR(f) \
+    CHECK_MSG(strcmp(got->f, want->f) == 0, "row %d %s: '%s' != '%s'", (int)want->row_id, #f, got->f, want->f);
+#define CMP_I32(f) \
+    CHECK_MSG(got->f == want->f, "row %d %s: %d != %d", (int)want->row_id, #f, (int)got->f, (int)want->f);
+#define CMP_U64(f)                                                                                             \
+    CHECK_MSG(got->f == want->f, "row %d %s: %llu != %llu", (int)want->row_id, #f, (unsigned long long)got->f, \
+              (unsigned long long)want->f);
+#define CMP_F64(f) \
+    CHECK_MSG(same_f64(got->f, want->f), "row %d %s: %.17g != %.17g", (int)want->row_id, #f, got->f, want->f);
 #define CMP_COLUMN(kind, field, unit) CMP_##kind(field)
     RB_ROW_COLUMNS(CMP_COLUMN)
 #undef CMP_COLUMN
@@ -233,8 +242,7 @@ static void check_row(const rb_row *got, const rb_row *want)
 static void check_attr(const h5in *r, const char *group, const char *name, const char *want)
 {
     const char *got = h5in_attr(r, group, name);
-    CHECK_MSG(got != NULL && strcmp(got, want) == 0, "%s %s: '%s' != '%s'", group, name,
-              got ? got : "(absent)", want);
+    CHECK_MSG(got != NULL && strcmp(got, want) == 0, "%s %s: '%s' != '%s'", group, name, got ? got : "(absent)", want);
 }
 
 /* The /cells attributes that document the file, read with HDF5 itself (h5in does not load them). */
@@ -390,8 +398,7 @@ static void test_roundtrip(const char *path)
     check_cells_attrs(path);
 }
 
-static int write_small(const char *path, int force, int nrows, int complete, const char *why,
-                       char *err, size_t errlen)
+static int write_small(const char *path, int force, int nrows, int complete, const char *why, char *err, size_t errlen)
 {
     h5out *w = NULL;
     if (h5out_open(path, force, &w, err, errlen) != 0)
@@ -599,12 +606,32 @@ static void test_other_layout(void)
     RB_ROW_COLUMNS(SIZE_COLUMN)
     hid_t type = H5Tcreate(H5T_COMPOUND, size);
     size_t off = size;
-#define PUT_STR(f) { hid_t t = strcmp(#f, "reason") == 0 ? str300 : str16; \
-                     off -= H5Tget_size(t); H5Tinsert(type, #f, off, t); }
-#define PUT_I32(f) { off -= 8; H5Tinsert(type, #f, off, H5T_STD_I64BE); }
-#define PUT_I64(f) { off -= 8; H5Tinsert(type, #f, off, H5T_STD_I64BE); }
-#define PUT_U64(f) { off -= 8; H5Tinsert(type, #f, off, H5T_STD_U64BE); }
-#define PUT_F64(f) { off -= 4; H5Tinsert(type, #f, off, H5T_IEEE_F32BE); }
+#define PUT_STR(f)                                            \
+    {                                                         \
+        hid_t t = strcmp(#f, "reason") == 0 ? str300 : str16; \
+        off -= H5Tget_size(t);                                \
+        H5Tinsert(type, #f, off, t);                          \
+    }
+#define PUT_I32(f)                               \
+    {                                            \
+        off -= 8;                                \
+        H5Tinsert(type, #f, off, H5T_STD_I64BE); \
+    }
+#define PUT_I64(f)                               \
+    {                                            \
+        off -= 8;                                \
+        H5Tinsert(type, #f, off, H5T_STD_I64BE); \
+    }
+#define PUT_U64(f)                               \
+    {                                            \
+        off -= 8;                                \
+        H5Tinsert(type, #f, off, H5T_STD_U64BE); \
+    }
+#define PUT_F64(f)                                \
+    {                                             \
+        off -= 4;                                 \
+        H5Tinsert(type, #f, off, H5T_IEEE_F32BE); \
+    }
 #define PUT_COLUMN(kind, field, unit) PUT_##kind(field)
     RB_ROW_COLUMNS(PUT_COLUMN)
     CHECK_INT(off, 0);
@@ -622,9 +649,15 @@ static void test_other_layout(void)
     row.trial_p50_min = row.trial_p50_max = row.trial_cv = NAN;
     rb_row_calls_clear(&row);
     /* Values that float32 holds exactly, so the comparison can stay bit for bit. */
-    row.p999 = 5.125; row.max = 1024.5; row.mean = 2.625; row.stddev = 0.125;
-    row.ci_lo = 2.5; row.ci_hi = 2.75; row.elapsed_s = 0.5;
-    row.msgs_per_s = 1000; row.ratio_memcpy = 0.25;
+    row.p999 = 5.125;
+    row.max = 1024.5;
+    row.mean = 2.625;
+    row.stddev = 0.125;
+    row.ci_lo = 2.5;
+    row.ci_hi = 2.75;
+    row.elapsed_s = 0.5;
+    row.msgs_per_s = 1000;
+    row.ratio_memcpy = 0.25;
     hsize_t one = 1;
     hid_t space = H5Screate_simple(1, &one, NULL), mtype = h5out_row_type();
     hid_t dset = H5Dcreate2(file, RB_H5_CELLS, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -651,7 +684,7 @@ static void test_other_layout(void)
     CHECK_MSG(h5in_open(path, &r, err, sizeof err) == 0, "%s", err);
     if (r != NULL) {
         check_row(h5in_row(r, 0), &row);
-        CHECK_INT(h5in_complete(r), 0);   /* no complete attribute: not known to be complete */
+        CHECK_INT(h5in_complete(r), 0); /* no complete attribute: not known to be complete */
         double *s = NULL;
         size_t n = 1;
         CHECK_INT(h5in_samples(r, 0, &s, &n, err, sizeof err), 0); /* no /samples at all */

@@ -32,10 +32,7 @@ static double noise(void)
     return ((double)(g_rng >> 11) / 9007199254740992.0 - 0.5) * 0.02; /* +-1% */
 }
 
-static void set_str(char *dst, const char *s)
-{
-    snprintf(dst, RB_NAME_LEN, "%s", s);
-}
+static void set_str(char *dst, const char *s) { snprintf(dst, RB_NAME_LEN, "%s", s); }
 
 static int add_row(h5out *w, const char *family, const char *const mode[4], uint64_t size, const char *unit, double p50)
 {
@@ -76,10 +73,18 @@ static void write_run(const char *path, const char *host, int day, const char *d
     double scale = strcmp(host, "B") == 0 ? 2.0 : 1.0;
     CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
     snprintf(when, sizeof when, "2026-11-%02dT02:00:00Z", day);
-    const char *kv[][2] = {{"hostname", host}, {"backend", "cpu"}, {"gpu_name", ""}, {"pci_bus_id", ""},
-                           {"wsl2", "0"}, {"kernel_release", "6.1.0"}, {"suite_version", "0.1.0"},
-                           {"git_commit", "abc"}, {"nvml_driver_version", driver}, {"start_utc", when},
-                           {"runtime_version", "13000"}, {"preset", "default"}};
+    const char *kv[][2] = {{"hostname", host},
+                           {"backend", "cpu"},
+                           {"gpu_name", ""},
+                           {"pci_bus_id", ""},
+                           {"wsl2", "0"},
+                           {"kernel_release", "6.1.0"},
+                           {"suite_version", "0.1.0"},
+                           {"git_commit", "abc"},
+                           {"nvml_driver_version", driver},
+                           {"start_utc", when},
+                           {"runtime_version", "13000"},
+                           {"preset", "default"}};
     for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
         CHECK(h5out_attr_str(w, RB_H5_PROVENANCE, kv[i][0], kv[i][1]) == 0);
     CHECK(add_row(w, "base_floor", none, 4, "us", scale * 1.9 * (1 + noise())) == 0);
@@ -103,10 +108,18 @@ static void write_run_c(const char *path, int day, double machine, double refs)
     char err[512], when[64];
     CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
     snprintf(when, sizeof when, "2026-12-%02dT02:00:00Z", day);
-    const char *kv[][2] = {{"hostname", "C"}, {"backend", "cpu"}, {"gpu_name", ""}, {"pci_bus_id", ""},
-                           {"wsl2", "0"}, {"kernel_release", "6.1.0"}, {"suite_version", "0.1.0"},
-                           {"git_commit", "abc"}, {"nvml_driver_version", "580.95"}, {"start_utc", when},
-                           {"runtime_version", "13000"}, {"preset", "default"}};
+    const char *kv[][2] = {{"hostname", "C"},
+                           {"backend", "cpu"},
+                           {"gpu_name", ""},
+                           {"pci_bus_id", ""},
+                           {"wsl2", "0"},
+                           {"kernel_release", "6.1.0"},
+                           {"suite_version", "0.1.0"},
+                           {"git_commit", "abc"},
+                           {"nvml_driver_version", "580.95"},
+                           {"start_utc", when},
+                           {"runtime_version", "13000"},
+                           {"preset", "default"}};
     for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
         CHECK(h5out_attr_str(w, RB_H5_PROVENANCE, kv[i][0], kv[i][1]) == 0);
     const double m = machine, r = machine * refs;
@@ -216,8 +229,8 @@ static void test_history(void)
             write_run(path, host, day, stepped ? "590.10" : "580.95", stepped ? 1.3 : 1.0);
             s = track(dir, path, &regr, &nruns);
             if (day == 1 && m == 1)
-                CHECK_MSG(strstr(s, "fingerprint: NEW") &&
-                          strstr(s, "1 runs of 1 other fingerprints"), "new machine B not reported: %s", s);
+                CHECK_MSG(strstr(s, "fingerprint: NEW") && strstr(s, "1 runs of 1 other fingerprints"),
+                          "new machine B not reported: %s", s);
             if (day <= 15)
                 CHECK_MSG(regr == 0, "day %d host %s: unexpected regression:\n%s", day, host, s);
             if (day == 16 && !m) {

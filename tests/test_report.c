@@ -168,8 +168,8 @@ static void check_verdict(const char *md, const char *cell, const char *against,
     CHECK_MSG(parse_ov(line, &est, &lo, &hi), "no overhead in '%s'", line);
     CHECK_MSG(ratio - 1 >= lo - 0.01 && ratio - 1 <= hi + 0.01, "%s %s: known %+.3f outside [%+.3f, %+.3f]", cell,
               against, ratio - 1, lo, hi);
-    CHECK_MSG(strstr(line, claim_class(ratio)) != NULL, "%s %s: expected %s in '%s'", cell, against,
-              claim_class(ratio), line);
+    CHECK_MSG(strstr(line, claim_class(ratio)) != NULL, "%s %s: expected %s in '%s'", cell, against, claim_class(ratio),
+              line);
 }
 
 static mode_spec mode_of(int host, int xfer, int launch, int ctrl)
@@ -187,7 +187,8 @@ static void case_content(void)
     path_in(dir, sizeof dir, "run report");
     fixture_opts o = fixture_defaults();
     write_fixture(file, &o);
-    CHECK_INT(run_cmd(cmd_report, NULL, 6, "report", file, "-o", dir, "--no-render", "--reps"), 2); /* --reps needs a value */
+    CHECK_INT(run_cmd(cmd_report, NULL, 6, "report", file, "-o", dir, "--no-render", "--reps"),
+              2); /* --reps needs a value */
     CHECK_INT(run_cmd(cmd_report, NULL, 7, "report", file, "-o", dir, "--no-render", "--reps", reps), 0);
     snprintf(md_path, sizeof md_path, "%s/report.md", dir);
     char *md = slurp(md_path, NULL);
@@ -226,7 +227,8 @@ static void case_content(void)
     CHECK(strstr(md, "| nvml | - | NVML_ERROR_NOT_SUPPORTED \\| in this VM |") != NULL);
     CHECK(strstr(md, "| pinned/zerocopy/noncoop/device | **unsupported** | cudaErrorNotSupported from "
                      "cudaLaunchKernel") != NULL);
-    CHECK(strstr(md, "| malloc/async/coop/mapped | **invalid** | a mapped control block is pinned host memory") != NULL);
+    CHECK(strstr(md, "| malloc/async/coop/mapped | **invalid** | a mapped control block is pinned host memory") !=
+          NULL);
     const char *first = strstr(md, "| malloc/sync/coop/mapped | **invalid**");
     CHECK(first != NULL && strstr(first + 1, "| malloc/sync/coop/mapped | **invalid**") == NULL);
     CHECK(strstr(md, "INCOMPLETE") == NULL && strstr(md, "CPU REFERENCE") == NULL);
@@ -239,8 +241,13 @@ static void case_content(void)
     mode_label(&worst, worst_l, sizeof worst_l);
     for (int s = 0; s < FIXTURE_NSIZES; s++) {
         uint64_t size = fixture_sizes[s];
-        snprintf(sz, sizeof sz, "| %llu %s |", (unsigned long long)(size >= 1048576 ? size >> 20 : size >= 1024 ? size >> 10 : size),
-                 size >= 1048576 ? "MiB" : size >= 1024 ? "KiB" : "B");
+        snprintf(sz, sizeof sz, "| %llu %s |",
+                 (unsigned long long)(size >= 1048576 ? size >> 20
+                                      : size >= 1024  ? size >> 10
+                                                      : size),
+                 size >= 1048576 ? "MiB"
+                 : size >= 1024  ? "KiB"
+                                 : "B");
         for (int fam = 0; fam < 2; fam++) {
             const char *hdr = fam ? "### throughput p50" : "### latency p50";
             const char *sec = strstr(md, hdr);
@@ -275,25 +282,39 @@ static void case_content(void)
         for (int s = 0; lat && s < FIXTURE_NSIZES; s++) {
             uint64_t size = fixture_sizes[s];
             snprintf(sz, sizeof sz, "| %llu %s | native (ctrl mapped)",
-                     (unsigned long long)(size >= 1048576 ? size >> 20 : size >= 1024 ? size >> 10 : size),
-                     size >= 1048576 ? "MiB" : size >= 1024 ? "KiB" : "B");
-            check_verdict(lat, sz, "|", fixture_median(RB_FAM_LATENCY, &fb, size) / fixture_median(RB_FAM_LATENCY, &nat, size));
+                     (unsigned long long)(size >= 1048576 ? size >> 20
+                                          : size >= 1024  ? size >> 10
+                                                          : size),
+                     size >= 1048576 ? "MiB"
+                     : size >= 1024  ? "KiB"
+                                     : "B");
+            check_verdict(lat, sz, "|",
+                          fixture_median(RB_FAM_LATENCY, &fb, size) / fixture_median(RB_FAM_LATENCY, &nat, size));
         }
         const char *thr = strstr(verdict, "End-to-end throughput per message size");
         CHECK(thr != NULL);
         if (thr) /* on time per byte: the ratio of bandwidths, native over fallback */
             check_verdict(thr, "| 8 B | native (ctrl mapped)", "|",
                           fixture_median(RB_FAM_THROUGHPUT, &nat, 8) / fixture_median(RB_FAM_THROUGHPUT, &fb, 8));
-        CHECK(strstr(verdict, "- **Control-block operations:** the costliest single axis is **ctrl mapped→device**") != NULL);
+        CHECK(strstr(verdict, "- **Control-block operations:** the costliest single axis is **ctrl mapped→device**") !=
+              NULL);
         CHECK(strstr(verdict, "- **End-to-end latency:** the costliest single axis is **xfer async→sync**") != NULL);
         CHECK(strstr(verdict, "- **Throughput:** the costliest single axis is **host pinned→malloc**") != NULL);
         CHECK(strstr(verdict, "so that step starts from pinned/async/coop/managed") != NULL);
     }
 
     /* Data and scripts written, nothing rendered with --no-render; no temporaries left. */
-    static const char *const files[] = {"latency_p50.dat", "latency.gp", "latency_dist.dat", "latency_dist.gp",
-                                        "throughput_p50.dat", "throughput.gp", "heatmap.dat", "heatmap.gp", "cb.dat",
-                                        "cb.gp", NULL};
+    static const char *const files[] = {"latency_p50.dat",
+                                        "latency.gp",
+                                        "latency_dist.dat",
+                                        "latency_dist.gp",
+                                        "throughput_p50.dat",
+                                        "throughput.gp",
+                                        "heatmap.dat",
+                                        "heatmap.gp",
+                                        "cb.dat",
+                                        "cb.gp",
+                                        NULL};
     for (size_t i = 0; files[i]; i++) {
         snprintf(md_path, sizeof md_path, "%s/%s", dir, files[i]);
         CHECK_MSG(exists(md_path), "missing %s", files[i]);
@@ -352,7 +373,10 @@ static int have_gnuplot(void)
     return 0;
 }
 
-static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
 
 /* stem.png is a PNG whose IHDR has the size stem.gp sets; stem.svg is a non-empty SVG of that size. */
 static void check_plot(const char *dir, const char *stem)
@@ -378,8 +402,8 @@ static void check_plot(const char *dir, const char *stem)
     snprintf(path, sizeof path, "%s/%s.svg", dir, stem);
     char *svg = slurp(path, &len);
     snprintf(want, sizeof want, "width=\"%d\" height=\"%d\"", w, h);
-    CHECK_MSG(svg && len > 1000 && strstr(svg, "<svg") && strstr(svg, want) && strstr(svg, "</svg>"),
-              "%s.svg invalid", stem);
+    CHECK_MSG(svg && len > 1000 && strstr(svg, "<svg") && strstr(svg, want) && strstr(svg, "</svg>"), "%s.svg invalid",
+              stem);
     free(svg);
 }
 
@@ -408,7 +432,8 @@ static void case_render(void)
     }
     free(md);
     CHECK_INT(run_cmd(cmd_compare, NULL, 7, "compare", file, other, "-o", dir, "--reps", reps), 0);
-    static const char *const cstems[] = {"compare_latency", "compare_throughput", "compare_heatmap", "compare_ops", NULL};
+    static const char *const cstems[] = {"compare_latency", "compare_throughput", "compare_heatmap", "compare_ops",
+                                         NULL};
     for (size_t i = 0; cstems[i]; i++)
         check_plot(dir, cstems[i]);
     /* gnuplot said nothing: no warnings, no errors. */
@@ -435,14 +460,15 @@ static void check_pairs(const char *dir, double (*expect)(const char *fam, const
         char fam[64], mode[128], verdict[32];
         unsigned long long size;
         double a, b, est, lo, hi;
-        if (line[0] != '#' &&
-            sscanf(line, "%63s %127s %llu %lf %lf %lf %lf %lf %31s", fam, mode, &size, &a, &b, &est, &lo, &hi, verdict) == 9) {
+        if (line[0] != '#' && sscanf(line, "%63s %127s %llu %lf %lf %lf %lf %lf %31s", fam, mode, &size, &a, &b, &est,
+                                     &lo, &hi, verdict) == 9) {
             double want = expect(fam, mode);
             (*npairs)++;
             if (want == 0) {
                 CHECK_MSG(strcmp(verdict, "same") == 0, "%s %s %llu: expected same, got %s", fam, mode, size, verdict);
             } else {
-                CHECK_MSG(strcmp(verdict, "slower") == 0, "%s %s %llu: expected slower, got %s", fam, mode, size, verdict);
+                CHECK_MSG(strcmp(verdict, "slower") == 0, "%s %s %llu: expected slower, got %s", fam, mode, size,
+                          verdict);
                 CHECK_MSG(want >= lo - 0.005 && want <= hi + 0.005 && fabs(est - want) < 0.02,
                           "%s %s %llu: %+.3f [%+.3f, %+.3f], known %+.3f", fam, mode, size, est, lo, hi, want);
             }
@@ -734,8 +760,8 @@ static void count_pairs(const char *dir, int *same, int *total, double want)
         char fam[64], mode[128], verdict[32];
         unsigned long long size;
         double a, b, est, lo, hi;
-        if (line[0] != '#' &&
-            sscanf(line, "%63s %127s %llu %lf %lf %lf %lf %lf %31s", fam, mode, &size, &a, &b, &est, &lo, &hi, verdict) == 9) {
+        if (line[0] != '#' && sscanf(line, "%63s %127s %llu %lf %lf %lf %lf %lf %31s", fam, mode, &size, &a, &b, &est,
+                                     &lo, &hi, verdict) == 9) {
             (*total)++;
             *same += strcmp(verdict, "same") == 0;
             if (want != 0 && strcmp(fam, rb_family_name(RB_FAM_LATENCY)) == 0 && strcmp(mode, fb) == 0) {
@@ -799,7 +825,8 @@ static void case_trials(void)
 
     /* --min-effect: a 25% overhead is not "slower" when 30% is asked for, and bad values are refused. */
     CHECK_INT(run_cmd(cmd_compare, NULL, 10, "compare", a, inj, "-o", dir, "--no-render", "--reps", reps,
-                      "--min-effect", "30"), 0);
+                      "--min-effect", "30"),
+              0);
     count_pairs(dir, &same, &total, 0);
     CHECK_INT(same, total);
     CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", a, inj, "-o", dir, "--no-render", "--min-effect", "x"), 2);

@@ -299,8 +299,9 @@ static void test_mode_grammar(void)
         mode_spec m = mode_at(i), fb = mode_wsl2_fallback();
         n += set.selected[i];
         if (set.selected[i])
-            CHECK(memcmp(m.v, fb.v, sizeof m.v) == 0 || (m.v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY &&
-                  m.v[RB_AXIS_LAUNCH] == RB_LAUNCH_COOP && m.v[RB_AXIS_CTRL] == RB_CTRL_MAPPED));
+            CHECK(memcmp(m.v, fb.v, sizeof m.v) == 0 ||
+                  (m.v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY && m.v[RB_AXIS_LAUNCH] == RB_LAUNCH_COOP &&
+                   m.v[RB_AXIS_CTRL] == RB_CTRL_MAPPED));
     }
     CHECK_INT(n, 2);
     CHECK(mode_set_parse("malloc/sync/noncoop/gold", &set, err, sizeof err) < 0);
@@ -501,7 +502,7 @@ static void test_early_replies(void)
 {
 #if !defined(__SANITIZE_THREAD__)
     static const mode_spec modes[2] = {{{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED}},
-                                     {{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_NONCOOP, RB_CTRL_DEVICE}}};
+                                       {{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_NONCOOP, RB_CTRL_DEVICE}}};
     for (int k = 0; k < 2; k++) {
         ring_config c;
         ring_config_default(&c);
@@ -571,8 +572,14 @@ static void test_mode_labels(void)
         CHECK(mode_parse_label(mode_label(&m, label, sizeof label), &back) == 0);
         CHECK(memcmp(&m, &back, sizeof m) == 0);
     }
-    const char *bad[] = {"", "pinned", "pinned/async/coop", "pinned/async/coop/mapped/", "pinned/async/coop/mapped/x",
-                         "pinned//coop/mapped", "Pinned/async/coop/mapped", "pinned/async/coop/mappedx",
+    const char *bad[] = {"",
+                         "pinned",
+                         "pinned/async/coop",
+                         "pinned/async/coop/mapped/",
+                         "pinned/async/coop/mapped/x",
+                         "pinned//coop/mapped",
+                         "Pinned/async/coop/mapped",
+                         "pinned/async/coop/mappedx",
                          "pinned/async/coop/mapped0123456789012345678901234567890123456789"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         mode_spec m = mode_native();
@@ -620,9 +627,9 @@ static void test_trace(void)
         if (x->first < ONE) {
             CHECK_INT(x->n, 1);
             CHECK_MSG(sent_ns[x->first] <= x->poll_ns && x->written_ns <= done_ns[x->first],
-                      "message %u: host %llu..%llu, kernel %llu..%llu", x->first,
-                      (unsigned long long)sent_ns[x->first], (unsigned long long)done_ns[x->first],
-                      (unsigned long long)x->poll_ns, (unsigned long long)x->written_ns);
+                      "message %u: host %llu..%llu, kernel %llu..%llu", x->first, (unsigned long long)sent_ns[x->first],
+                      (unsigned long long)done_ns[x->first], (unsigned long long)x->poll_ns,
+                      (unsigned long long)x->written_ns);
         }
         next += x->n;
     }

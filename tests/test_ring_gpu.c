@@ -277,15 +277,15 @@ static int one_size(const mode_spec *m, uint32_t size, uint32_t per_size, uint32
         ok = exchange(r, rest, size, c.capacity) == 0;
     secs[2] = timing_seconds_since(t0);
     const ring_stats *s = ring_get_stats(r);
-    printf("size %8u, %4u slots: %llu sent (%llu stream-ordered), %llu verified (%llu early), lost %llu, duplicated %llu, corrupted %llu | "
-           "window 1: %u in %.3f s (%.1f us each), window 8: %u in %.3f s, window %u: %u in %.3f s (%.0f msg/s, %.2f GB/s)\n",
-           size, c.capacity, (unsigned long long)(s->sent - before.sent),
-           (unsigned long long)(s->ordered - before.ordered), (unsigned long long)(s->verified - before.verified), (unsigned long long)(s->early - before.early),
-           (unsigned long long)(s->lost - before.lost),
-           (unsigned long long)(s->duplicated - before.duplicated),
-           (unsigned long long)(s->corrupted - before.corrupted), w1, secs[0], secs[0] / (w1 ? w1 : 1) * 1e6, w8,
-           secs[1], c.capacity, rest, secs[2], rest / (secs[2] > 0 ? secs[2] : 1),
-           (double)rest * size / (secs[2] > 0 ? secs[2] : 1) * 1e-9);
+    printf(
+        "size %8u, %4u slots: %llu sent (%llu stream-ordered), %llu verified (%llu early), lost %llu, duplicated %llu, corrupted %llu | "
+        "window 1: %u in %.3f s (%.1f us each), window 8: %u in %.3f s, window %u: %u in %.3f s (%.0f msg/s, %.2f GB/s)\n",
+        size, c.capacity, (unsigned long long)(s->sent - before.sent),
+        (unsigned long long)(s->ordered - before.ordered), (unsigned long long)(s->verified - before.verified),
+        (unsigned long long)(s->early - before.early), (unsigned long long)(s->lost - before.lost),
+        (unsigned long long)(s->duplicated - before.duplicated), (unsigned long long)(s->corrupted - before.corrupted),
+        w1, secs[0], secs[0] / (w1 ? w1 : 1) * 1e6, w8, secs[1], c.capacity, rest, secs[2],
+        rest / (secs[2] > 0 ? secs[2] : 1), (double)rest * size / (secs[2] > 0 ? secs[2] : 1) * 1e-9);
     fflush(stdout);
     CHECK_MSG(ok, "exchange at %u bytes failed", size);
     CHECK_INT(s->sent - before.sent, s->verified - before.verified);
@@ -332,7 +332,9 @@ int main(int argc, char **argv)
         argc--;
     }
     if (argc < 2 || mode_parse_label(argv[1], &m) < 0) {
-        fprintf(stderr, "usage: test_ring_gpu [--cpu] [--plain] [--stream-ops] [--trace] HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
+        fprintf(
+            stderr,
+            "usage: test_ring_gpu [--cpu] [--plain] [--stream-ops] [--trace] HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
         return 2;
     }
     const uint32_t per_size = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 10000;

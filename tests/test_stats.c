@@ -20,12 +20,11 @@
 /* The test's own generator, independent of the one inside stats.c, so a shared bug cannot hide. */
 static uint64_t test_rng_state;
 
-static uint64_t test_next(void) {
-    return rng_splitmix64(&test_rng_state);
-}
+static uint64_t test_next(void) { return rng_splitmix64(&test_rng_state); }
 
 /* Exponential(1) by inversion; u is in (0, 1], so the log is finite. */
-static double test_exp(void) {
+static double test_exp(void)
+{
     double u = ((double)(test_next() >> 11) + 1.0) / 9007199254740992.0;
     return -log(u);
 }
@@ -33,16 +32,19 @@ static double test_exp(void) {
 /* ln 2, the median of Exponential(1) (M_LN2 is POSIX, not C11). */
 static const double LN2 = 0.69314718055994530942;
 
-static int cmp_d(const void *a, const void *b) {
+static int cmp_d(const void *a, const void *b)
+{
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
 /* ------------------------------------------------------------------------------------------------ */
 
-static void test_percentiles(void) {
+static void test_percentiles(void)
+{
     double v[100];
-    for (int i = 0; i < 100; i++) v[i] = i + 1;
+    for (int i = 0; i < 100; i++)
+        v[i] = i + 1;
     /* numpy.percentile(range(1, 101), p) */
     CHECK_NEAR(stats_percentile_sorted(v, 100, 0), 1.0, 0);
     CHECK_NEAR(stats_percentile_sorted(v, 100, 25), 25.75, 1e-12);
@@ -74,16 +76,19 @@ static void test_percentiles(void) {
 }
 
 /* x_i = i, so the interval's ends are its 1-based ranks. */
-static void check_ci_ranks(size_t n, double conf, double want_lo, double want_hi) {
+static void check_ci_ranks(size_t n, double conf, double want_lo, double want_hi)
+{
     double *x = malloc(n * sizeof *x), lo = -1, hi = -1;
-    for (size_t i = 0; i < n; i++) x[i] = (double)(i + 1);
+    for (size_t i = 0; i < n; i++)
+        x[i] = (double)(i + 1);
     CHECK_INT(stats_median_ci(x, n, conf, &lo, &hi), 0);
-    CHECK_MSG(lo == want_lo && hi == want_hi, "n=%zu conf=%g: [%g, %g], want [%g, %g]", n, conf, lo,
-              hi, want_lo, want_hi);
+    CHECK_MSG(lo == want_lo && hi == want_hi, "n=%zu conf=%g: [%g, %g], want [%g, %g]", n, conf, lo, hi, want_lo,
+              want_hi);
     free(x);
 }
 
-static void test_median_ci(void) {
+static void test_median_ci(void)
+{
     /* Ranks from exact sums of C(n, j) / 2^n in Python integers: the largest l with
      * P(K <= l-1) <= (1-conf)/2, and n+1-l. */
     check_ci_ranks(100, 0.95, 40, 61);
@@ -91,7 +96,7 @@ static void test_median_ci(void) {
     check_ci_ranks(10, 0.95, 2, 9);
     check_ci_ranks(9, 0.95, 2, 8);
     check_ci_ranks(6, 0.95, 1, 6);
-    check_ci_ranks(5, 0.95, 1, 5);   /* [min, max] cannot reach 95%; still [min, max] */
+    check_ci_ranks(5, 0.95, 1, 5); /* [min, max] cannot reach 95%; still [min, max] */
     check_ci_ranks(1, 0.95, 1, 1);
     check_ci_ranks(20, 0.5, 8, 13);
     check_ci_ranks(2000, 0.9, 963, 1038);
@@ -133,13 +138,15 @@ static void test_median_ci(void) {
 /* The promise of the interval: it covers the true median at least conf of the time, whatever the
  * distribution. For n = 101 at 95% (l = 41) the exact coverage is 0.95396; over 2000 trials the
  * standard error is 0.0047, so 93-97% is more than 3 standard errors either way. */
-static void test_median_ci_coverage(void) {
+static void test_median_ci_coverage(void)
+{
     enum { TRIALS = 2000, N = 101 };
     double x[N];
     int covered = 0;
     test_rng_state = 12345;
     for (int t = 0; t < TRIALS; t++) {
-        for (int i = 0; i < N; i++) x[i] = test_exp();
+        for (int i = 0; i < N; i++)
+            x[i] = test_exp();
         qsort(x, N, sizeof *x, cmp_d);
         double lo, hi;
         CHECK_INT(stats_median_ci(x, N, 0.95, &lo, &hi), 0);
@@ -150,7 +157,8 @@ static void test_median_ci_coverage(void) {
     CHECK_MSG(cov >= 0.93 && cov <= 0.97, "coverage %.4f", cov);
 }
 
-static void test_summarize(void) {
+static void test_summarize(void)
+{
     const double v[] = {5.0, 2.0, 9.0, 4.0, 4.0, 7.0, 4.0, 5.0}; /* unsorted on purpose */
     double copy[8];
     memcpy(copy, v, sizeof v);
@@ -161,17 +169,18 @@ static void test_summarize(void) {
     CHECK_NEAR(s.min, 2.0, 0);
     CHECK_NEAR(s.max, 9.0, 0);
     CHECK_NEAR(s.p50, 4.5, 1e-12);
-    CHECK_NEAR(s.p90, 7.6, 1e-12);     /* numpy: 7.6 */
-    CHECK_NEAR(s.p99, 8.86, 1e-12);    /* numpy: 8.86 */
-    CHECK_NEAR(s.p999, 8.986, 1e-12);  /* numpy: 8.986 */
+    CHECK_NEAR(s.p90, 7.6, 1e-12);    /* numpy: 7.6 */
+    CHECK_NEAR(s.p99, 8.86, 1e-12);   /* numpy: 8.86 */
+    CHECK_NEAR(s.p999, 8.986, 1e-12); /* numpy: 8.986 */
     CHECK_NEAR(s.mean, 5.0, 1e-12);
     CHECK_NEAR(s.stddev, 2.138089935299395, 1e-12); /* statistics.stdev */
-    CHECK_NEAR(s.ci_lo, 2.0, 0);       /* n = 8 at 95%: ranks 1, 8 */
+    CHECK_NEAR(s.ci_lo, 2.0, 0);                    /* n = 8 at 95%: ranks 1, 8 */
     CHECK_NEAR(s.ci_hi, 9.0, 0);
 
     /* 1..100 shuffled: the percentiles above, and ranks 40, 61 for the CI. */
     double w[100];
-    for (int i = 0; i < 100; i++) w[i] = (double)((i * 37) % 100 + 1);
+    for (int i = 0; i < 100; i++)
+        w[i] = (double)((i * 37) % 100 + 1);
     CHECK_INT(stats_summarize(w, 100, &s), 0);
     CHECK_NEAR(s.p999, 99.901, 1e-12);
     CHECK_NEAR(s.mean, 50.5, 1e-12);
@@ -208,18 +217,22 @@ static void test_summarize(void) {
 enum { MAXN = 200000 };
 static double samples[MAXN];
 
-static void fill_noisy(size_t from, size_t to) {
-    for (size_t i = from; i < to; i++) samples[i] = test_exp();
+static void fill_noisy(size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        samples[i] = test_exp();
 }
 
-static void fill_steady(size_t from, size_t to) {
-    for (size_t i = from; i < to; i++) samples[i] = 100.0 + 0.001 * (double)(i % 7);
+static void fill_steady(size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        samples[i] = 100.0 + 0.001 * (double)(i % 7);
 }
 
 /* Feeds samples 1..limit to the rule, from a given stopper; returns the reason and *at the n where
  * it stopped (limit when it did not). */
-static stats_stop run_rule(stats_stopper *st, const stats_rule *r, size_t from, size_t limit,
-                           size_t *at) {
+static stats_stop run_rule(stats_stopper *st, const stats_rule *r, size_t from, size_t limit, size_t *at)
+{
     for (size_t n = from; n <= limit; n++) {
         stats_stop s = stats_should_stop(st, r, samples, n, (double)n / 1024.0);
         if (s != STATS_CONTINUE) {
@@ -231,7 +244,8 @@ static stats_stop run_rule(stats_stopper *st, const stats_rule *r, size_t from, 
     return STATS_CONTINUE;
 }
 
-static stats_stop run_fresh(const stats_rule *r, size_t limit, size_t *at) {
+static stats_stop run_fresh(const stats_rule *r, size_t limit, size_t *at)
+{
     stats_stopper st;
     stats_stopper_init(&st);
     stats_stop s = run_rule(&st, r, 1, limit, at);
@@ -239,7 +253,8 @@ static stats_stop run_fresh(const stats_rule *r, size_t limit, size_t *at) {
     return s;
 }
 
-static void test_stopper(void) {
+static void test_stopper(void)
+{
     size_t at;
     test_rng_state = 777;
     CHECK_STR(stats_stop_name(STATS_CONTINUE), "continue");
@@ -249,8 +264,8 @@ static void test_stopper(void) {
 
     /* Steady samples converge at the first moment both minimums hold: here min_samples... */
     fill_steady(0, MAXN);
-    stats_rule r = {.min_samples = 1000, .min_seconds = 0.5, .max_seconds = 60, .max_samples = MAXN,
-                    .rel_ci_width = 0.01};
+    stats_rule r = {
+        .min_samples = 1000, .min_seconds = 0.5, .max_seconds = 60, .max_samples = MAXN, .rel_ci_width = 0.01};
     CHECK_INT(run_fresh(&r, MAXN, &at), STATS_CONVERGED);
     CHECK_INT(at, 1000);
     /* ...and here min_seconds (1 s = 1024 samples). */
@@ -261,8 +276,8 @@ static void test_stopper(void) {
 
     /* Exponential samples need ~3e5 samples for a 1% CI; the 2 s cap (2048 samples) comes first. */
     fill_noisy(0, MAXN);
-    r = (stats_rule){.min_samples = 100, .min_seconds = 0.1, .max_seconds = 2.0, .max_samples = MAXN,
-                     .rel_ci_width = 0.01};
+    r = (stats_rule){
+        .min_samples = 100, .min_seconds = 0.1, .max_seconds = 2.0, .max_samples = MAXN, .rel_ci_width = 0.01};
     CHECK_INT(run_fresh(&r, MAXN, &at), STATS_TIME_CAP);
     CHECK_INT(at, 2048);
     r.max_seconds = 1e9;
@@ -281,8 +296,11 @@ static void test_stopper(void) {
     CHECK_INT(at, 500);
     /* ...but not over the time cap: a cell too slow for its minimums still ends. */
     {
-        stats_rule slow = {.min_samples = 1000000, .min_seconds = 0, .max_seconds = 1.0,
-                           .max_samples = 100000000, .rel_ci_width = 0.01};
+        stats_rule slow = {.min_samples = 1000000,
+                           .min_seconds = 0,
+                           .max_seconds = 1.0,
+                           .max_samples = 100000000,
+                           .rel_ci_width = 0.01};
         stats_stopper s2;
         stats_stopper_init(&s2);
         double few[3] = {1, 2, 3};
@@ -294,8 +312,8 @@ static void test_stopper(void) {
     /* Convergence wins over a cap reached at the same call, even between checkpoints: the first
      * checkpoint is at n = 500 (noisy, not converged), the next ~25% later, but the count cap at
      * 520 forces a last check, which sees the now steady data. */
-    r = (stats_rule){.min_samples = 500, .min_seconds = 0, .max_seconds = 1e9, .max_samples = 520,
-                     .rel_ci_width = 0.01};
+    r = (stats_rule){
+        .min_samples = 500, .min_seconds = 0, .max_seconds = 1e9, .max_samples = 520, .rel_ci_width = 0.01};
     stats_stopper st;
     stats_stopper_init(&st);
     CHECK_INT(run_rule(&st, &r, 1, 500, &at), STATS_CONTINUE);
@@ -307,8 +325,8 @@ static void test_stopper(void) {
     /* Checkpoints, seen through behaviour: noisy until n = 1000 (a checkpoint, not converged), then
      * the data become steady. Between checkpoints the data are not looked at, so the stop comes
      * later than n = 1001, but no later than the next checkpoint, ~25% on. */
-    r = (stats_rule){.min_samples = 1000, .min_seconds = 0, .max_seconds = 1e9, .max_samples = MAXN,
-                     .rel_ci_width = 0.01};
+    r = (stats_rule){
+        .min_samples = 1000, .min_seconds = 0, .max_seconds = 1e9, .max_samples = MAXN, .rel_ci_width = 0.01};
     fill_noisy(0, MAXN);
     stats_stopper_init(&st);
     CHECK_INT(run_rule(&st, &r, 1, 1000, &at), STATS_CONTINUE);
@@ -329,9 +347,10 @@ static void test_stopper(void) {
     CHECK(st.scratch == NULL);
 
     /* A median of 0 cannot give a relative width, so no convergence: the cap ends it. */
-    for (size_t i = 0; i < 4000; i++) samples[i] = 0.0;
-    r = (stats_rule){.min_samples = 100, .min_seconds = 0, .max_seconds = 1e9, .max_samples = 3000,
-                     .rel_ci_width = 0.5};
+    for (size_t i = 0; i < 4000; i++)
+        samples[i] = 0.0;
+    r = (stats_rule){
+        .min_samples = 100, .min_seconds = 0, .max_seconds = 1e9, .max_samples = 3000, .rel_ci_width = 0.5};
     CHECK_INT(run_fresh(&r, 4000, &at), STATS_COUNT_CAP);
 
     errno = 0;
@@ -349,7 +368,8 @@ static void test_stopper(void) {
 
 /* ------------------------------------------------------------------------------------------------ */
 
-static void test_bootstrap(void) {
+static void test_bootstrap(void)
+{
     enum { N = 10000 };
     static double a[N], b[N];
     double est, lo, hi, est2, lo2, hi2;
@@ -410,29 +430,32 @@ static void test_bootstrap(void) {
 #define TEST_SANITIZED 0
 #endif
 
-static double test_unit(void) {
-    return ((double)(test_next() >> 11) + 0.5) / 9007199254740992.0;
-}
+static double test_unit(void) { return ((double)(test_next() >> 11) + 0.5) / 9007199254740992.0; }
 
 /* Standard normal by Box-Muller (the test's own, independent of the polar method in stats.c). */
-static double test_normal(void) {
+static double test_normal(void)
+{
     const double TWO_PI = 6.28318530717958647692;
     return sqrt(-2.0 * log(test_unit())) * cos(TWO_PI * test_unit());
 }
 
-static void test_t_quantile(void) {
+static void test_t_quantile(void)
+{
     /* Student t quantiles from standard tables (e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2), 4-5
      * significant digits, and the two closed forms df = 1 (tan) and df = 2. */
-    static const struct { double p; int df; double t; } tab[] = {
-        {0.975, 1, 12.7062}, {0.975, 2, 4.3027}, {0.975, 3, 3.1824}, {0.975, 4, 2.7764},
-        {0.975, 5, 2.5706},  {0.975, 9, 2.2622}, {0.975, 10, 2.2281}, {0.975, 30, 2.0423},
-        {0.95, 4, 2.1318},   {0.995, 10, 3.1693}, {0.90, 20, 1.3253}, {0.975, 100, 1.9840},
-        {0.975, 1000, 1.9623}, {0.975, 100000, 1.9600},
+    static const struct {
+        double p;
+        int df;
+        double t;
+    } tab[] = {
+        {0.975, 1, 12.7062}, {0.975, 2, 4.3027},   {0.975, 3, 3.1824},    {0.975, 4, 2.7764},      {0.975, 5, 2.5706},
+        {0.975, 9, 2.2622},  {0.975, 10, 2.2281},  {0.975, 30, 2.0423},   {0.95, 4, 2.1318},       {0.995, 10, 3.1693},
+        {0.90, 20, 1.3253},  {0.975, 100, 1.9840}, {0.975, 1000, 1.9623}, {0.975, 100000, 1.9600},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
         double t = stats_t_quantile(tab[i].p, tab[i].df);
-        CHECK_MSG(fabs(t - tab[i].t) <= 1e-4 * fmax(1.0, tab[i].t / 10), "t(%g, %d) = %.6f, want %.4f",
-                  tab[i].p, tab[i].df, t, tab[i].t);
+        CHECK_MSG(fabs(t - tab[i].t) <= 1e-4 * fmax(1.0, tab[i].t / 10), "t(%g, %d) = %.6f, want %.4f", tab[i].p,
+                  tab[i].df, t, tab[i].t);
         CHECK_NEAR(stats_t_quantile(1.0 - tab[i].p, tab[i].df), -t, 1e-12);
     }
     const double PI = 3.14159265358979323846;
@@ -452,32 +475,38 @@ static void test_t_quantile(void) {
 /* The fast within-trial draw against the exact law of a bootstrap median's rank: for x_i = i, a
  * bootstrap lower median is J with P(J <= j) = P(Binomial(n, j/n) >= m), m = ceil(n/2). The naive
  * draw (real resampling) is held to the same exact law, so both are shown right, not just alike. */
-static double binom_ge(int n, double p, int m) {
+static double binom_ge(int n, double p, int m)
+{
     double sum = 0.0;
     for (int i = m; i <= n; i++) {
         double c = 1.0; /* C(n, i), in doubles: n is small here */
-        for (int j = 1; j <= i; j++) c = c * (double)(n - i + j) / (double)j;
+        for (int j = 1; j <= i; j++)
+            c = c * (double)(n - i + j) / (double)j;
         sum += c * pow(p, i) * pow(1.0 - p, n - i);
     }
     return sum;
 }
 
-static void check_rank_law(int n, int reps, int naive) {
+static void check_rank_law(int n, int reps, int naive)
+{
     double *x = malloc((size_t)n * sizeof *x), *rep = malloc((size_t)reps * sizeof *rep);
-    for (int i = 0; i < n; i++) x[i] = i + 1;
+    for (int i = 0; i < n; i++)
+        x[i] = i + 1;
     stats_trial t = {x, (size_t)n};
     CHECK_INT(stats_hboot_replicates(&t, 1, reps, 1000 + (uint64_t)n, naive, rep), 0);
     int m = (n + 1) / 2;
     double worst = 0.0;
     for (int j = 1; j < n; j++) {
         double want = binom_ge(n, (double)j / n, m), got = 0.0;
-        for (int r = 0; r < reps; r++) got += rep[r] <= j;
+        for (int r = 0; r < reps; r++)
+            got += rep[r] <= j;
         got /= reps;
         /* 5 binomial standard errors: a false alarm about once in 10^6 comparisons. */
         double tol = 5.0 * sqrt(want * (1.0 - want) / reps) + 1e-12, z = fabs(got - want) / (tol / 5.0);
-        if (z > worst) worst = z;
-        CHECK_MSG(fabs(got - want) <= tol, "%s n=%d: P(J<=%d) = %.5f, exact %.5f", naive ? "naive" : "fast",
-                  n, j, got, want);
+        if (z > worst)
+            worst = z;
+        CHECK_MSG(fabs(got - want) <= tol, "%s n=%d: P(J<=%d) = %.5f, exact %.5f", naive ? "naive" : "fast", n, j, got,
+                  want);
     }
     printf("bootstrap median rank law, %s, n=%d, %d draws: worst |error| %.2f standard errors\n",
            naive ? "naive" : "fast", n, reps, worst);
@@ -485,7 +514,8 @@ static void check_rank_law(int n, int reps, int naive) {
     free(rep);
 }
 
-static void test_fast_draw_law(void) {
+static void test_fast_draw_law(void)
+{
     static const int ns[] = {1, 2, 3, 4, 5, 8, 9, 20, 51};
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
         check_rank_law(ns[i], TEST_SANITIZED ? 20000 : 100000, 0);
@@ -496,7 +526,8 @@ static void test_fast_draw_law(void) {
 /* Fixtures: k trials of n samples each, of one shape, shifted per trial so the trials differ. */
 typedef enum { SHAPE_NORMAL, SHAPE_LOGNORMAL, SHAPE_BIMODAL, SHAPE_TIES } shape;
 
-static double shape_draw(shape s) {
+static double shape_draw(shape s)
+{
     switch (s) {
     case SHAPE_NORMAL: return 10.0 + test_normal();
     case SHAPE_LOGNORMAL: return 5.0 * exp(0.6 * test_normal());
@@ -506,7 +537,8 @@ static double shape_draw(shape s) {
     return 0.0;
 }
 
-static const char *shape_name(shape s) {
+static const char *shape_name(shape s)
+{
     static const char *const names[] = {"normal", "lognormal", "bimodal", "ties"};
     return names[s];
 }
@@ -514,12 +546,14 @@ static const char *shape_name(shape s) {
 static int cmp_d(const void *a, const void *b);
 
 /* Makes k sorted trials; trial j is scaled by 1 + 0.02 * (j - k/2), a between-trial spread. */
-static stats_trial *make_trials(size_t k, size_t n, shape s, double **store) {
+static stats_trial *make_trials(size_t k, size_t n, shape s, double **store)
+{
     stats_trial *t = malloc(k * sizeof *t);
     *store = malloc(k * n * sizeof **store);
     for (size_t j = 0; j < k; j++) {
         double *x = *store + j * n, f = 1.0 + 0.02 * ((double)j - (double)k / 2.0);
-        for (size_t i = 0; i < n; i++) x[i] = f * shape_draw(s);
+        for (size_t i = 0; i < n; i++)
+            x[i] = f * shape_draw(s);
         qsort(x, n, sizeof *x, cmp_d);
         t[j] = (stats_trial){x, n};
     }
@@ -528,16 +562,23 @@ static stats_trial *make_trials(size_t k, size_t n, shape s, double **store) {
 
 /* Density of the replicates at their q-quantile, from a sorted sample of them, for the Monte Carlo
  * standard error of a percentile: se = sqrt(q(1-q)/R) / f(q). */
-static double quantile_se(const double *sorted, size_t big, double q, int reps) {
+static double quantile_se(const double *sorted, size_t big, double q, int reps)
+{
     double d = 0.02;
-    double a = stats_percentile_sorted(sorted, big, 100.0 * (q - d)), b = stats_percentile_sorted(sorted, big, 100.0 * (q + d));
-    if (b <= a) return 0.0;
+    double a = stats_percentile_sorted(sorted, big, 100.0 * (q - d)),
+           b = stats_percentile_sorted(sorted, big, 100.0 * (q + d));
+    if (b <= a)
+        return 0.0;
     return sqrt(q * (1.0 - q) / reps) * (b - a) / (2.0 * d);
 }
 
-static void test_fast_vs_naive(void) {
-    static const struct { size_t k, n; shape s; } fx[] = {
-        {5, 7, SHAPE_NORMAL},      {5, 8, SHAPE_LOGNORMAL}, {3, 101, SHAPE_BIMODAL}, {5, 1000, SHAPE_TIES},
+static void test_fast_vs_naive(void)
+{
+    static const struct {
+        size_t k, n;
+        shape s;
+    } fx[] = {
+        {5, 7, SHAPE_NORMAL},       {5, 8, SHAPE_LOGNORMAL},  {3, 101, SHAPE_BIMODAL},  {5, 1000, SHAPE_TIES},
         {3, 2000, SHAPE_LOGNORMAL}, {5, 5000, SHAPE_BIMODAL}, {10, 2000, SHAPE_NORMAL}, {3, 50000, SHAPE_LOGNORMAL},
     };
     const int fast_reps = TEST_SANITIZED ? 20000 : 100000;
@@ -547,7 +588,8 @@ static void test_fast_vs_naive(void) {
         stats_trial *t = make_trials(fx[f].k, fx[f].n, fx[f].s, &store);
         /* The naive draw costs O(n) each: fewer replicates for big n, the tolerance grows to match. */
         int naive_reps = fx[f].n >= 20000 ? 1500 : 5000;
-        if (TEST_SANITIZED) naive_reps /= 5;
+        if (TEST_SANITIZED)
+            naive_reps /= 5;
         stats_interval fi, ni;
         CHECK_INT(stats_hboot(t, fx[f].k, fast_reps, 11, 0.95, &fi), 0);
         CHECK_INT(stats_hboot_naive(t, fx[f].k, naive_reps, 12, 0.95, &ni), 0);
@@ -598,15 +640,16 @@ static void test_fast_vs_naive(void) {
             double se = sqrt(pow(quantile_se(rep, (size_t)fast_reps, q, fast_reps), 2) +
                              pow(quantile_se(rep, (size_t)fast_reps, q, naive_reps), 2));
             double tol = 4.0 * se;
-            CHECK_MSG(tol <= (TEST_SANITIZED ? 0.25 : 0.10) * width, "fixture %zu: tolerance %.3g is %.1f%% of the width", f, tol,
-                      100 * tol / width);
-            CHECK_MSG(fabs(fb - nb) <= tol, "fixture %zu (%s k=%zu n=%zu) %s bound: fast %.6g naive %.6g, tol %.3g",
-                      f, shape_name(fx[f].s), fx[f].k, fx[f].n, side ? "upper" : "lower", fb, nb, tol);
-            if (fabs(fb - nb) / width > worst) worst = fabs(fb - nb) / width;
+            CHECK_MSG(tol <= (TEST_SANITIZED ? 0.25 : 0.10) * width,
+                      "fixture %zu: tolerance %.3g is %.1f%% of the width", f, tol, 100 * tol / width);
+            CHECK_MSG(fabs(fb - nb) <= tol, "fixture %zu (%s k=%zu n=%zu) %s bound: fast %.6g naive %.6g, tol %.3g", f,
+                      shape_name(fx[f].s), fx[f].k, fx[f].n, side ? "upper" : "lower", fb, nb, tol);
+            if (fabs(fb - nb) / width > worst)
+                worst = fabs(fb - nb) / width;
         }
         printf("fast vs naive, %-9s k=%2zu n=%5zu: raw [%.5g, %.5g] vs [%.5g, %.5g], worst bound "
-               "difference %.2f%% of the width\n", shape_name(fx[f].s), fx[f].k, fx[f].n, fi.raw_lo, fi.raw_hi,
-               ni.raw_lo, ni.raw_hi, 100 * worst);
+               "difference %.2f%% of the width\n",
+               shape_name(fx[f].s), fx[f].k, fx[f].n, fi.raw_lo, fi.raw_hi, ni.raw_lo, ni.raw_hi, 100 * worst);
         free(rep);
         free(t);
         free(store);
@@ -616,8 +659,9 @@ static void test_fast_vs_naive(void) {
 /* Coverage: a cell whose trials' true medians are mu * (1 + sigma_b N(0,1)), samples lognormal
  * (sigma sigma_w) around each trial's median. Returns the fraction of seeds whose interval covers mu;
  * *raw the same for the uncalibrated percentile interval, *mean_width the mean width / mu. */
-static double coverage(size_t k, size_t n, double sigma_b, double sigma_w, int seeds, int reps,
-                       double *raw, double *mean_width) {
+static double coverage(size_t k, size_t n, double sigma_b, double sigma_w, int seeds, int reps, double *raw,
+                       double *mean_width)
+{
     const double mu = 10.0;
     double *store = malloc(k * n * sizeof *store);
     stats_trial *t = malloc(k * sizeof *t);
@@ -626,7 +670,8 @@ static double coverage(size_t k, size_t n, double sigma_b, double sigma_w, int s
     for (int s = 0; s < seeds; s++) {
         for (size_t j = 0; j < k; j++) {
             double *x = store + j * n, med = mu * (1.0 + sigma_b * test_normal());
-            for (size_t i = 0; i < n; i++) x[i] = med * exp(sigma_w * test_normal());
+            for (size_t i = 0; i < n; i++)
+                x[i] = med * exp(sigma_w * test_normal());
             qsort(x, n, sizeof *x, cmp_d);
             t[j] = (stats_trial){x, n};
         }
@@ -642,7 +687,8 @@ static double coverage(size_t k, size_t n, double sigma_b, double sigma_w, int s
     return (double)covered / seeds;
 }
 
-static void test_hboot_coverage(void) {
+static void test_hboot_coverage(void)
+{
     const int seeds = TEST_SANITIZED ? 300 : 2000, reps = TEST_SANITIZED ? 400 : 500;
     /* 93-97% at 2000 seeds is about +-4 binomial standard errors around 95%; 300 seeds get about
      * the same number of standard errors, 90-99%. (At 1000 seeds k = 3 drew 97.3% once: the band
@@ -656,23 +702,26 @@ static void test_hboot_coverage(void) {
     for (size_t i = 0; i < 3; i++) {
         cov = coverage(ks[i], 2000, 0.05, 0.2, seeds, reps, &raw, &width);
         printf("hierarchical bootstrap coverage, k=%2zu n=2000, between-trial sd 5%%, within 0.56%%: %.3f "
-               "(uncalibrated %.3f) over %d seeds, mean width %.1f%% of mu\n", ks[i], cov, raw, seeds,
-               100 * width);
+               "(uncalibrated %.3f) over %d seeds, mean width %.1f%% of mu\n",
+               ks[i], cov, raw, seeds, 100 * width);
         CHECK_MSG(cov >= lo && cov <= hi, "k=%zu coverage %.3f", ks[i], cov);
     }
     /* Within-trial noise comparable to or larger than the between-trial spread is counted twice
      * (stats.h), so the interval is conservative there: it must not under-cover. */
     cov = coverage(5, 2000, 0.05, 0.5, seeds / 2, reps, &raw, &width);
     printf("hierarchical bootstrap coverage, k= 5 n=2000, between-trial sd 5%%, within 1.4%%: %.3f "
-           "(conservative by design)\n", cov);
+           "(conservative by design)\n",
+           cov);
     CHECK_MSG(cov >= lo, "coverage %.3f", cov);
     cov = coverage(5, 2000, 0.0, 0.5, seeds / 2, reps, &raw, &width);
     printf("hierarchical bootstrap coverage, k= 5 n=2000, no between-trial variation: %.3f "
-           "(conservative by design)\n", cov);
+           "(conservative by design)\n",
+           cov);
     CHECK_MSG(cov >= lo, "coverage %.3f", cov);
 }
 
-static void test_sort(void) {
+static void test_sort(void)
+{
     static const size_t ns[] = {0, 1, 5, 63, 64, 1000, 100000};
     test_rng_state = 5150;
     for (size_t c = 0; c < sizeof ns / sizeof ns[0]; c++) {
@@ -681,21 +730,27 @@ static void test_sort(void) {
         for (size_t i = 0; i < n; i++) {
             /* Mixed signs and magnitudes, infinities, zeros of both signs and many ties. */
             double u = test_unit();
-            v[i] = u < 0.05 ? 0.0 : u < 0.08 ? -0.0 : u < 0.09 ? INFINITY : u < 0.10 ? -INFINITY
-                 : u < 0.40 ? floor(10 * test_normal()) : test_normal() * exp(20 * test_normal());
+            v[i] = u < 0.05   ? 0.0
+                   : u < 0.08 ? -0.0
+                   : u < 0.09 ? INFINITY
+                   : u < 0.10 ? -INFINITY
+                   : u < 0.40 ? floor(10 * test_normal())
+                              : test_normal() * exp(20 * test_normal());
             w[i] = v[i];
         }
         CHECK_INT(stats_sort(v, n), 0);
         qsort(w, n, sizeof *w, cmp_d);
         int same = 1;
-        for (size_t i = 0; i < n; i++) same &= v[i] == w[i];
+        for (size_t i = 0; i < n; i++)
+            same &= v[i] == w[i];
         CHECK_MSG(same, "stats_sort differs from qsort at n=%zu", n);
         free(v);
         free(w);
     }
 }
 
-static void test_hboot_contracts(void) {
+static void test_hboot_contracts(void)
+{
     double x[] = {1, 2, 3, 4, 5, 6, 7}, y[] = {2, 4, 6, 8, 10, 12, 14};
     stats_trial a1 = {x, 7}, b1 = {y, 7}, a[3] = {{x, 7}, {x, 6}, {x + 1, 6}}, b[3] = {{y, 7}, {y, 6}, {y + 1, 6}};
     stats_interval ci, ci2;
@@ -757,7 +812,8 @@ static void test_hboot_contracts(void) {
 /* A ratio's interval is widened on the log scale: however skewed the rounds and however few, its
  * lower bound stays above -100% (widened linearly, a k = 2 paired pair once reached -329%); a
  * positive quantity's stays above 0. */
-static void test_ratio_interval_bounds(void) {
+static void test_ratio_interval_bounds(void)
+{
     double a1[] = {9.9, 10.0, 10.1}, a2[] = {9.9, 10.0, 10.1};
     double b1[] = {0.4, 0.5, 0.6}, b2[] = {8.9, 9.0, 9.1};
     stats_trial a[] = {{a1, 3}, {a2, 3}}, b[] = {{b1, 3}, {b2, 3}};
@@ -777,7 +833,8 @@ static void test_ratio_interval_bounds(void) {
 
 /* Two modes: a mixture of 2.7 and 8.7 (slow share 30%) is bimodal with both medians and the share
  * found; one lognormal-ish mode, or a 1% tail, is not. */
-static void test_two_modes(void) {
+static void test_two_modes(void)
+{
     enum { N = 2000 };
     static double v[N];
     uint64_t x = 12345;
@@ -805,7 +862,8 @@ static void test_two_modes(void) {
     CHECK(stats_two_modes(v, 10, &m) == -1);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     if (argc > 1 && strcmp(argv[1], "coverage") == 0) {
         test_hboot_coverage();
         CHECK_DONE();

@@ -26,20 +26,11 @@
 
 static uint64_t g_rng = 0x5eed2026u;
 
-static uint64_t splitmix(void)
-{
-    return rng_splitmix64(&g_rng);
-}
+static uint64_t splitmix(void) { return rng_splitmix64(&g_rng); }
 
-static double uniform(void)
-{
-    return ((splitmix() >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
+static double uniform(void) { return ((splitmix() >> 11) + 0.5) * (1.0 / 9007199254740992.0); }
 
-static double gauss(void)
-{
-    return sqrt(-2 * log(uniform())) * cos(2 * 3.141592653589793 * uniform());
-}
+static double gauss(void) { return sqrt(-2 * log(uniform())) * cos(2 * 3.141592653589793 * uniform()); }
 
 /* One run of a cell whose true value is mu and whose runs spread run_cv (relative). bimodal: each
  * trial lands, with probability 1/4, in a second mode 3 run_cv above (issue 7 saw such modes). */
@@ -130,15 +121,17 @@ static void test_steps(void)
 {
     /* Documented detection rates (plots/README.md), first night and within three nights, for runs
      * that spread 1% (the issue-7 goal for latency) and 2%. */
-    static const struct { double cv, step, min1, min3; } cases[] = {
+    static const struct {
+        double cv, step, min1, min3;
+    } cases[] = {
         {0.01, 0.05, 0.25, 0.60}, {0.01, 0.10, 0.97, 0.99}, {0.01, 0.30, 0.99, 0.99},
         {0.02, 0.05, 0.00, 0.00}, {0.02, 0.10, 0.20, 0.50}, {0.02, 0.30, 0.99, 0.99},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         double r3, r1 = detection_rate(cases[i].cv, cases[i].step, 2000, &r3);
         printf("detection: run cv %4.1f%% step %3.0f%%: first night %.3f (documented >= %.2f), "
-               "within 3 nights %.3f (>= %.2f)\n", 100 * cases[i].cv, 100 * cases[i].step, r1, cases[i].min1,
-               r3, cases[i].min3);
+               "within 3 nights %.3f (>= %.2f)\n",
+               100 * cases[i].cv, 100 * cases[i].step, r1, cases[i].min1, r3, cases[i].min3);
         CHECK_MSG(r1 >= cases[i].min1, "cv %g step %g: rate %.3f < %.2f", cases[i].cv, cases[i].step, r1,
                   cases[i].min1);
         CHECK_MSG(r3 >= cases[i].min3, "cv %g step %g: 3-night rate %.3f < %.2f", cases[i].cv, cases[i].step, r3,
@@ -184,8 +177,8 @@ static void test_first_run_and_direction(void)
 static void test_edges(void)
 {
     const track_params prm = TRACK_PARAMS_DEFAULT;
-    track_point s[8] = {{10, 9, 11}, {10, 9, 11}, {NAN, NAN, NAN}, {10, 9, 11}, {-1, 9, 11}, {0, 0, 0},
-                        {20, 19, 21}, {20, 19, 21}};
+    track_point s[8] = {{10, 9, 11}, {10, 9, 11}, {NAN, NAN, NAN}, {10, 9, 11},
+                        {-1, 9, 11}, {0, 0, 0},   {20, 19, 21},    {20, 19, 21}};
     track_result r;
     /* Four usable history points (a NaN and a zero are skipped): not enough. */
     CHECK(track_judge(s, 8, 0, &prm, &r) == 0);
@@ -197,8 +190,8 @@ static void test_edges(void)
     CHECK(track_judge(NULL, 8, 0, &prm, &r) == -1);
     CHECK(track_judge(s, 0, 0, &prm, &r) == -1);
     /* Identical history without intervals: the minimum effect alone decides. */
-    track_point f[7] = {{5, NAN, NAN}, {5, NAN, NAN}, {5, NAN, NAN}, {5, NAN, NAN}, {5, NAN, NAN},
-                        {5, NAN, NAN}, {5.1, NAN, NAN}};
+    track_point f[7] = {{5, NAN, NAN}, {5, NAN, NAN}, {5, NAN, NAN},  {5, NAN, NAN},
+                        {5, NAN, NAN}, {5, NAN, NAN}, {5.1, NAN, NAN}};
     CHECK(track_judge(f, 7, 0, &prm, &r) == 0);
     CHECK_STR(track_kind_name(r.kind), "unchanged");
     f[6].est = 6;
