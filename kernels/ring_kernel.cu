@@ -374,7 +374,8 @@ __device__ __forceinline__ bool rk_whole(const ring_kernel_args &a, const rk_lea
 
 // The poll's housekeeping on the control block's host half h: heartbeat, handshake flag, exit and
 // the active/idle state. Returns false when the kernel must leave (*job says so).
-__device__ bool rk_poll_control(const ring_kernel_args &a, rk_leader *L, rk_job *job, uint4 h, unsigned long long now)
+__device__ __forceinline__ bool rk_poll_control(const ring_kernel_args &a, rk_leader *L, rk_job *job, uint4 h,
+                                                unsigned long long now)
 {
     const bool lane0 = rk_lane0();
     if (now - L->last_beat_ns >= RING_HEARTBEAT_NS) {
