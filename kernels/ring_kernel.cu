@@ -548,8 +548,11 @@ __device__ void rk_fan_out(rk_scratch *s, const rk_job *job, unsigned int *fanou
 // rk_msgs_per_warp) and writes their reply headers (not yet published). Message g of the group is on
 // lanes g * width .. g * width + width - 1 (rk_msg_lanes): lane u loads quad u of its slot - quad 0
 // is the header - so the whole group arrives with one coalesced load, and every payload quad is in
-// hand (a slot has at most width quads). The checksums are summed within each group of lanes.
-__device__ void rk_warp_group(const ring_kernel_args &a, rk_scratch *s, unsigned int first, unsigned int count)
+// hand (a slot has at most width quads). The checksums are summed within each group of lanes. Not
+// inlined: inlined, it took the whole kernel from 64 to 125 registers a thread, one block per SM
+// instead of two, and the leader's poll loop 0.1-0.2 us slower (H100, ptxas -v and anatomy).
+__device__ __noinline__ void rk_warp_group(const ring_kernel_args &a, rk_scratch *s, unsigned int first,
+                                           unsigned int count)
 {
     const unsigned int lane = threadIdx.x & 31u, width = rk_msg_lanes(a), g = lane / width, u = lane % width;
     const unsigned int slot_quads = (unsigned int)(a.slot_stride / 16), slot = (first + g) & (a.capacity - 1);
