@@ -357,28 +357,12 @@ static void baselines_md(FILE *md, const report_run *run)
  * p50s), which says whether batching changes the answer to the "10-30%" claim. */
 static void window_md(FILE *md, const report_run *run)
 {
-    uint64_t *sizes = NULL, wins[16];
-    size_t ns = report_sizes(run, RB_FAM_THROUGHPUT, &sizes), nw = 0;
-    for (size_t i = 0; i < report_nrows(run); i++) {
-        const rb_row *r = report_row(run, i);
-        if (report_row_family(r) != RB_FAM_THROUGHPUT || !report_row_ok(r) || r->window == 0)
-            continue;
-        size_t k = 0;
-        while (k < nw && wins[k] != r->window)
-            k++;
-        if (k == nw && nw < 16)
-            wins[nw++] = r->window;
-    }
+    uint64_t *sizes = NULL, wins[REPORT_WINDOWS_MAX];
+    const size_t ns = report_sizes(run, RB_FAM_THROUGHPUT, &sizes), nw = report_window_list(run, wins);
     if (ns == 0 || nw < 2) {
         free(sizes);
         return;
     }
-    for (size_t a = 1; a < nw; a++) /* ascending */
-        for (size_t b = a; b > 0 && wins[b - 1] > wins[b]; b--) {
-            uint64_t t = wins[b];
-            wins[b] = wins[b - 1];
-            wins[b - 1] = t;
-        }
     const mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
     fputs(
         "\n## Throughput against window\n\nMessages per second (millions) with W messages kept in flight "

@@ -41,6 +41,10 @@ int report_plot_cb(const report_run *run, const char *dir, char *err, size_t err
 void report_plot_title(char *buf, size_t n, const report_run *run, const char *what);
 /* (f) throughput against the window beside Little's bound (report_window.c): window.dat, window.gp. */
 int report_plot_window(const report_run *run, const char *dir, char *err, size_t errlen);
+/* The windows the run's throughput rows measured, ascending, into wins (at most REPORT_WINDOWS_MAX);
+ * their count. */
+#define REPORT_WINDOWS_MAX 16
+size_t report_window_list(const report_run *run, uint64_t *wins);
 /* Messages per second of mode m at size and window (REPORT_WINDOW_FULL: the widest), or NaN. */
 double report_window_rate(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window);
 /* Little's bound of mode m at size and window: window / its latency p50, capped by its rate at the

@@ -18,10 +18,9 @@
 
 #define WIN_PANELS 4
 #define WIN_CURVES 3
-#define WIN_MAX 16
+#define WIN_MAX REPORT_WINDOWS_MAX
 
-/* The windows measured (ascending, at most WIN_MAX); their count. */
-static size_t window_list(const report_run *run, uint64_t *wins)
+size_t report_window_list(const report_run *run, uint64_t *wins)
 {
     size_t nw = 0;
     for (size_t i = 0; i < report_nrows(run); i++) {
@@ -151,7 +150,7 @@ static void write_panel(FILE *gp, const mode_spec *curves, const int *has, const
 int report_plot_window(const report_run *run, const char *dir, char *err, size_t errlen)
 {
     uint64_t wins[WIN_MAX], *sizes = NULL, panel[WIN_PANELS];
-    const size_t nw = window_list(run, wins), ns = report_sizes(run, RB_FAM_THROUGHPUT, &sizes);
+    const size_t nw = report_window_list(run, wins), ns = report_sizes(run, RB_FAM_THROUGHPUT, &sizes);
     const size_t np = nw >= 2 ? panel_sizes(sizes, ns, panel) : 0;
     free(sizes);
     report_file dat, gpf;
