@@ -169,71 +169,86 @@ static void progress(sweep *sw, const char *what)
 
 /* --- trials ----------------------------------------------------------------------------------------- */
 
+/* The trial row of part p of step `step`: what it measured and the conditions around it (c0, c1). */
+static void trial_row(const sweep *sw, size_t step, const plan_unit *u, size_t part_index, const trial_part *p,
+                      const trial_cond *c0, const trial_cond *c1, rb_trial *t)
+{
+    const plan_step *st = &sw->plan.steps[step];
+    memset(t, 0, sizeof *t);
+    t->cell_id = (int32_t)(st->unit * RB_TRIAL_MAX_PARTS + part_index);
+    set(t->family, sizeof t->family, rb_family_name(p->fam));
+    set_mode(t->host_mem, t->xfer, t->launch, t->ctrl, u->mode);
+    t->size_bytes = p->size;
+    t->window = p->window;
+    t->trial = st->round;
+    t->seq = (int32_t)step;
+    set(t->status, sizeof t->status, p->status);
+    set(t->reason, sizeof t->reason, p->reason);
+    t->n = p->s.n;
+    t->p50 = t->ci_lo = t->ci_hi = t->mean = NAN;
+    t->msgs_per_s = p->msgs_per_s;
+    t->messages = p->messages;
+    t->lost = p->lost;
+    t->duplicated = p->duplicated;
+    t->corrupted = p->corrupted;
+    t->kernel_errors = p->kernel_errors;
+    t->t_start_s = (double)(c0->t_ns - sw->t_start) * 1e-9;
+    t->elapsed_s = (double)(c1->t_ns - c0->t_ns) * 1e-9;
+    t->cpu_start = c0->cpu;
+    t->cpu_end = c1->cpu;
+    t->ctx_switches = c0->ctx_switches >= 0 && c1->ctx_switches >= 0 ? c1->ctx_switches - c0->ctx_switches : -1;
+    t->sm_mhz_start = c0->sm_mhz;
+    t->sm_mhz_end = c1->sm_mhz;
+    t->mem_mhz_start = c0->mem_mhz;
+    t->mem_mhz_end = c1->mem_mhz;
+    t->throttle_start = c0->reasons;
+    t->throttle_end = c1->reasons;
+}
+
+/* The cell's copy of part p (*ct, its samples sorted once) and the trial's own figures in *t.
+ * Returns 0, or -1 when out of memory. */
+static int cell_trial_of(const trial_part *p, cell_trial *ct, rb_trial *t)
+{
+    memset(ct, 0, sizeof *ct);
+    ct->status = p->status;
+    set(ct->reason, sizeof ct->reason, p->reason);
+    ct->msgs_per_s = p->msgs_per_s;
+    ct->elapsed_s = p->s.elapsed_s;
+    memcpy(ct->calls, p->calls, sizeof ct->calls);
+    ct->messages = p->messages;
+    ct->lost = p->lost;
+    ct->duplicated = p->duplicated;
+    ct->corrupted = p->corrupted;
+    ct->kernel_errors = p->kernel_errors;
+    ct->stop_why = p->s.why;
+    if (p->s.n == 0)
+        return 0;
+    /* One sort per trial: the cell's interval and this trial's own figures both use it. */
+    if ((ct->sorted = malloc(p->s.n * sizeof *ct->sorted)) == NULL)
+        return -1;
+    memcpy(ct->sorted, p->s.us, p->s.n * sizeof *ct->sorted);
+    stats_sort(ct->sorted, p->s.n);
+    ct->n = p->s.n;
+    double sum = 0;
+    for (size_t i = 0; i < ct->n; i++)
+        sum += ct->sorted[i];
+    t->p50 = stats_percentile_sorted(ct->sorted, ct->n, 50.0);
+    t->mean = sum / (double)ct->n;
+    stats_median_ci(ct->sorted, ct->n, 0.95, &t->ci_lo, &t->ci_hi);
+    return 0;
+}
+
 /* Writes one part of a finished trial to /trials (with its samples and conditions) and keeps it for
  * its cell. */
 static int record_part(sweep *sw, size_t step, const plan_unit *u, size_t part_index, const trial_part *p,
                        const trial_cond *c0, const trial_cond *c1)
 {
-    const plan_step *st = &sw->plan.steps[step];
-    cell *c = CELL(sw, st->unit, part_index);
+    cell *c = CELL(sw, sw->plan.steps[step].unit, part_index);
     rb_trial t;
-    memset(&t, 0, sizeof t);
-    t.cell_id = (int32_t)(st->unit * RB_TRIAL_MAX_PARTS + part_index);
-    set(t.family, sizeof t.family, rb_family_name(p->fam));
-    set_mode(t.host_mem, t.xfer, t.launch, t.ctrl, u->mode);
-    t.size_bytes = p->size;
-    t.window = p->window;
-    t.trial = st->round;
-    t.seq = (int32_t)step;
-    set(t.status, sizeof t.status, p->status);
-    set(t.reason, sizeof t.reason, p->reason);
-    t.n = p->s.n;
-    t.p50 = t.ci_lo = t.ci_hi = t.mean = NAN;
-    t.msgs_per_s = p->msgs_per_s;
-    t.messages = p->messages;
-    t.lost = p->lost;
-    t.duplicated = p->duplicated;
-    t.corrupted = p->corrupted;
-    t.kernel_errors = p->kernel_errors;
-    t.t_start_s = (double)(c0->t_ns - sw->t_start) * 1e-9;
-    t.elapsed_s = (double)(c1->t_ns - c0->t_ns) * 1e-9;
-    t.cpu_start = c0->cpu;
-    t.cpu_end = c1->cpu;
-    t.ctx_switches = c0->ctx_switches >= 0 && c1->ctx_switches >= 0 ? c1->ctx_switches - c0->ctx_switches : -1;
-    t.sm_mhz_start = c0->sm_mhz;
-    t.sm_mhz_end = c1->sm_mhz;
-    t.mem_mhz_start = c0->mem_mhz;
-    t.mem_mhz_end = c1->mem_mhz;
-    t.throttle_start = c0->reasons;
-    t.throttle_end = c1->reasons;
-
     cell_trial ct;
-    memset(&ct, 0, sizeof ct);
-    ct.status = p->status;
-    set(ct.reason, sizeof ct.reason, p->reason);
-    ct.msgs_per_s = p->msgs_per_s;
-    ct.elapsed_s = p->s.elapsed_s;
-    memcpy(ct.calls, p->calls, sizeof ct.calls);
-    ct.messages = p->messages;
-    ct.lost = p->lost;
-    ct.duplicated = p->duplicated;
-    ct.corrupted = p->corrupted;
-    ct.kernel_errors = p->kernel_errors;
-    ct.stop_why = p->s.why;
-    if (p->s.n > 0) {
-        /* One sort per trial: the cell's interval and this trial's own figures both use it. */
-        if ((ct.sorted = malloc(p->s.n * sizeof *ct.sorted)) == NULL)
-            goto oom;
-        memcpy(ct.sorted, p->s.us, p->s.n * sizeof *ct.sorted);
-        stats_sort(ct.sorted, p->s.n);
-        ct.n = p->s.n;
-        double sum = 0;
-        for (size_t i = 0; i < ct.n; i++)
-            sum += ct.sorted[i];
-        t.p50 = stats_percentile_sorted(ct.sorted, ct.n, 50.0);
-        t.mean = sum / (double)ct.n;
-        stats_median_ci(ct.sorted, ct.n, 0.95, &t.ci_lo, &t.ci_hi);
-    }
+    trial_row(sw, step, u, part_index, p, c0, c1, &t);
+    if (cell_trial_of(p, &ct, &t) != 0)
+        goto oom;
     if (h5out_append_trial(sw->w, &t, p->s.us, p->s.n) != 0) {
         free(ct.sorted);
         snprintf(sw->err, sw->errlen, "writing the results file: %s", h5out_error(sw->w));

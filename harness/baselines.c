@@ -309,6 +309,46 @@ int baselines_launch(ring_backend b, int device, uint32_t size, int graph, const
 
 /* --- memcpy bandwidth ------------------------------------------------------------------------------ */
 
+/* The repetitions of baselines_memcpy: one warm-up, then `reps` of rep_seconds each, each one sample
+ * in GB/s. Returns RB_BASE_OK, RB_BASE_INTERRUPTED, or RB_BASE_FAILED with one line in err. */
+static int memcpy_reps(ring_backend b, void *host, void *dev, uint32_t size, int h2d, int reps, double rep_seconds,
+                       measure_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop)
+{
+#ifdef RINGBENCH_HAVE_CUDA
+    char cerr[256];
+#endif
+    for (int r = -1; r < reps; r++) { /* r = -1 is the warm-up repetition */
+        if (stop && *stop)
+            return RB_BASE_INTERRUPTED;
+        const uint64_t t0 = timing_now_ns();
+        uint64_t copies = 0;
+        do {
+            if (b == RING_BACKEND_CPU) {
+                memcpy(h2d ? dev : host, h2d ? host : dev, size);
+            } else {
+#ifdef RINGBENCH_HAVE_CUDA
+                CUDA_TRY(cerr,
+                         cudaMemcpy(h2d ? dev : host, h2d ? host : dev, size,
+                                    h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost),
+                         fail);
+#endif
+            }
+            copies++;
+        } while (timing_seconds_since(t0) < rep_seconds);
+        const double secs = timing_seconds_since(t0);
+        if (r >= 0 && measure_samples_push(s, (double)copies * size / secs * 1e-9) != 0) {
+            snprintf(err, errlen, "out of memory");
+            return RB_BASE_FAILED;
+        }
+    }
+    return RB_BASE_OK;
+#ifdef RINGBENCH_HAVE_CUDA
+fail:
+    snprintf(err, errlen, "%s", cerr);
+    return RB_BASE_FAILED;
+#endif
+}
+
 int baselines_memcpy(ring_backend b, int device, uint32_t size, int pinned, int h2d, int reps, double rep_seconds,
                      measure_samples *s, char *err, size_t errlen, volatile sig_atomic_t *stop)
 {
@@ -345,33 +385,7 @@ int baselines_memcpy(ring_backend b, int device, uint32_t size, int pinned, int 
     memset(host, 0x5A, size);
     if (b == RING_BACKEND_CPU)
         memset(dev, 0xA5, size);
-    for (int r = -1; r < reps; r++) { /* r = -1 is the warm-up repetition */
-        if (stop && *stop) {
-            rc = RB_BASE_INTERRUPTED;
-            goto out;
-        }
-        const uint64_t t0 = timing_now_ns();
-        uint64_t copies = 0;
-        do {
-            if (b == RING_BACKEND_CPU) {
-                memcpy(h2d ? dev : host, h2d ? host : dev, size);
-            } else {
-#ifdef RINGBENCH_HAVE_CUDA
-                CUDA_TRY(cerr,
-                         cudaMemcpy(h2d ? dev : host, h2d ? host : dev, size,
-                                    h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost),
-                         fail);
-#endif
-            }
-            copies++;
-        } while (timing_seconds_since(t0) < rep_seconds);
-        const double secs = timing_seconds_since(t0);
-        if (r >= 0 && measure_samples_push(s, (double)copies * size / secs * 1e-9) != 0) {
-            snprintf(err, errlen, "out of memory");
-            goto out;
-        }
-    }
-    rc = RB_BASE_OK;
+    rc = memcpy_reps(b, host, dev, size, h2d, reps, rep_seconds, s, err, errlen, stop);
     goto out;
 #ifdef RINGBENCH_HAVE_CUDA
 unsupported:

@@ -593,67 +593,80 @@ static int try_reply(ring *r, uint32_t index)
     return 1;
 }
 
-int ring_progress(ring *r)
+/* ring_progress, step 0: replies that already verify - zero-copy before out_tail announces them,
+ * async before their copy reports done (only replies whose copy was started: fetched). */
+static void take_early(ring *r, int zc)
 {
-    int rc = RING_OK;
-    const int zc = xfer_is(r, RB_XFER_ZEROCOPY);
-    /* 0. Replies that already verify: zero-copy before out_tail announces them, async before their
-     *    copy reports done (only replies whose copy was started: fetched). */
     const uint32_t last = zc ? r->issued : r->fetched; /* the replies that may have landed */
-    if (r->early && (!zc || r->fetched == r->consumed) && r->consumed != last) {
-        const uint32_t c0 = r->consumed;
-        while (r->consumed != last && try_reply(r, r->consumed)) {
-            r->consumed++;
-            if (zc)
-                r->fetched = r->consumed;
-        }
-        if (r->consumed != c0) {
-            r->shadow.out_ack = r->consumed;
-            if (r->cb_direct)
-                store_release(&r->cb_direct->h.out_ack, r->written.out_ack = r->consumed);
-        }
+    if (!r->early || (zc && r->fetched != r->consumed) || r->consumed == last)
+        return;
+    const uint32_t c0 = r->consumed;
+    while (r->consumed != last && try_reply(r, r->consumed)) {
+        r->consumed++;
+        if (zc)
+            r->fetched = r->consumed;
     }
-    /* 1. Announce the messages whose copies have landed, with one store of in_tail for all of them
-     *    (direct control block; a staged one was written in stream order by post). */
-    if (r->cb_direct && r->published != r->issued) {
-        uint32_t p = zc ? r->issued : r->published;
-        while (!zc && r->put_head != r->put_tail) {
-            const uint32_t end = r->put_runs[r->put_head & r->mask];
-            if ((rc = r->ops->put_done(r, (end - 1) & r->mask)) < 0)
-                return rc;
-            if (rc == 0)
-                break;
-            p = end;
-            r->put_head++;
-        }
-        if (p != r->published) {
-            r->published = p;
-            r->st.announces++;
-            r->shadow.in_tail = p;
-            r->shadow.out_ack = r->consumed;
-            if ((rc = publish(r, r->cfg.capacity)) != RING_OK)
-                return rc;
-        }
+    if (r->consumed != c0) {
+        r->shadow.out_ack = r->consumed;
+        if (r->cb_direct)
+            store_release(&r->cb_direct->h.out_ack, r->written.out_ack = r->consumed);
     }
-    /* 2. Learn which replies exist and start fetching them, one copy per run. A staged control block
-     *    costs a copy per read, so it is polled less often while the ring is busy: only once every
-     *    reply already fetched has been verified (while copies of replies are still landing, the
-     *    host has other work), and each read reaps every reply it shows - one read per batch of
-     *    replies, not one per message. */
-    if (r->fetched != r->issued && (r->cb_direct || r->get_head == r->get_tail)) {
-        if ((rc = refresh(r, 0)) != RING_OK)
+}
+
+/* Step 1: announce the messages whose copies have landed, with one store of in_tail for all of them
+ * (direct control block; a staged one was written in stream order by post). */
+static int announce_landed(ring *r, int zc)
+{
+    if (!r->cb_direct || r->published == r->issued)
+        return RING_OK;
+    int rc;
+    uint32_t p = zc ? r->issued : r->published;
+    while (!zc && r->put_head != r->put_tail) {
+        const uint32_t end = r->put_runs[r->put_head & r->mask];
+        if ((rc = r->ops->put_done(r, (end - 1) & r->mask)) < 0)
             return rc;
-        uint32_t t = r->kview.out_tail;
-        if (ring_diff(t, r->issued) > 0)
-            t = r->issued; /* never trust a count beyond what was sent */
-        if (ring_diff(t, r->fetched) > 0) {
-            r->st.fetches++;
-            if (!zc && (rc = copy_runs(r, 0, r->fetched, t, 1)) != RING_OK)
-                return rc;
-            r->fetched = t;
-        }
+        if (rc == 0)
+            break;
+        p = end;
+        r->put_head++;
     }
-    /* 3. Verify fetched replies in order, a landed run at a time, then acknowledge them all. */
+    if (p == r->published)
+        return RING_OK;
+    r->published = p;
+    r->st.announces++;
+    r->shadow.in_tail = p;
+    r->shadow.out_ack = r->consumed;
+    return publish(r, r->cfg.capacity);
+}
+
+/* Step 2: learn which replies exist and start fetching them, one copy per run. A staged control block
+ * costs a copy per read, so it is polled less often while the ring is busy: only once every reply
+ * already fetched has been verified (while copies of replies are still landing, the host has other
+ * work), and each read reaps every reply it shows - one read per batch of replies, not one per
+ * message. */
+static int fetch_replies(ring *r, int zc)
+{
+    if (r->fetched == r->issued || (!r->cb_direct && r->get_head != r->get_tail))
+        return RING_OK;
+    int rc;
+    if ((rc = refresh(r, 0)) != RING_OK)
+        return rc;
+    uint32_t t = r->kview.out_tail;
+    if (ring_diff(t, r->issued) > 0)
+        t = r->issued; /* never trust a count beyond what was sent */
+    if (ring_diff(t, r->fetched) > 0) {
+        r->st.fetches++;
+        if (!zc && (rc = copy_runs(r, 0, r->fetched, t, 1)) != RING_OK)
+            return rc;
+        r->fetched = t;
+    }
+    return RING_OK;
+}
+
+/* Step 3: verify fetched replies in order, a landed run at a time, then acknowledge them all. */
+static int verify_fetched(ring *r, int zc)
+{
+    int rc;
     uint32_t c = r->consumed;
     if (zc) {
         while (c != r->fetched)
@@ -676,6 +689,16 @@ int ring_progress(ring *r)
             store_release(&r->cb_direct->h.out_ack, r->written.out_ack = c);
     }
     return RING_OK;
+}
+
+int ring_progress(ring *r)
+{
+    int rc;
+    const int zc = xfer_is(r, RB_XFER_ZEROCOPY);
+    take_early(r, zc);
+    if ((rc = announce_landed(r, zc)) != RING_OK || (rc = fetch_replies(r, zc)) != RING_OK)
+        return rc;
+    return verify_fetched(r, zc);
 }
 
 /* Posts n messages of len bytes as one batch: their headers, the copies of their slots (one per

@@ -740,6 +740,40 @@ __device__ __forceinline__ unsigned int rk_working_blocks(const ring_kernel_args
 
 // --- the kernel ----------------------------------------------------------------------------------
 
+// The leader warp's state at launch; lane 0 publishes the grid size, the first heartbeat and IDLE.
+__device__ __forceinline__ void rk_leader_init(const ring_kernel_args &a, rk_leader *L)
+{
+    L->start_ns = L->last_beat_ns = __shfl_sync(0xFFFFFFFFu, globaltimer_ns(), 0);
+    L->beats = 1;
+    L->flag_ack = __shfl_sync(0xFFFFFFFFu, ld_volatile(&a.cb->k.flag_ack), 0);
+    L->dispatched = 0;
+    L->polls = L->batches = 0;
+    L->ahead = 1;
+    L->state = RING_STATE_NONE;
+    if (rk_lane0()) {
+        st_volatile(&a.cb->k.blocks, gridDim.x);
+        st_volatile(&a.cb->k.heartbeat, L->beats);
+    }
+    rk_set_state(a, L, RING_STATE_IDLE);
+}
+
+// Thread 0 of a block other than block 0: waits for the next fan-out (epoch), reads the job and
+// acknowledges it, so the leader may write the one after.
+__device__ __forceinline__ void rk_await_job(rk_scratch *s, rk_job *job, unsigned int *epoch)
+{
+    while (ld_volatile(&s->go) == *epoch)
+        ;
+    __threadfence();
+    job->kind = ld_volatile(&s->kind);
+    job->first = ld_volatile(&s->first);
+    job->n = ld_volatile(&s->n);
+    job->have_q0 = 0;
+    job->grid = 1;
+    __threadfence(); // the reads above are done before the leader may rewrite them
+    atomicAdd(&s->acks, 1u);
+    ++*epoch;
+}
+
 template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(ring_kernel_args a)
 {
     rk_scratch *s = (rk_scratch *)a.scratch;
@@ -749,20 +783,8 @@ template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(r
     const bool lead_warp = blockIdx.x == 0 && threadIdx.x < 32; // runs rk_lead, lane 0 is the leader
     const bool block_tier = a.max_payload > RK_WARP_MSG_MAX;
     rk_leader L;
-    if (lead_warp) {
-        L.start_ns = L.last_beat_ns = __shfl_sync(0xFFFFFFFFu, globaltimer_ns(), 0);
-        L.beats = 1;
-        L.flag_ack = __shfl_sync(0xFFFFFFFFu, ld_volatile(&a.cb->k.flag_ack), 0);
-        L.dispatched = 0;
-        L.polls = L.batches = 0;
-        L.ahead = 1;
-        L.state = RING_STATE_NONE;
-        if (leader) {
-            st_volatile(&a.cb->k.blocks, gridDim.x);
-            st_volatile(&a.cb->k.heartbeat, L.beats);
-        }
-        rk_set_state(a, &L, RING_STATE_IDLE);
-    }
+    if (lead_warp)
+        rk_leader_init(a, &L);
     unsigned int epoch = 0;   // other blocks: fan-outs seen so far
     unsigned int fanouts = 0; // leader only: jobs handed to the other blocks so far
     for (;;) {
@@ -774,17 +796,7 @@ template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(r
                 if (job.grid)
                     rk_fan_out(s, &job, &fanouts);
             } else {
-                while (ld_volatile(&s->go) == epoch)
-                    ;
-                __threadfence();
-                job.kind = ld_volatile(&s->kind);
-                job.first = ld_volatile(&s->first);
-                job.n = ld_volatile(&s->n);
-                job.have_q0 = 0;
-                job.grid = 1;
-                __threadfence(); // the reads above are done before the leader may rewrite them
-                atomicAdd(&s->acks, 1u);
-                epoch++;
+                rk_await_job(s, &job, &epoch);
             }
             last = false;
             rk_block_bad = 0;

@@ -272,6 +272,52 @@ static void md_escape_pipes(FILE *md, const char *s)
     }
 }
 
+/* The history page's section of one machine (number m): its runs, environment changes and one figure
+ * each (data and script in pdir, rendered when gnuplot is not NULL). Returns 0, or -1 with err. */
+static int machine_section(FILE *md, sqlite3 *db, sqlite3_stmt *q, const char *machine, int m, const char *pdir,
+                           const char *gnuplot, char *err, size_t errlen)
+{
+    mrun *runs = NULL;
+    size_t n = machine_runs(db, machine, &runs);
+    char prefix[16];
+    int rc = 0;
+    snprintf(prefix, sizeof prefix, "m%d", m);
+    fprintf(md, "\n## Machine %d: ", m);
+    md_escape_pipes(md, machine);
+    fprintf(md, "\n\n%zu complete runs, %s to %s.\n", n, n ? runs[0].start : "-", n ? runs[n - 1].start : "-");
+    int changes = 0;
+    for (size_t r = 1; r < n; r++)
+        if (runs[r].label[0]) {
+            if (!changes++)
+                fputs("\n| first run of the new environment | time | change |\n| --- | --- | --- |\n", md);
+            fprintf(md, "| `%s` | %s | ", runs[r].file, runs[r].start);
+            md_escape_pipes(md, runs[r].label);
+            fputs(" |\n", md);
+        }
+    if (!changes)
+        fputs("\nNo environment change in this history.\n", md);
+    fputc('\n', md);
+    for (size_t f = 0; f < sizeof figures / sizeof *figures; f++) {
+        int has_data = 0;
+        if (write_figure(q, pdir, prefix, &figures[f], runs, n, &has_data) != 0) {
+            snprintf(err, errlen, "%s: cannot write the %s plot", pdir, figures[f].stem);
+            rc = -1;
+            break;
+        }
+        if (!has_data) {
+            fprintf(md, "- %s: not measured in these runs.\n", figures[f].title);
+            continue;
+        }
+        char script[160], gerr[600];
+        snprintf(script, sizeof script, "%s_%s.gp", prefix, figures[f].stem);
+        if (gnuplot && report_gnuplot_run(gnuplot, pdir, script, gerr, sizeof gerr) != 0)
+            fprintf(stderr, "ringbench track: warning: %s\n", gerr);
+        fprintf(md, "![%s](plots/%s_%s.png)\n\n", figures[f].title, prefix, figures[f].stem);
+    }
+    free(runs);
+    return rc;
+}
+
 int track_history_page(hist *h, char *err, size_t errlen)
 {
     char pdir[4200], mdpath[4200], tmp[4300];
@@ -312,46 +358,9 @@ int track_history_page(hist *h, char *err, size_t errlen)
         rc = -1;
         goto out;
     }
-    for (int m = 0; rc == 0 && sqlite3_step(machines) == SQLITE_ROW; m++) {
-        const char *machine = (const char *)sqlite3_column_text(machines, 0);
-        mrun *runs = NULL;
-        size_t n = machine_runs(db, machine, &runs);
-        char prefix[16];
-        snprintf(prefix, sizeof prefix, "m%d", m);
-        fprintf(md, "\n## Machine %d: ", m);
-        md_escape_pipes(md, machine);
-        fprintf(md, "\n\n%zu complete runs, %s to %s.\n", n, n ? runs[0].start : "-", n ? runs[n - 1].start : "-");
-        int changes = 0;
-        for (size_t r = 1; r < n; r++)
-            if (runs[r].label[0]) {
-                if (!changes++)
-                    fputs("\n| first run of the new environment | time | change |\n| --- | --- | --- |\n", md);
-                fprintf(md, "| `%s` | %s | ", runs[r].file, runs[r].start);
-                md_escape_pipes(md, runs[r].label);
-                fputs(" |\n", md);
-            }
-        if (!changes)
-            fputs("\nNo environment change in this history.\n", md);
-        fputc('\n', md);
-        for (size_t f = 0; f < sizeof figures / sizeof *figures; f++) {
-            int has_data = 0;
-            if (write_figure(q, pdir, prefix, &figures[f], runs, n, &has_data) != 0) {
-                snprintf(err, errlen, "%s: cannot write the %s plot", pdir, figures[f].stem);
-                rc = -1;
-                break;
-            }
-            if (!has_data) {
-                fprintf(md, "- %s: not measured in these runs.\n", figures[f].title);
-                continue;
-            }
-            char script[160], gerr[600];
-            snprintf(script, sizeof script, "%s_%s.gp", prefix, figures[f].stem);
-            if (have_gnuplot && report_gnuplot_run(gnuplot, pdir, script, gerr, sizeof gerr) != 0)
-                fprintf(stderr, "ringbench track: warning: %s\n", gerr);
-            fprintf(md, "![%s](plots/%s_%s.png)\n\n", figures[f].title, prefix, figures[f].stem);
-        }
-        free(runs);
-    }
+    for (int m = 0; rc == 0 && sqlite3_step(machines) == SQLITE_ROW; m++)
+        rc = machine_section(md, db, q, (const char *)sqlite3_column_text(machines, 0), m, pdir,
+                             have_gnuplot ? gnuplot : NULL, err, errlen);
 out:
     sqlite3_finalize(machines);
     sqlite3_finalize(q);
