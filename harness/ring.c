@@ -30,9 +30,6 @@
 /* Replies up to this size may be taken before out_tail announces them (try_reply). */
 #define EARLY_MAX_BYTES 256u
 
-/* Messages at least this large have their host work split across the worker pool. */
-#define POOL_MIN_BYTES (256u * 1024u)
-
 /* How often (in polls) a waiting loop reads the clock, and how often (in ns) it asks the backend
  * whether the kernel is still alive: a cudaStreamQuery costs about a microsecond, too much for every
  * few polls of a round trip that takes a few microseconds. */
@@ -199,7 +196,7 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
     r->cfg = *cfg;
     r->ops = ops;
     int workers = cfg->host_workers < 0 ? pool_default_workers() : cfg->host_workers;
-    if (cfg->max_payload >= POOL_MIN_BYTES && workers > 0 && pool_create(workers, &r->pool) != 0)
+    if (cfg->max_payload >= RING_POOL_MIN_BYTES && workers > 0 && pool_create(workers, &r->pool) != 0)
         r->pool = NULL; /* no pool: the host work runs on the calling thread */
     r->stride = ring_slot_stride(cfg->max_payload);
     r->mask = cfg->capacity - 1;
@@ -363,111 +360,6 @@ int ring_terminate(ring *r)
 
 /* --- messages ---------------------------------------------------------------------------------- */
 
-/* The two loops that touch every payload byte on the host. Built twice on x86-64 (AVX2 and
- * baseline) and picked at load time, so they run near memory speed wherever the binary runs. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__) && \
-    !defined(__SANITIZE_ADDRESS__)
-#define RB_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define RB_VECTOR_CLONES
-#endif
-
-/* Writes payload words lo..hi-1 of input slot `slot` and returns their part of the checksum. */
-RB_VECTOR_CLONES static uint32_t generate_payload(uint32_t *w, uint32_t lo, uint32_t hi, uint32_t seed, uint32_t slot)
-{
-    uint32_t sum = 0;
-    for (uint32_t i = lo; i < hi; i++) {
-        uint32_t v = ring_gen(seed, slot, i);
-        w[i] = v;
-        sum += ring_sum_term(v, i);
-    }
-    return sum;
-}
-
-/* The checksum terms of words lo..hi-1 as they are. */
-RB_VECTOR_CLONES static uint32_t sum_payload(const uint32_t *w, uint32_t lo, uint32_t hi)
-{
-    uint32_t sum = 0;
-    for (uint32_t i = lo; i < hi; i++)
-        sum += ring_sum_term(w[i], i);
-    return sum;
-}
-
-/* Compares reply words lo..hi-1 of message seq (sent from input slot `slot`) with what the kernel
- * must have produced; returns non-zero on any difference, and their part of the reply's checksum in
- * *sum. */
-RB_VECTOR_CLONES static uint32_t check_reply(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t seed, uint32_t slot,
-                                             uint32_t seq, uint32_t *sum)
-{
-    uint32_t s = 0, bad = 0;
-    for (uint32_t i = lo; i < hi; i++) {
-        uint32_t v = w[i];
-        bad |= v ^ (ring_gen(seed, slot, i) ^ ring_key(seq, i));
-        s += ring_sum_term(v, i);
-    }
-    *sum = s;
-    return bad;
-}
-
-typedef enum { PASS_GENERATE, PASS_SUM, PASS_CHECK } pass_kind;
-
-/* One part of a payload split across the pool: words [lo, hi) of w. The checksum is a sum of
- * per-word terms that depend on the word's index, so parts add up to the whole. */
-typedef struct payload_job {
-    uint32_t *w;
-    uint32_t n, seed, slot, seq, sums[64], bads[64];
-    pass_kind kind;
-} payload_job;
-
-static uint32_t run_pass(const payload_job *j, uint32_t lo, uint32_t hi, uint32_t *bad)
-{
-    uint32_t sum = 0;
-    *bad = 0;
-    if (j->kind == PASS_GENERATE)
-        sum = generate_payload(j->w, lo, hi, j->seed, j->slot);
-    else if (j->kind == PASS_SUM)
-        sum = sum_payload(j->w, lo, hi);
-    else
-        *bad = check_reply(j->w, lo, hi, j->seed, j->slot, j->seq, &sum);
-    return sum;
-}
-
-static void payload_part(void *ctx, int part, int nparts)
-{
-    payload_job *j = ctx;
-    uint32_t per = (j->n / (uint32_t)nparts + 63) & ~63u;
-    uint32_t lo = per * (uint32_t)part, hi = lo + per;
-    if (hi > j->n || part == nparts - 1)
-        hi = j->n;
-    j->sums[part] = j->bads[part] = 0;
-    if (lo < hi)
-        j->sums[part] = run_pass(j, lo, hi, &j->bads[part]);
-}
-
-/* Runs one pass over n payload words, on the pool when they are many. Returns the checksum and, for
- * PASS_CHECK, the difference mask in *bad. */
-static uint32_t payload_pass(ring *r, pass_kind kind, uint32_t *w, uint32_t n, uint32_t slot, uint32_t seq,
-                             uint32_t *bad)
-{
-    payload_job j = {.w = w, .n = n, .seed = r->cfg.seed, .slot = slot, .seq = seq, .kind = kind};
-    uint32_t b = 0;
-    if (!r->pool || n * 4u < POOL_MIN_BYTES || pool_parts(r->pool) > 64) {
-        uint32_t sum = run_pass(&j, 0, n, &b);
-        if (bad)
-            *bad = b;
-        return sum;
-    }
-    pool_run(r->pool, payload_part, &j);
-    uint32_t sum = 0;
-    for (int p = 0; p < pool_parts(r->pool); p++) {
-        sum += j.sums[p];
-        b |= j.bads[p];
-    }
-    if (bad)
-        *bad = b;
-    return sum;
-}
-
 /* Gives every input slot its payload once. Producing payloads is the application's work, not the
  * ring's, so it stays out of the measured path; a reply still differs for every message because the
  * kernel's transform is keyed by the sequence number, so verification catches stale, lost,
@@ -476,8 +368,8 @@ static void fill_slots(ring *r)
 {
     for (uint32_t slot = 0; slot < r->cfg.capacity; slot++) {
         unsigned char *base = r->in_stage + (size_t)slot * r->stride;
-        (void)payload_pass(r, PASS_GENERATE, (uint32_t *)(base + sizeof(ring_hdr)), r->cfg.max_payload / 4, slot, 0,
-                           NULL);
+        (void)ring_payload_pass(r, RING_PASS_GENERATE, (uint32_t *)(base + sizeof(ring_hdr)), r->cfg.max_payload / 4,
+                                slot, 0, NULL);
         r->slot_len[slot] = 0;
     }
 }
@@ -487,7 +379,8 @@ static void stage_message(ring *r, uint32_t slot, uint32_t seq, uint32_t len, in
 {
     unsigned char *base = r->in_stage + (size_t)slot * r->stride;
     if (r->slot_len[slot] != len) {
-        r->slot_sum[slot] = payload_pass(r, PASS_SUM, (uint32_t *)(base + sizeof(ring_hdr)), len / 4, slot, 0, NULL);
+        r->slot_sum[slot] =
+            ring_payload_pass(r, RING_PASS_SUM, (uint32_t *)(base + sizeof(ring_hdr)), len / 4, slot, 0, NULL);
         r->slot_len[slot] = len;
     }
     const uint32_t sum = ring_seal(r->slot_sum[slot], seq, len);
@@ -516,7 +409,7 @@ static void verify_reply(ring *r, uint32_t index)
     }
     uint32_t bad = 0;
     const uint32_t sum =
-        payload_pass(r, PASS_CHECK, (uint32_t *)(base + sizeof(ring_hdr)), h.len / 4, slot, index, &bad);
+        ring_payload_pass(r, RING_PASS_CHECK, (uint32_t *)(base + sizeof(ring_hdr)), h.len / 4, slot, index, &bad);
     if (bad || ring_seal(sum, index, h.len) != h.sum)
         r->st.corrupted++;
     else
@@ -585,7 +478,7 @@ static int try_reply(ring *r, uint32_t index)
         return 0;
     uint32_t words[EARLY_MAX_BYTES / 4], sum = 0;
     memcpy(words, base + sizeof h, len);
-    if (check_reply(words, 0, len / 4, r->cfg.seed, slot, index, &sum) || ring_seal(sum, index, len) != h.sum)
+    if (ring_check_words(words, 0, len / 4, r->cfg.seed, slot, index, &sum) || ring_seal(sum, index, len) != h.sum)
         return 0;
     r->st.received++;
     r->st.verified++;

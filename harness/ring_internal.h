@@ -93,4 +93,22 @@ struct ring {
 /* Formats a message into r->err and returns code. */
 int ring_fail(ring *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* --- payload work (ring_payload.c) ------------------------------------------------------------ */
+
+/* Messages at least this large have their host work split across the worker pool. */
+#define RING_POOL_MIN_BYTES (256u * 1024u)
+
+typedef enum { RING_PASS_GENERATE, RING_PASS_SUM, RING_PASS_CHECK } ring_pass;
+
+/* Runs one pass over n payload words of input slot `slot` (message seq for RING_PASS_CHECK), on the
+ * pool when they are many: GENERATE writes them, SUM sums them as they are, CHECK compares a reply
+ * with what the kernel must have produced. Returns the checksum and, for CHECK, the difference mask
+ * in *bad (non-zero: a word differs). */
+uint32_t ring_payload_pass(ring *r, ring_pass kind, uint32_t *w, uint32_t n, uint32_t slot, uint32_t seq,
+                           uint32_t *bad);
+/* Reply words lo..hi-1 of message seq against what the kernel must have produced: non-zero on any
+ * difference; their part of the reply's checksum in *sum. */
+uint32_t ring_check_words(const uint32_t *w, uint32_t lo, uint32_t hi, uint32_t seed, uint32_t slot, uint32_t seq,
+                          uint32_t *sum);
+
 #endif
