@@ -77,6 +77,17 @@ static int summarize(const host_stamps *h, uint32_t warmup, uint32_t samples, co
     return rc;
 }
 
+/* 1, with one line in err, when not every reply the ring sent came back verified. */
+static int replies_bad(const ring_stats *st, char *err, size_t errlen)
+{
+    if (!st->lost && !st->duplicated && !st->corrupted && st->verified == st->sent)
+        return 0;
+    snprintf(err, errlen, "anatomy: %llu of %llu replies verified (lost %llu, duplicated %llu, corrupted %llu)",
+             (unsigned long long)st->verified, (unsigned long long)st->sent, (unsigned long long)st->lost,
+             (unsigned long long)st->duplicated, (unsigned long long)st->corrupted);
+    return 1;
+}
+
 int anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t samples, volatile sig_atomic_t *stop,
                 anatomy_result *out, char *err, size_t errlen)
 {
@@ -119,13 +130,8 @@ int anatomy_run(const ring_config *cfg, uint32_t size, uint32_t warmup, uint32_t
         goto ring_failed;
     out->st = *ring_get_stats(r);
     out->messages = i;
-    if (out->st.lost || out->st.duplicated || out->st.corrupted || out->st.verified != out->st.sent) {
-        snprintf(err, errlen, "anatomy: %llu of %llu replies verified (lost %llu, duplicated %llu, corrupted %llu)",
-                 (unsigned long long)out->st.verified, (unsigned long long)out->st.sent,
-                 (unsigned long long)out->st.lost, (unsigned long long)out->st.duplicated,
-                 (unsigned long long)out->st.corrupted);
+    if (replies_bad(&out->st, err, errlen))
         goto done;
-    }
     if (i == 0 || summarize(h, warmup, i, trace, out) != 0) {
         snprintf(err, errlen, i ? "anatomy: out of memory" : "anatomy: interrupted before the first round trip");
         result = i ? -1 : 1;
@@ -263,12 +269,8 @@ int anatomy_window_run(const ring_config *cfg, uint32_t size, uint32_t window, d
     if (ring_terminate(r) != RING_OK || ring_trace_read(r, trace) != RING_OK)
         goto ring_failed;
     window_host(&before, &after, &timed, out);
-    if (after.lost || after.duplicated || after.corrupted || after.verified != after.sent) {
-        snprintf(err, errlen, "anatomy: %llu of %llu replies verified (lost %llu, duplicated %llu, corrupted %llu)",
-                 (unsigned long long)after.verified, (unsigned long long)after.sent, (unsigned long long)after.lost,
-                 (unsigned long long)after.duplicated, (unsigned long long)after.corrupted);
+    if (replies_bad(&after, err, errlen))
         goto done;
-    }
     if (window_kernel(trace, window_records(trace, (uint32_t)before.sent), out) != 0) {
         snprintf(err, errlen, "anatomy: out of memory");
         goto done;
