@@ -129,6 +129,8 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void report_sort_u64(uint64_t *v, size_t n) { qsort(v, n, sizeof *v, cmp_u64); }
+
 size_t report_sizes(const report_run *run, rb_family f, uint64_t **out)
 {
     const char *fam = rb_family_name(f);
@@ -140,7 +142,7 @@ size_t report_sizes(const report_run *run, rb_family f, uint64_t **out)
     for (size_t i = 0; i < report_nrows(run); i++)
         if (strcmp(report_row(run, i)->family, fam) == 0)
             v[n++] = report_row(run, i)->size_bytes;
-    qsort(v, n, sizeof *v, cmp_u64);
+    report_sort_u64(v, n);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (k == 0 || v[k - 1] != v[i])

@@ -68,6 +68,8 @@ long report_find(const report_run *run, rb_family f, const mode_spec *m, uint64_
 /* The same at one window (messages in flight), or REPORT_WINDOW_FULL for the widest. */
 #define REPORT_WINDOW_FULL UINT64_MAX
 long report_find_window(const report_run *run, rb_family f, const mode_spec *m, uint64_t size, uint64_t window);
+/* Sorts v[0..n) ascending. */
+void report_sort_u64(uint64_t *v, size_t n);
 /* Ascending distinct sizes of the rows of family f (any status), malloc'd into *out; the count. */
 size_t report_sizes(const report_run *run, rb_family f, uint64_t **out);
 /* Samples of row i (malloc'd) or NULL with *n = 0 when it has none or they cannot be read. */

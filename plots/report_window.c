@@ -33,12 +33,7 @@ size_t report_window_list(const report_run *run, uint64_t *wins)
         if (k == nw && nw < WIN_MAX)
             wins[nw++] = r->window;
     }
-    for (size_t a = 1; a < nw; a++)
-        for (size_t b = a; b > 0 && wins[b - 1] > wins[b]; b--) {
-            const uint64_t t = wins[b];
-            wins[b] = wins[b - 1];
-            wins[b - 1] = t;
-        }
+    report_sort_u64(wins, nw);
     return nw;
 }
 
@@ -60,12 +55,7 @@ static size_t panel_sizes(const uint64_t *sizes, size_t ns, uint64_t *out)
         if (j == n)
             out[n++] = best;
     }
-    for (size_t a = 1; a < n; a++) /* ascending */
-        for (size_t b = a; b > 0 && out[b - 1] > out[b]; b--) {
-            const uint64_t t = out[b];
-            out[b] = out[b - 1];
-            out[b - 1] = t;
-        }
+    report_sort_u64(out, n);
     return n;
 }
 
