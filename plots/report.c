@@ -377,13 +377,7 @@ static void window_md(FILE *md, const report_run *run)
         char sz[32];
         report_size_str(sizes[k], sz, sizeof sz);
         for (size_t w = 0; w < nw; w++) {
-            const rb_row *best = NULL;
-            for (size_t i = 0; i < report_nrows(run); i++) {
-                const rb_row *r = report_row(run, i);
-                if (report_row_family(r) == RB_FAM_THROUGHPUT && report_row_ok(r) && r->size_bytes == sizes[k] &&
-                    r->window == wins[w] && isfinite(r->msgs_per_s) && (!best || r->msgs_per_s > best->msgs_per_s))
-                    best = r;
-            }
+            const rb_row *best = report_window_best(run, sizes[k], wins[w]);
             if (!best)
                 continue;
             long in = report_find_window(run, RB_FAM_THROUGHPUT, &nat, sizes[k], wins[w]);

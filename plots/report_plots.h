@@ -45,6 +45,9 @@ int report_plot_window(const report_run *run, const char *dir, char *err, size_t
  * their count. */
 #define REPORT_WINDOWS_MAX 16
 size_t report_window_list(const report_run *run, uint64_t *wins);
+/* The throughput row with the highest rate at size and window (REPORT_WINDOW_FULL: the size's
+ * widest window, which a small ring caps), or NULL. */
+const rb_row *report_window_best(const report_run *run, uint64_t size, uint64_t window);
 /* Messages per second of mode m at size and window (REPORT_WINDOW_FULL: the widest), or NaN. */
 double report_window_rate(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window);
 /* Little's bound of mode m at size and window: window / its latency p50, capped by its rate at the

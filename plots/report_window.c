@@ -59,16 +59,31 @@ static size_t panel_sizes(const uint64_t *sizes, size_t ns, uint64_t *out)
     return n;
 }
 
-/* The mode with the highest rate at the widest window at this size (the native path when none). */
-static mode_spec best_mode(const report_run *run, uint64_t size, uint64_t widest)
+const rb_row *report_window_best(const report_run *run, uint64_t size, uint64_t window)
 {
     const rb_row *best = NULL;
+    if (window == REPORT_WINDOW_FULL) { /* this size's widest: a small ring caps the window */
+        window = 0;
+        for (size_t i = 0; i < report_nrows(run); i++) {
+            const rb_row *r = report_row(run, i);
+            if (report_row_family(r) == RB_FAM_THROUGHPUT && report_row_ok(r) && r->size_bytes == size &&
+                r->window > window)
+                window = r->window;
+        }
+    }
     for (size_t i = 0; i < report_nrows(run); i++) {
         const rb_row *r = report_row(run, i);
         if (report_row_family(r) == RB_FAM_THROUGHPUT && report_row_ok(r) && r->size_bytes == size &&
-            r->window == widest && isfinite(r->msgs_per_s) && (!best || r->msgs_per_s > best->msgs_per_s))
+            r->window == window && isfinite(r->msgs_per_s) && (!best || r->msgs_per_s > best->msgs_per_s))
             best = r;
     }
+    return best;
+}
+
+/* The mode with the highest rate at this size's widest window (the native path when none). */
+static mode_spec best_mode(const report_run *run, uint64_t size)
+{
+    const rb_row *best = report_window_best(run, size, REPORT_WINDOW_FULL);
     mode_spec m = mode_native();
     if (best)
         report_row_mode(best, &m);
@@ -152,7 +167,7 @@ int report_plot_window(const report_run *run, const char *dir, char *err, size_t
     mode_spec curves[WIN_PANELS][WIN_CURVES];
     int has[WIN_PANELS][WIN_CURVES];
     for (size_t p = 0; p < np; p++) {
-        curves[p][0] = best_mode(run, panel[p], wins[nw - 1]);
+        curves[p][0] = best_mode(run, panel[p]);
         curves[p][1] = mode_native();
         curves[p][2] = mode_wsl2_fallback();
         for (int c = 0; c < WIN_CURVES; c++)
