@@ -203,6 +203,18 @@ static void trial_row(const sweep *sw, size_t step, const plan_unit *u, size_t p
     t->mem_mhz_end = c1->mem_mhz;
     t->throttle_start = c0->reasons;
     t->throttle_end = c1->reasons;
+    hostload_delta d;
+    hostload_diff(&c0->load, &c1->load, &d);
+    t->part_s = p->s.elapsed_s;
+    t->payload_s = p->payload_s;
+    t->steal_ms = d.steal_ms;
+    t->cpu_steal_ms = d.cpu_steal_ms;
+    t->max_steal_ms = d.max_steal_ms;
+    t->irq_ms = d.irq_ms;
+    t->others_ms = d.others_ms;
+    t->minflt = d.minflt;
+    t->majflt = d.majflt;
+    t->proc_ctx_switches = d.nivcsw;
 }
 
 /* The cell's copy of part p (*ct, its samples sorted once) and the trial's own figures in *t.

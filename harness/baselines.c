@@ -340,6 +340,8 @@ static int memcpy_reps(ring_backend b, void *host, void *dev, uint32_t size, int
             snprintf(err, errlen, "out of memory");
             return RB_BASE_FAILED;
         }
+        if (r >= 0)
+            s->elapsed_s += secs;
     }
     return RB_BASE_OK;
 #ifdef RINGBENCH_HAVE_CUDA

@@ -1,29 +1,43 @@
 /* pool.c - fixed worker pool (see pool.h).
  *
- * Work is handed out by bumping an atomic generation counter; idle workers spin on it for a while
+ * A pass is published by bumping the generation in `gate`; idle workers spin on it for a while
  * (RB_POOL_SPIN_NS) before they sleep on a condition variable, because the pool is used once per
  * large message, every ~100 us in a throughput run, where a futex wake-up per message would cost
- * more than the work. The caller spins until every part is done.
+ * more than the work.
+ *
+ * A worker joins a pass (one compare-and-swap that counts it in `gate`) only while the pass is open,
+ * and the caller closes it once its own fn has returned, then waits only for the workers that joined.
+ * The work itself is taken in small pieces by fn, so whoever is running takes what is left: a worker
+ * that the hypervisor or another process kept off its CPU costs at most the piece it holds, not its
+ * whole share. (With one equal share per worker, the H100's default runs had 4-30 % of trials at
+ * 256 KiB and above run 2-20x slow, in stretches of seconds: every pass waited for its slowest
+ * worker.)
  */
 #include "pool.h"
-#include "placement.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "placement.h"
 #include "timing.h"
 
 #define RB_POOL_SPIN_NS 200000u
 
+/* gate: generation << GATE_GEN_SHIFT | GATE_CLOSED while closed | workers joined (low bits). */
+#define GATE_GEN_SHIFT 17
+#define GATE_CLOSED (1ull << 16)
+#define GATE_JOINED 0xFFFFull
+
 struct pool_ctx {
     pthread_mutex_t mu;
     pthread_cond_t work;
-    atomic_ulong generation;
-    atomic_int pending, sleepers, stop;
-    void (*fn)(void *ctx, int part, int nparts);
+    atomic_ullong gate;
+    atomic_int sleepers, stop;
+    void (*fn)(void *ctx);
     void *ctx;
     int nworkers;
     pthread_t *threads;
@@ -41,13 +55,15 @@ static inline void cpu_relax(void)
 #endif
 }
 
+static uint64_t gate_gen(uint64_t g) { return g >> GATE_GEN_SHIFT; }
+
 /* Waits for a generation other than seen; returns it, or 0 when the pool stops. */
-static unsigned long await_work(pool_ctx *p, unsigned long seen)
+static uint64_t await_work(pool_ctx *p, uint64_t seen)
 {
     const uint64_t t0 = timing_now_ns();
     unsigned spins = 0;
     for (;;) {
-        unsigned long g = atomic_load(&p->generation);
+        uint64_t g = gate_gen(atomic_load(&p->gate));
         if (g != seen)
             return g;
         if (atomic_load(&p->stop))
@@ -58,11 +74,21 @@ static unsigned long await_work(pool_ctx *p, unsigned long seen)
     }
     pthread_mutex_lock(&p->mu);
     atomic_fetch_add(&p->sleepers, 1);
-    while (atomic_load(&p->generation) == seen && !atomic_load(&p->stop))
+    while (gate_gen(atomic_load(&p->gate)) == seen && !atomic_load(&p->stop))
         pthread_cond_wait(&p->work, &p->mu);
     atomic_fetch_sub(&p->sleepers, 1);
     pthread_mutex_unlock(&p->mu);
-    return atomic_load(&p->stop) ? 0 : atomic_load(&p->generation);
+    return atomic_load(&p->stop) ? 0 : gate_gen(atomic_load(&p->gate));
+}
+
+/* Joins pass gen if it is still open: 1 joined (fn and ctx are then the pass's), 0 too late. */
+static int join_pass(pool_ctx *p, uint64_t gen)
+{
+    uint64_t g = atomic_load(&p->gate);
+    while (gate_gen(g) == gen && !(g & GATE_CLOSED))
+        if (atomic_compare_exchange_weak(&p->gate, &g, g + 1))
+            return 1;
+    return 0;
 }
 
 static void *worker(void *arg)
@@ -74,10 +100,12 @@ static void *worker(void *arg)
     const placement_cfg *pl = placement_get();
     if (pl->pinned && id < pl->nworkers)
         placement_pin_self(pl->worker_cpus[id]);
-    unsigned long seen = 0;
+    uint64_t seen = 0;
     while ((seen = await_work(p, seen)) != 0) {
-        p->fn(p->ctx, id, p->nworkers + 1);
-        atomic_fetch_sub(&p->pending, 1);
+        if (!join_pass(p, seen))
+            continue;
+        p->fn(p->ctx);
+        atomic_fetch_sub(&p->gate, 1); /* release: this worker's results before the caller's wait ends */
     }
     return NULL;
 }
@@ -97,8 +125,7 @@ int pool_create(int nworkers, pool_ctx **out)
     }
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
-    atomic_init(&p->generation, 0);
-    atomic_init(&p->pending, 0);
+    atomic_init(&p->gate, 0);
     atomic_init(&p->sleepers, 0);
     atomic_init(&p->stop, 0);
     for (int i = 0; i < nworkers; i++) {
@@ -119,19 +146,21 @@ int pool_create(int nworkers, pool_ctx **out)
     return 0;
 }
 
-void pool_run(pool_ctx *p, void (*fn)(void *ctx, int part, int nparts), void *ctx)
+void pool_run(pool_ctx *p, void (*fn)(void *ctx), void *ctx)
 {
     p->fn = fn;
     p->ctx = ctx;
-    atomic_store(&p->pending, p->nworkers);
-    atomic_fetch_add(&p->generation, 1); /* publishes fn and ctx to the workers */
+    /* The previous pass is closed with no worker in it: the next generation, open, nobody joined. */
+    const uint64_t gen = gate_gen(atomic_load(&p->gate)) + 1;
+    atomic_store(&p->gate, gen << GATE_GEN_SHIFT); /* publishes fn and ctx to the workers */
     if (atomic_load(&p->sleepers) > 0) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->work);
         pthread_mutex_unlock(&p->mu);
     }
-    fn(ctx, p->nworkers, p->nworkers + 1);
-    while (atomic_load(&p->pending) > 0)
+    fn(ctx);
+    atomic_fetch_or(&p->gate, GATE_CLOSED);
+    while (atomic_load(&p->gate) & GATE_JOINED)
         cpu_relax();
 }
 

@@ -9,10 +9,14 @@ typedef struct pool_ctx pool_ctx;
 /* Starts nworkers threads (nworkers >= 1). Returns 0, or -1 with errno set. */
 int pool_create(int nworkers, pool_ctx **out);
 
-/* Runs fn(ctx, part, nparts) for part = 0..nparts-1, nparts = workers + 1 (the caller runs the last
- * part itself), and returns when every part has returned. Not reentrant. */
-void pool_run(pool_ctx *p, void (*fn)(void *ctx, int part, int nparts), void *ctx);
+/* Runs fn(ctx) on the calling thread and on every worker that starts while the pass is open, and
+ * returns once the caller's fn has returned and every worker that joined has returned. A worker that
+ * had not started by then never calls fn or touches ctx, so fn must share the work out as it goes
+ * (take pieces from an atomic counter until none is left), never assume a number of calls. Not
+ * reentrant. */
+void pool_run(pool_ctx *p, void (*fn)(void *ctx), void *ctx);
 
+/* Threads that may run a pass: the workers and the caller. */
 int pool_parts(const pool_ctx *p);
 
 void pool_destroy(pool_ctx *p);

@@ -3,9 +3,11 @@
  * pool for large messages (ring_internal.h). ring.c calls it when it fills slots, stages a message
  * and verifies a reply; exercised by tests/test_ring_cpu.c and every GPU run.
  */
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "ring_internal.h"
+#include "timing.h"
 
 /* The two loops that touch every payload byte on the host. Built twice on x86-64 (AVX2 and
  * baseline) and picked at load time, so they run near memory speed wherever the binary runs. */
@@ -53,12 +55,17 @@ RB_VECTOR_CLONES uint32_t ring_check_words(const uint32_t *w, uint32_t lo, uint3
     return bad;
 }
 
-/* One part of a payload split across the pool: words [lo, hi) of w. The checksum is a sum of
- * per-word terms that depend on the word's index, so parts add up to the whole. */
+/* A payload pass shared across the pool: words are taken PAYLOAD_PIECE_WORDS at a time from `next`
+ * by whichever thread is running (pool.h), and each thread adds its pieces' checksum terms and
+ * difference bits in. The checksum is a sum of per-word terms that depend on the word's index, so
+ * pieces add up to the whole in any order. */
+#define PAYLOAD_PIECE_WORDS 4096u /* 16 KiB: a few microseconds of work, hundreds of pieces at 4 MiB */
+
 typedef struct payload_job {
     uint32_t *w;
-    uint32_t n, seed, slot, seq, sums[64], bads[64];
+    uint32_t n, seed, slot, seq;
     ring_pass kind;
+    atomic_uint next, sum, bad;
 } payload_job;
 
 static uint32_t run_pass(const payload_job *j, uint32_t lo, uint32_t hi, uint32_t *bad)
@@ -74,37 +81,52 @@ static uint32_t run_pass(const payload_job *j, uint32_t lo, uint32_t hi, uint32_
     return sum;
 }
 
-static void payload_part(void *ctx, int part, int nparts)
+static void payload_pieces(void *ctx)
 {
     payload_job *j = ctx;
-    uint32_t per = (j->n / (uint32_t)nparts + 63) & ~63u;
-    uint32_t lo = per * (uint32_t)part, hi = lo + per;
-    if (hi > j->n || part == nparts - 1)
-        hi = j->n;
-    j->sums[part] = j->bads[part] = 0;
-    if (lo < hi)
-        j->sums[part] = run_pass(j, lo, hi, &j->bads[part]);
+    uint32_t sum = 0, bad = 0;
+    for (;;) {
+        const uint32_t piece = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
+        if (piece >= (j->n + PAYLOAD_PIECE_WORDS - 1) / PAYLOAD_PIECE_WORDS)
+            break;
+        const uint32_t lo = piece * PAYLOAD_PIECE_WORDS,
+                       hi = j->n - lo < PAYLOAD_PIECE_WORDS ? j->n : lo + PAYLOAD_PIECE_WORDS;
+        uint32_t b;
+        sum += run_pass(j, lo, hi, &b);
+        bad |= b;
+    }
+    atomic_fetch_add_explicit(&j->sum, sum, memory_order_relaxed);
+    atomic_fetch_or_explicit(&j->bad, bad, memory_order_relaxed);
 }
 
 /* Runs one pass over n payload words, on the pool when they are many. Returns the checksum and, for
  * PASS_CHECK, the difference mask in *bad. */
-uint32_t ring_payload_pass(ring *r, ring_pass kind, uint32_t *w, uint32_t n, uint32_t slot, uint32_t seq, uint32_t *bad)
+static uint32_t payload_pass(ring *r, payload_job *j, uint32_t *bad)
 {
-    payload_job j = {.w = w, .n = n, .seed = r->cfg.seed, .slot = slot, .seq = seq, .kind = kind};
-    uint32_t b = 0;
-    if (!r->pool || n * 4u < RING_POOL_MIN_BYTES || pool_parts(r->pool) > 64) {
-        uint32_t sum = run_pass(&j, 0, n, &b);
-        if (bad)
-            *bad = b;
-        return sum;
-    }
-    pool_run(r->pool, payload_part, &j);
-    uint32_t sum = 0;
-    for (int p = 0; p < pool_parts(r->pool); p++) {
-        sum += j.sums[p];
-        b |= j.bads[p];
+    uint32_t b = 0, sum;
+    if (!r->pool || j->n * 4u < RING_POOL_MIN_BYTES)
+        sum = run_pass(j, 0, j->n, &b);
+    else {
+        pool_run(r->pool, payload_pieces, j); /* the pool's wait orders the threads' adds before these loads */
+        sum = atomic_load(&j->sum);
+        b = atomic_load(&j->bad);
     }
     if (bad)
         *bad = b;
+    return sum;
+}
+
+/* Large passes are timed into ring_stats.payload_ns (RING_TIMED_MIN_BYTES). */
+uint32_t ring_payload_pass(ring *r, ring_pass kind, uint32_t *w, uint32_t n, uint32_t slot, uint32_t seq, uint32_t *bad)
+{
+    payload_job j = {.w = w, .n = n, .seed = r->cfg.seed, .slot = slot, .seq = seq, .kind = kind};
+    atomic_init(&j.next, 0);
+    atomic_init(&j.sum, 0);
+    atomic_init(&j.bad, 0);
+    if (n * 4u < RING_TIMED_MIN_BYTES)
+        return payload_pass(r, &j, bad);
+    const uint64_t t0 = timing_now_ns();
+    const uint32_t sum = payload_pass(r, &j, bad);
+    r->st.payload_ns += timing_now_ns() - t0;
     return sum;
 }

@@ -16,6 +16,7 @@ void trial_cond_take(env_clocks *clocks, trial_cond *out)
 {
     out->cpu = placement_current_cpu();
     out->ctx_switches = placement_ctx_switches();
+    hostload_take(out->cpu, &out->load);
     env_clocks_read(clocks, &out->sm_mhz, &out->mem_mhz, &out->reasons);
     out->t_ns = timing_now_ns();
 }
@@ -39,6 +40,7 @@ static trial_part *part_add(trial_out *o, rb_family fam, uint64_t size, uint32_t
     p->msgs_per_s = NAN;
     for (int k = 0; k < RB_CALL_KIND_COUNT; k++)
         p->calls[k] = NAN;
+    p->payload_s = NAN;
     return p;
 }
 
@@ -188,6 +190,8 @@ static void part_integrity(trial_part *p, ring *r, const ring_stats *before)
     p->duplicated = now->duplicated - before->duplicated;
     p->corrupted = now->corrupted - before->corrupted;
     p->kernel_errors = ring_cb_read(r, &k) == RING_OK ? k.errors : 0;
+    if (p->size >= RING_TIMED_MIN_BYTES)
+        p->payload_s = (double)(now->payload_ns - before->payload_ns) * 1e-9;
     if (p->lost || p->duplicated || p->corrupted || p->kernel_errors) {
         char why[RB_REASON_LEN];
         snprintf(why, sizeof why,
@@ -336,6 +340,7 @@ static int trial_control(const trial_cfg *c, op_ctx *x, trial_out *o)
                 break;
             }
             measure_samples_push(&lc[step]->s, us);
+            lc[step]->s.elapsed_s += us * 1e-6; /* each step is timed once: its own time is its sample */
             if (step == 1 && !cb_done) {
                 for (int f = 0; f < 3; f++)
                     if (measure_counted(c, &c->cb, cb_ops[f], x, cb[f]) == 1)

@@ -4,7 +4,8 @@
  * trials run in which order; results/ writes what they produce).
  *
  * The conditions of a trial are taken around it (trial_cond_take): the CPU of the polling thread, its
- * involuntary context switches, and the GPU's SM and memory clocks with NVML's throttle reasons.
+ * involuntary context switches, the machine's stolen, interrupt and other processes' CPU time and this
+ * process's faults (hostload.h), and the GPU's SM and memory clocks with NVML's throttle reasons.
  */
 #ifndef RINGBENCH_TRIAL_H
 #define RINGBENCH_TRIAL_H
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "env.h"
+#include "hostload.h"
 #include "platform_limits.h"
 #include "measure.h"
 #include "modes.h"
@@ -23,6 +25,7 @@
 /* What the host and the GPU were doing around a trial. */
 typedef struct trial_cond {
     int cpu;                    /* sched_getcpu of the polling thread; -1 unknown */
+    hostload load;              /* the machine's CPU counters (hostload.h) */
     long ctx_switches;          /* its involuntary context switches so far; -1 unknown */
     double sm_mhz, mem_mhz;     /* NaN when unknown */
     unsigned long long reasons; /* NVML clock-event (throttle) reason bits */
@@ -69,6 +72,7 @@ typedef struct trial_part {
     double msgs_per_s; /* throughput parts: messages per second; else NaN */
     uint64_t messages, lost, duplicated, corrupted, kernel_errors;
     double calls[RB_CALL_KIND_COUNT]; /* CUDA calls per operation by cuda_calls.h kind; NaN not counted */
+    double payload_s; /* ring parts of at least RING_TIMED_MIN_BYTES: host time in payload passes; else NaN */
 } trial_part;
 
 #define RB_TRIAL_MAX_PARTS 16

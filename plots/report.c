@@ -445,6 +445,7 @@ static int write_report_md(const report_run *run, const char *dir, const report_
     sized_table_md(md, run, RB_FAM_THROUGHPUT);
     window_md(md, run);
     report_modes_md(md, run, "");
+    report_slow_md(md, run);
     baselines_md(md, run);
     plots_md(md);
     fputs("\n", md);

@@ -97,6 +97,9 @@ void report_notes_md(FILE *md, const report_run *run, const char *name);
 /* The section of report.md / compare.md naming the time cells of run whose samples have two modes
  * (report_modes.c); which says whose cells they are in a comparison ("" in a report). */
 void report_modes_md(FILE *md, const report_run *run, const char *which);
+/* The section of report.md counting slow trials per size, with the machine's load beside them
+ * (report_slow.c). */
+void report_slow_md(FILE *md, const report_run *run);
 
 /* "8 B", "4 KiB", "4 MiB" into buf; returns buf. */
 char *report_size_str(uint64_t bytes, char *buf, size_t n);

@@ -218,7 +218,7 @@ static void validate_trials(h5in *r)
         return;
     for (size_t t = 0; t < r->ntrials; t++) {
         rb_trial *tr = &r->trials[t];
-        if (r->schema >= 3 && rb_trial_check(tr) != tr->check)
+        if (r->schema >= 3 && rb_trial_check_schema(tr, r->schema) != tr->check)
             mark_trial(r, t, "its checksum does not match: the trial was changed after it was written");
         else if (tr->sample_offset != next)
             mark_trial(r, t,

@@ -197,6 +197,26 @@ static int column_new_in_schema3(const char *name)
     return strcmp(name, "samples_check") == 0 || strcmp(name, "check") == 0;
 }
 
+/* Columns of /trials that schema 4 added (RB_TRIAL_COLUMNS_4): the machine's load and the part's
+ * own time. Files before it are read without them; trial_defaults4 says "unknown". */
+static int trial_column_new_in_schema4(const char *name)
+{
+#define RB_NEW4(kind, field, unit) || strcmp(name, #field) == 0
+    return 0 RB_TRIAL_COLUMNS_4(RB_NEW4);
+#undef RB_NEW4
+}
+
+static int trial_column_new_since_schema3(const char *name)
+{
+    return column_new_in_schema3(name) || trial_column_new_in_schema4(name);
+}
+
+static void trial_defaults4(rb_trial *t)
+{
+    t->part_s = t->payload_s = t->steal_ms = t->cpu_steal_ms = t->max_steal_ms = t->irq_ms = t->others_ms = NAN;
+    t->minflt = t->majflt = t->proc_ctx_switches = -1;
+}
+
 static int column_new_since_schema1(const char *name)
 {
     return column_new_in_schema2(name) || column_new_in_schema3(name);
@@ -430,6 +450,7 @@ static int trials_present_rows(h5in *r, char *err, size_t errlen)
         t->cpu_start = t->cpu_end = -1;
         t->ctx_switches = -1;
         t->sm_mhz_start = t->sm_mhz_end = t->mem_mhz_start = t->mem_mhz_end = NAN;
+        trial_defaults4(t);
         r->trial_row[r->ntrials++] = i;
     }
     return 0;
@@ -447,14 +468,19 @@ int h5in_trials_read(h5in *r, char *err, size_t errlen)
         h5in_put_damaged(err, errlen, r->path, "building the rb_trial type");
         return -1;
     }
-    rc = table_read(r, RB_H5_TRIALS, full, r->schema < 3 ? column_new_in_schema3 : NULL, 1, &trials, &r->ntrials, err,
-                    errlen);
+    rc = table_read(r, RB_H5_TRIALS, full,
+                    r->schema < 3   ? trial_column_new_since_schema3
+                    : r->schema < 4 ? trial_column_new_in_schema4
+                                    : NULL,
+                    1, &trials, &r->ntrials, err, errlen);
     H5Tclose(full);
     r->trials = trials;
     if (rc < 0)
         return -1;
     for (size_t i = 0; i < r->ntrials; i++) {
         terminate_trial(&r->trials[i]);
+        if (r->schema < 4)
+            trial_defaults4(&r->trials[i]);
         if (r->trials[i].trial_id != (int32_t)i) {
             h5in_put_err(err, errlen, "%s: damaged file: " RB_H5_TRIALS " row %zu says it is trial %d", r->path, i,
                          (int)r->trials[i].trial_id);

@@ -111,12 +111,17 @@ uint64_t rb_row_check(const rb_row *x)
     return h;
 }
 
-uint64_t rb_trial_check(const rb_trial *x)
+uint64_t rb_trial_check_schema(const rb_trial *x, int schema)
 {
     uint64_t h = FNV_OFFSET;
-    RB_TRIAL_COLUMNS(CHECK_COLUMN)
+    RB_TRIAL_COLUMNS_3(CHECK_COLUMN)
+    if (schema >= 4) {
+        RB_TRIAL_COLUMNS_4(CHECK_COLUMN)
+    }
     return h;
 }
+
+uint64_t rb_trial_check(const rb_trial *x) { return rb_trial_check_schema(x, RB_SCHEMA_VERSION); }
 
 #undef CHECK_COLUMN
 #undef CHECK_STR

@@ -12,7 +12,7 @@
 
 #include "call_kinds.h"
 
-#define RB_SCHEMA_VERSION 3
+#define RB_SCHEMA_VERSION 4
 
 /* Groups, datasets and file-level attributes. */
 #define RB_H5_CELLS "/cells"        /* compound table, one rb_row per row */
@@ -237,9 +237,23 @@ typedef struct rb_trial {
     uint64_t throttle_start, throttle_end; /* NVML clock-event (throttle) reason bits; 0 none */
     uint64_t samples_check;                /* schema 3: of its n samples in /trial_samples (rb_check_samples) */
     uint64_t check;                        /* schema 3: of every other column of this trial (rb_trial_check) */
+    /* Schema 4: what else used the machine meanwhile (harness/hostload.h), over the whole trial (all its
+     * parts), and where this part's own time went. NaN (times) or -1 (counts) where unknown, and in
+     * files of schema 3 or older. */
+    double part_s;             /* this part's own measuring time (warm-up excluded) */
+    double payload_s;          /* of part_s: host time in payload passes of messages of at least
+                                * 64 KiB (generate, sum, check; RING_TIMED_MIN_BYTES); NaN below */
+    double steal_ms;           /* CPU time the hypervisor took from this guest, all CPUs */
+    double cpu_steal_ms;       /* of it, from the polling thread's CPU */
+    double max_steal_ms;       /* of it, from the one CPU that lost most */
+    double irq_ms;             /* interrupt and softirq time, all CPUs */
+    double others_ms;          /* CPU time of every other process, all CPUs (10 ms ticks) */
+    int64_t minflt, majflt;    /* this process's page faults */
+    int64_t proc_ctx_switches; /* this process's involuntary context switches, every thread */
 } rb_trial;
 
-#define RB_TRIAL_COLUMNS(X)            \
+#define RB_TRIAL_COLUMNS(X) RB_TRIAL_COLUMNS_3(X) RB_TRIAL_COLUMNS_4(X)
+#define RB_TRIAL_COLUMNS_3(X)          \
     X(I32, trial_id, "index")          \
     X(I32, cell_id, "index")           \
     X(STR, family, "")                 \
@@ -278,18 +292,33 @@ typedef struct rb_trial {
     X(U64, throttle_end, "bitmask")    \
     X(U64, samples_check, "FNV-1a 64") \
     X(U64, check, "FNV-1a 64")
+/* The trial columns schema 4 added (after `check`, so a schema-3 trial's checksum is over the list
+ * above alone: rb_trial_check_schema). */
+#define RB_TRIAL_COLUMNS_4(X)  \
+    X(F64, part_s, "s")        \
+    X(F64, payload_s, "s")     \
+    X(F64, steal_ms, "ms")     \
+    X(F64, cpu_steal_ms, "ms") \
+    X(F64, max_steal_ms, "ms") \
+    X(F64, irq_ms, "ms")       \
+    X(F64, others_ms, "ms")    \
+    X(I64, minflt, "count")    \
+    X(I64, majflt, "count")    \
+    X(I64, proc_ctx_switches, "count")
 
 /* Schema 3 checksums: 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
  *   rb_check_samples  over the samples' float64 values as 8 little-endian bytes each, in order
  *   rb_row_check      over every column of the row in RB_ROW_COLUMNS order except `check`: an integer
  *                     or float64 as its 4 or 8 little-endian bytes, a string as its bytes up to the
  *                     first NUL (at most the field's size) followed by one 0 byte
- *   rb_trial_check    the same over RB_TRIAL_COLUMNS
+ *   rb_trial_check    the same over RB_TRIAL_COLUMNS; rb_trial_check_schema over the columns the
+ *                     given schema had (schema 3: RB_TRIAL_COLUMNS_3 alone)
  * Not cryptographic: they catch damage, not a forger who recomputes them (the reader's other checks
  * of units, signs and identities are for that). */
 uint64_t rb_check_samples(const double *samples, size_t n);
 uint64_t rb_row_check(const rb_row *row);
 uint64_t rb_trial_check(const rb_trial *trial);
+uint64_t rb_trial_check_schema(const rb_trial *trial, int schema);
 
 /* Counts on the root written when the file is closed (schema 3): a table or the samples dataset
  * that holds fewer or more than these was cut or grown after the run. */

@@ -70,10 +70,12 @@ for r in c:
         assert r["n"] > 0 and r["p50"] > 0
     if r["status"] == b"invalid":
         assert r["host_mem"] == b"malloc" and (r["ctrl"] == b"mapped" or r["xfer"] == b"zerocopy")
+import numpy as np
 valid = {(r["host_mem"], r["xfer"], r["launch"], r["ctrl"]) for r in c if r["family"] == b"latency" and r["status"] == b"ok"}
 assert len(valid) == 26, len(valid)
-# Schema 3: every ok row has its two trials, each with its own samples and the polling CPU.
-assert f.attrs["schema_version"] == 3
+# Schema 3: every ok row has its two trials, each with its own samples and the polling CPU; schema 4:
+# the part's own time and the machine's load around the trial.
+assert f.attrs["schema_version"] == 4
 t = f["/trials"][:]
 for r in c:
     if r["status"] != b"ok":
@@ -85,6 +87,9 @@ for r in c:
     assert sum(mine["n"]) == r["n"], (sum(mine["n"]), r["n"])
     for m in mine:
         assert m["cpu_start"] >= 0
+        assert m["part_s"] > 0 and m["part_s"] <= m["elapsed_s"], (m["part_s"], m["elapsed_s"])
+        assert np.isnan(m["payload_s"])  # no message of 64 KiB or more in this run
+        assert m["steal_ms"] >= 0 and m["irq_ms"] >= 0 and m["minflt"] >= 0 and m["proc_ctx_switches"] >= 0, m
         assert m["sample_offset"] + m["n"] <= f["/trial_samples"].shape[0]
 # The samples checksum as SCHEMA.md defines it (FNV-1a 64 over the little-endian float64 bytes),
 # recomputed here independently of the C code, on the first trials.

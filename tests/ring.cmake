@@ -50,3 +50,6 @@ else()
            COMMAND sh -c "echo 'built without CUDA (no nvcc when configured): the GPU tests were not built; skipped'; exit 77")
   set_tests_properties(gpu_ring_not_built PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77)
 endif()
+
+# The host's worker pool (harness/pool.c): pieces done once, passes that do not wait for absent workers.
+rb_add_test(test_pool SOURCES test_pool.c LIBS rb_ring LABELS unit)

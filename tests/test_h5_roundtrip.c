@@ -199,7 +199,7 @@ static void check_columns_cover_row(void)
 #undef COVER_T
 #undef RB_COVER
     CHECK_MSG(sizeof(rb_trial) - end < alignof(rb_trial), "rb_trial has fields after the last column");
-    CHECK_INT(ncols, 38);
+    CHECK_INT(ncols, 48);
 }
 
 static void check_families(void)
@@ -726,6 +726,16 @@ static void test_trials(void)
         t.sm_mhz_start = 1980;
         t.sm_mhz_end = NAN;
         t.throttle_end = UINT64_MAX;
+        t.part_s = 0.25;
+        t.payload_s = NAN;
+        t.steal_ms = 30;
+        t.cpu_steal_ms = 0;
+        t.max_steal_ms = 20;
+        t.irq_ms = -0.0;
+        t.others_ms = -7.5; /* ticks against microseconds: a little below 0 is legitimate */
+        t.minflt = 12;
+        t.majflt = -1;
+        t.proc_ctx_switches = INT64_MAX;
         double s[5];
         for (size_t i = 0; i < counts[k]; i++)
             s[i] = 100.0 * rounds[k] + (double)i;
@@ -757,6 +767,9 @@ static void test_trials(void)
     CHECK(t != NULL && t->cpu_start == 3 && t->cpu_end == -1 && t->ctx_switches == INT64_MIN);
     CHECK(t != NULL && t->sm_mhz_start == 1980 && isnan(t->sm_mhz_end) && t->throttle_end == UINT64_MAX);
     CHECK(t != NULL && strcmp(t->family, "latency") == 0 && t->trial == 2);
+    CHECK(t != NULL && t->part_s == 0.25 && isnan(t->payload_s) && t->steal_ms == 30 && t->cpu_steal_ms == 0 &&
+          t->max_steal_ms == 20);
+    CHECK(t != NULL && t->others_ms == -7.5 && t->minflt == 12 && t->majflt == -1 && t->proc_ctx_switches == INT64_MAX);
     CHECK(h5in_trial(r, 4) == NULL);
     CHECK_STR(h5in_trial(r, 3)->family, "latency"); /* the orphan trial is kept */
     double *all = NULL;
