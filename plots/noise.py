@@ -23,6 +23,7 @@ The candidate figures (results/RESULTS.md "Nightly tracking" says which `track` 
          the series' median harness_overhead: the op's time beyond the clock pair that times it
   memcpy the trial medians divided by the same round's pinned memcpy of that size (relative to the
          run's own mean of it), then their median
+  track  what `ringbench track` judges: best for throughput, cb_read and cb_write, p50 for the rest
 The machine shift of a run is the median over every machine reference cell (memcpy, launch, graph,
 call costs, floor) of its log change against the series' median (or against run A), as `track` does.
 Exit 0; 2 on a usage or file error.
@@ -40,7 +41,8 @@ except ImportError as e:  # pragma: no cover
 OVERHEAD = "harness_overhead/-/-/-/-/0/0"
 FLOOR = "base_floor/-/-/-/-/4/1"
 RING = ("latency", "throughput", "cb_", "lc_", "harness_overhead")
-FIGURES = ("p50", "best", "geo", "clock", "memcpy")
+FIGURES = ("p50", "best", "geo", "clock", "memcpy", "track")
+BEST_FAMILIES = ("throughput", "cb_read", "cb_write")  # harness/track_detect.c track_best_trial_family
 Z_NEED = 3.3  # the |z| a headline cell needs with 11 baseline runs (4.5 % over 6 cells, Bonferroni on t(10))
 
 
@@ -64,6 +66,8 @@ class Run:
             print(f"noise.py: {path}: no /trials (schema 1)", file=sys.stderr)
             sys.exit(2)
         self.path = path
+        # --cb-batch k: a cb read/write sample is the time of k operations / k, sharing one clock pair
+        self.cb_batch = float(f["provenance"].attrs.get("cb_batch", 1)) if "provenance" in f else 1.0
         self.cells = {cell_key(r): r for r in f["cells"][...]}
         self.samples = f["trial_samples"][...]
         self.trials = {}
@@ -108,6 +112,8 @@ def figure(run, key, how, clock=0.0):
         return float("nan")
     c, tr = run.cells[key], run.trials.get(key, {})
     x = np.array([tr[r]["p50"] for r in sorted(tr)])
+    if how == "track":
+        how = "best" if key.split("/")[0] in BEST_FAMILIES else "p50"
     if how == "p50" or len(x) == 0:
         return float(c["p50"])
     if how == "best":
@@ -117,7 +123,8 @@ def figure(run, key, how, clock=0.0):
         return float(np.exp(np.mean(np.log(x))))
     if how == "clock":
         ov = run.trials.get(OVERHEAD, {})
-        v = [tr[r]["p50"] - ov[r]["p50"] for r in sorted(tr) if r in ov]
+        k = run.cb_batch if key.startswith(("cb_read", "cb_write")) else 1.0
+        v = [tr[r]["p50"] - ov[r]["p50"] / k for r in sorted(tr) if r in ov]
         return float(np.median(v) + clock) if v and not run.rate(key) else float(c["p50"])
     if how == "memcpy":
         ref = round_ref(run, memcpy_keys(key)) if int(key.split("/")[5]) > 0 else {}
@@ -206,15 +213,17 @@ def decompose_row(runs, key):
 
 def clock_table(runs, keys):
     """How much of a single-op sample is the clock pair: harness_overhead (two clock reads around
-    nothing) against the cell, per round, over the series."""
-    print("\n| cell | p50 (median over runs) | same-round clock pair (harness_overhead p50), range over trials |"
+    nothing) against the cell, per round, over the series; with --cb-batch k the pair is shared by k
+    operations, so its share of a sample is pair / (k x p50)."""
+    print("\n| cell | p50 (median over runs) x cb_batch | same-round clock pair (harness_overhead p50), range over trials |"
           " sample resolution | share of the cell that is the clock pair |")
     print("| --- | --- | --- | --- | --- |")
     ov = [t["p50"] for r in runs for t in r.trials.get(OVERHEAD, {}).values()]
+    batch = np.median([r.cb_batch for r in runs])
     for k in keys:
-        p = np.median([r.cells[k]["p50"] for r in runs])
+        p = np.median([r.cells[k]["p50"] for r in runs]) * batch
         print(f"| {k} | {1000 * p:.1f} ns | {1000 * np.median(ov):.1f} ns ({1000 * min(ov):.0f}-{1000 * max(ov):.0f} ns)"
-              f" | 1 ns | {100 * np.median(ov) / p:.0f}% |")
+              f" | {1 / batch:.2g} ns | {100 * np.median(ov) / p:.0f}% |")
 
 
 def decompose(runs):
@@ -252,18 +261,19 @@ def aa(a, b):
     shift = machine_shift(runs, against=0)[1]
     clock = 0.5 * (a.cells[OVERHEAD]["p50"] + b.cells[OVERHEAD]["p50"])
     print(f"A/A {a.path} -> {b.path}: machine shift {100 * shift:+.1f}%\n")
-    print("| figure | latency cells: median abs change after the shift | throughput cells |")
-    print("| --- | --- | --- |")
+    print("| figure | latency cells: median abs change after the shift | throughput cells | control-block and "
+          "lifecycle cells |")
+    print("| --- | --- | --- | --- |")
     keys = [k for k in a.cells if a.ok(k) and b.ok(k)]
     for how in FIGURES:
         out = []
-        for fam in ("latency/", "throughput/"):
+        for fam in ("latency/", "throughput/", ("cb_", "lc_")):
             d = []
             for k in (k for k in keys if k.startswith(fam)):
                 x = math.log(figure(b, k, how, clock) / figure(a, k, how, clock))
                 d.append(abs(math.expm1(x + shift if a.rate(k) else x - shift)))
             out.append(f"{100 * np.median(d):.2f}% ({len(d)})")
-        print(f"| {how} | {out[0]} | {out[1]} |")
+        print(f"| {how} | {out[0]} | {out[1]} | {out[2]} |")
 
 
 def main(argv):
