@@ -27,7 +27,7 @@
 /* What the command line says, before anything is checked. */
 typedef struct run_args {
     const char *preset, *modes, *sizes, *output, *backend, *cpu_list, *windows, *inject, *platform;
-    int device, force, quiet, report, trials, lock_clocks, workers;
+    int device, force, quiet, report, trials, lock_clocks, workers, cb_batch;
     uint32_t seed;
     double timeout_s, lifetime_s, warmup_s; /* lifetime_s 0: not given */
     unsigned long long pinned_ceiling, pinned_max;
@@ -191,6 +191,9 @@ static void usage_run(FILE *f)
                "                      an idle ring queues its whole round trip in stream order (stream memory\n"
                "                      operations, where `ringbench probe` says they work) instead of fetching\n"
                "                      each reply once the host sees out_tail (default: off, slower on the H100)\n"
+               "  --cb-batch K        time control-block reads and writes K at a time, each sample their time / K\n"
+               "                      (default 1: one operation between two clock reads, ~40 ns of a ~50 ns\n"
+               "                      read); the file records it (provenance cb_batch)\n"
                "  --warmup S          warm the GPU up to its application clock for at most S seconds before the\n"
                "                      first trial (default 3; 0 = no warm-up)\n"
                "  --lock-clocks       lock the GPU's SM clock at its application clock for the run (needs root and\n"
@@ -250,7 +253,8 @@ enum {
     OPT_LOCK_CLOCKS,
     OPT_FORCE,
     OPT_QUIET,
-    OPT_REPORT
+    OPT_REPORT,
+    OPT_CB_BATCH
 };
 
 static const struct option run_opts[] = {CLI_OPT_HELP,
@@ -276,6 +280,7 @@ static const struct option run_opts[] = {CLI_OPT_HELP,
                                          {"force", no_argument, NULL, OPT_FORCE},
                                          {"quiet", no_argument, NULL, OPT_QUIET},
                                          {"report", no_argument, NULL, OPT_REPORT},
+                                         {"cb-batch", required_argument, NULL, OPT_CB_BATCH},
                                          CLI_RING_SWITCH_OPTS,
                                          {NULL, 0, NULL, 0}};
 
@@ -305,6 +310,7 @@ static int run_option(int c, const char *v, run_args *a)
     case OPT_FORCE: a->force = 1; break;
     case OPT_QUIET: a->quiet = 1; break;
     case OPT_REPORT: a->report = 1; break;
+    case OPT_CB_BATCH: a->cb_batch = (int)cli_parse_long("--cb-batch", v, 1, 1024); break;
     default:
         if (!cli_ring_switch(c, &a->sw))
             return CLI_EXIT_USAGE;
@@ -322,6 +328,7 @@ static int run_parse(int argc, char **argv, run_args *a)
                     .timeout_s = 5,
                     .warmup_s = 3,
                     .workers = -1,
+                    .cb_batch = 1,
                     .sw = CLI_RING_SWITCHES_DEFAULT};
     /* Kept as typed, before getopt reorders argv. */
     for (int i = 0; i < argc + 1 && strlen(a->cmdline) < sizeof a->cmdline - 64; i++) {
@@ -455,6 +462,7 @@ static int run_policy(run_args *a, run_plan *p)
     o->stream_ops = a->sw.stream_ops;
     o->no_early_replies = !a->sw.early_replies;
     o->shortcuts_busy = a->sw.shortcuts_busy;
+    o->cb_batch = (size_t)a->cb_batch;
     if ((rc = run_check_device(a, p)) != 0)
         return rc;
     run_pinned_policy(a, p);
@@ -502,6 +510,7 @@ static int run_write_provenance(h5out *w, const run_args *a, run_plan *p)
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_take", a->sw.early_take ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "leader_reply", a->sw.leader_reply ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", a->sw.stream_ops ? "on" : "off") != 0 ||
+        h5out_attr_f64(w, RB_H5_PROVENANCE, "cb_batch", (double)a->cb_batch) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_replies", a->sw.early_replies ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_take_of", a->sw.shortcuts_busy ? "any message" : "lone messages") !=
             0)

@@ -20,7 +20,7 @@
 typedef struct track_args {
     const char *run, *dir, *export_path;
     double window, min_history, z, min_effect;
-    int same_env, page, raw;
+    int same_env, page, raw, p50;
 } track_args;
 
 /* An injected or limits-applied run (run_label.h) is not a measurement of its machine as it is: it
@@ -58,6 +58,8 @@ static void usage_track(FILE *f)
         "                     the |z| that keeps the night's false-alarm budget at 5%% (shown per cell)\n"
         "  --raw              judge raw figures: do not remove the machine's shift (the same-run memcpy\n"
         "                     references of each size) from the ring cells\n"
+        "  --p50              judge throughput, cb_read and cb_write on their p50 like every other cell,\n"
+        "                     not on each run's best trial (the highest trial median of a rate, the lowest of a time)\n"
         "  --min-effect PCT   smallest change called, in percent (default 3)\n"
         "  --same-env         compare only with runs of the same environment too (driver, kernel, ...)\n"
         "  --export FILE      write every cell's judgement to FILE (.json: JSON, needs jansson; else CSV);\n"
@@ -76,6 +78,7 @@ enum {
     OPT_MIN_EFFECT,
     OPT_SAME_ENV,
     OPT_RAW,
+    OPT_P50,
     OPT_NO_PAGE,
     OPT_PAGE
 };
@@ -91,6 +94,7 @@ static const struct option track_opts[] = {
     {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
     {"same-env", no_argument, NULL, OPT_SAME_ENV},
     {"raw", no_argument, NULL, OPT_RAW},
+    {"p50", no_argument, NULL, OPT_P50},
     {"no-page", no_argument, NULL, OPT_NO_PAGE},
     {"page", no_argument, NULL, OPT_PAGE},
     {NULL, 0, NULL, 0}};
@@ -108,6 +112,7 @@ static int track_option(int c, const char *v, track_args *a)
     case OPT_MIN_EFFECT: return cli_number("track", "--min-effect", v, 0, 1000, &a->min_effect);
     case OPT_SAME_ENV: a->same_env = 1; return 0;
     case OPT_RAW: a->raw = 1; return 0;
+    case OPT_P50: a->p50 = 1; return 0;
     case OPT_NO_PAGE: a->page = 0; return 0;
     case OPT_PAGE: a->page = 1; return 0;
     default: return -1; /* cli_getopt said why */
@@ -161,8 +166,12 @@ static int track_add(hist *h, const track_args *a, const track_options *o)
 /* Judges a->run (when given) in the history and refreshes the page. Returns the exit status. */
 static int track_history(const track_args *a)
 {
-    track_options o = {
-        {(size_t)a->window, (size_t)a->min_history, a->z, a->min_effect / 100}, a->same_env, a->export_path, 0, a->raw};
+    track_options o = {{(size_t)a->window, (size_t)a->min_history, a->z, a->min_effect / 100},
+                       a->same_env,
+                       a->export_path,
+                       0,
+                       a->raw,
+                       a->p50};
     if (a->export_path) {
         size_t n = strlen(a->export_path);
         o.export_json = n >= 5 && strcmp(a->export_path + n - 5, ".json") == 0;

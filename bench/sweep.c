@@ -539,6 +539,7 @@ static trial_cfg sweep_trial_cfg(const sweep_opts *o, volatile sig_atomic_t *sto
                        .no_early_replies = o->no_early_replies,
                        .shortcuts_busy = o->shortcuts_busy,
                        .stream_ops = o->stream_ops,
+                       .cb_batch = o->cb_batch,
                        .limits = o->limits,
                        .nwindows = o->nwindows,
                        .stop = stop};

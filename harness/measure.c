@@ -51,6 +51,7 @@ int measure_run(const measure_policy *p, measure_op_fn op, void *ctx, measure_sa
         if ((*op_rc = op(ctx)) != 0)
             return -1;
     }
+    const size_t batch = p->batch > 1 ? p->batch : 1;
     stats_stopper st;
     stats_stopper_init(&st);
     const uint64_t t_start = timing_now_ns();
@@ -61,13 +62,14 @@ int measure_run(const measure_policy *p, measure_op_fn op, void *ctx, measure_sa
             break;
         }
         const uint64_t t0 = timing_now_ns();
-        *op_rc = op(ctx);
+        for (size_t b = 0; b < batch && *op_rc == 0; b++)
+            *op_rc = op(ctx);
         const uint64_t t1 = timing_now_ns();
         if (*op_rc != 0) {
             rc = -1;
             break;
         }
-        if (measure_samples_push(s, (double)(t1 - t0) * 1e-3) != 0) {
+        if (measure_samples_push(s, (double)(t1 - t0) * 1e-3 / (double)batch) != 0) {
             rc = -1;
             break;
         }

@@ -17,6 +17,10 @@
 typedef struct measure_policy {
     size_t warmup;   /* operations run and discarded first */
     stats_rule rule; /* when to stop */
+    size_t batch;    /* operations per sample, back to back between the two clock reads; the sample is
+                        their time divided by batch (0 or 1: one). For operations of tens of ns, whose
+                        single sample is mostly the clock pair (~40 ns, moving 29-56 ns from trial to
+                        trial on the H100's KVM guest): batch k shares that pair among k operations. */
 } measure_policy;
 
 /* One operation; returns 0, or non-zero to abort the measurement (the caller knows why). */
@@ -29,9 +33,9 @@ typedef struct measure_samples {
     double elapsed_s; /* measuring time, warm-up excluded */
 } measure_samples;
 
-/* Measures op. Returns 0 with s filled (the caller frees s->us with measure_samples_free), -1 when op
- * failed (its return value in *op_rc) or memory ran out, and 1 when *stop was raised (s holds what
- * was taken so far). */
+/* Measures op (in batches of p->batch per sample). Returns 0 with s filled (the caller frees s->us with
+ * measure_samples_free), -1 when op failed (its return value in *op_rc) or memory ran out, and 1 when *stop was raised
+ * (s holds what was taken so far). */
 int measure_run(const measure_policy *p, measure_op_fn op, void *ctx, measure_samples *s, int *op_rc,
                 volatile sig_atomic_t *stop);
 

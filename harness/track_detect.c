@@ -5,6 +5,7 @@
 #include "track_detect.h"
 
 #include "stats.h"
+#include "verdict.h"
 
 #include <errno.h>
 #include <math.h>
@@ -174,6 +175,31 @@ void track_remove_shift(track_point *s, size_t n, const double *shift, int rate)
         s[i].lo *= f;
         s[i].hi *= f;
     }
+}
+
+int track_best_trial_family(const char *family)
+{
+    return family &&
+           (strcmp(family, "throughput") == 0 || strcmp(family, "cb_read") == 0 || strcmp(family, "cb_write") == 0);
+}
+
+void track_unwiden_trials_interval(track_point *p, size_t k)
+{
+    if (k < 2 || !(p->est > 0 && p->lo > 0 && p->hi > 0 && isfinite(p->hi)))
+        return;
+    double c = stats_small_k_factor(k, VERDICT_CONF);
+    p->lo = p->est * exp(log(p->lo / p->est) / c);
+    p->hi = p->est * exp(log(p->hi / p->est) / c);
+}
+
+void track_use_best_trial(track_point *p, double best)
+{
+    if (!(best > 0 && isfinite(best) && p->est > 0))
+        return;
+    double f = best / p->est;
+    p->est = best;
+    p->lo *= f;
+    p->hi *= f;
 }
 
 int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, double *hi_share)

@@ -80,6 +80,30 @@ double track_family_threshold(double alpha, size_t m, size_t n_baseline);
  * multiplied. */
 void track_remove_shift(track_point *s, size_t n, const double *shift, int rate);
 
+/* What one run contributes to a ring cell's series (results/RESULTS.md "Nightly tracking"; the numbers
+ * behind these rules come from plots/noise.py on the calibration series and the A/A pairs).
+ *
+ * Which figure: throughput and the single control-block reads and writes are judged on the run's best
+ * trial (the highest trial median of a rate, the lowest of a time; the cells columns trial_p50_max and
+ * trial_p50_min), every other cell on its p50. Their noise sits between trials, not within them, and
+ * is one-sided: a full-window ring lands fast or slow for a whole trial (0.155 or 0.22 GB/s at 8 B on
+ * the H100), and a ~50 ns control-block read is ~75% the two clock reads that time it, whose cost moves
+ * 29-56 ns from round to round. A trial can be slowed by these, never sped up, while a real slowdown
+ * moves every trial, the best among them. Latency cells keep their p50: there the best trial was
+ * not steadier, and judging it turned a night of the series red. */
+int track_best_trial_family(const char *family);
+
+/* p's interval, when it is a trial-level interval of k >= 2 trials (ci_method "trials"), made the
+ * plain percentile interval that the noise floor's standard error needs: the file's is widened by
+ * c_k = t(k-1) / z (stats_small_k_factor; 2.19 for 3 trials, 1.42 for 5) so that it covers 95% with so
+ * few trials, and read as (log hi - log lo) / (2 z) it overstated the trials' standard error by c_k.
+ * Widths are scaled in log space around est; other points are left as they are. */
+void track_unwiden_trials_interval(track_point *p, size_t k);
+
+/* The figure replaced by best (> 0; else p is left as it is), its interval moved with it (same log
+ * widths around the new figure). */
+void track_use_best_trial(track_point *p, double best);
+
 /* Whether a run's samples of a latency cell are bimodal (stats_two_modes), for the history index
  * (hist_open_modes): 1 with the two modes and the slow one's share, 0 unimodal, -1 on error. */
 int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, double *hi_share);

@@ -42,6 +42,8 @@ typedef struct trial_cfg {
     double timeout_s, max_lifetime_s;
     measure_policy latency; /* latency samples per trial */
     measure_policy cb;      /* samples per control-block operation per trial */
+    size_t cb_batch;        /* cb_read and cb_write: operations per sample (measure_policy.batch; 0 or 1:
+                               one, the default; --cb-batch) */
     int tput_reps;          /* throughput repetitions per window per trial */
     double tput_rep_seconds;
     int memcpy_reps;

@@ -293,9 +293,29 @@ static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, doub
     return rc;
 }
 
-/* The series of one cell over runs[0..n-1] (NaN where a run lacks it). A latency cell with two modes
- * in a run is judged on its fast mode there (x->bimodal is set); a run with one mode keeps its p50. */
-static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n, track_point *s, double *slow)
+/* The figure a run gives one cell: its p50 with its trial-level interval unwidened to a standard
+ * error's (track_unwiden_trials_interval), or with best, its best trial (track_use_best_trial; the
+ * lowest trial median of a time, the highest of a rate). A run without them keeps its p50. */
+static track_point run_figure(sqlite3_stmt *st, const judged *x, int best)
+{
+    track_point t;
+    t.est = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
+    t.lo = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
+    t.hi = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
+    const char *method = (const char *)sqlite3_column_text(st, 8);
+    if (method && strcmp(method, "trials") == 0 && sqlite3_column_int(st, 9) >= 2)
+        track_unwiden_trials_interval(&t, (size_t)sqlite3_column_int(st, 9));
+    int col = strcmp(x->unit, "GB/s") == 0 ? 7 : 6;
+    if (best && sqlite3_column_type(st, col) != SQLITE_NULL)
+        track_use_best_trial(&t, sqlite3_column_double(st, col));
+    return t;
+}
+
+/* The series of one cell over runs[0..n-1] (NaN where a run lacks it), each run's figure by
+ * run_figure (best: ring cells' best trial). A latency cell with two modes in a run is judged on its
+ * fast mode there (x->bimodal is set); a run with one mode keeps its figure. */
+static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n, track_point *s, double *slow,
+                        int best)
 {
     for (size_t i = 0; i < n; i++) {
         s[i] = (track_point){NAN, NAN, NAN};
@@ -308,16 +328,13 @@ static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n
         size_t i = pos_of(map, n, sqlite3_column_int64(st, 0));
         if (i == (size_t)-1)
             continue;
-        track_point *t = &s[i];
         if (sqlite3_column_type(st, 4) != SQLITE_NULL) {
             x->bimodal = 1;
-            *t = (track_point){sqlite3_column_double(st, 4), NAN, NAN};
+            s[i] = (track_point){sqlite3_column_double(st, 4), NAN, NAN};
             slow[i] = sqlite3_column_double(st, 5);
             continue;
         }
-        t->est = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
-        t->lo = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
-        t->hi = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
+        s[i] = run_figure(st, x, best);
     }
 }
 
@@ -563,11 +580,14 @@ typedef struct judge_ctx {
     const double *common;
 } judge_ctx;
 
-/* Loads the series of cell x (shift removed for ring cells unless --raw) into c->series. */
+/* Loads the series of cell x into c->series: a ring cell's figures (best trials where
+ * track_best_trial_family says so, unless --p50), shift removed unless --raw; a machine reference's
+ * p50s as they are. */
 static void cell_series(const judge_ctx *c, judged *x)
 {
-    load_series(c->ser, x, c->map, c->n, c->series, c->slow);
-    if (x->role == CELL_RING && !c->o->raw)
+    int ring = x->role != CELL_MACHINE;
+    load_series(c->ser, x, c->map, c->n, c->series, c->slow, ring && !c->o->p50 && track_best_trial_family(x->family));
+    if (ring && !c->o->raw)
         track_remove_shift(c->series, c->n, c->common, strcmp(x->unit, "GB/s") == 0);
 }
 
@@ -630,9 +650,7 @@ static void apply_budget(const judge_ctx *c, judged *j, size_t nj, const size_t 
                 track_params strict = o->params;
                 strict.z_min = x->thr;
                 track_result again;
-                load_series(c->ser, x, c->map, c->n, c->series, c->slow);
-                if (!o->raw)
-                    track_remove_shift(c->series, c->n, c->common, strcmp(x->unit, "GB/s") == 0);
+                cell_series(c, x);
                 if (track_judge(c->series, c->n, strcmp(x->unit, "GB/s") == 0, &strict, &again) == 0 &&
                     again.kind == x->r.kind)
                     x->first_run = again.first;
@@ -648,14 +666,15 @@ static void apply_budget(const judge_ctx *c, judged *j, size_t nj, const size_t 
 static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t nfam[3],
                             const size_t count[TRACK_KINDS], const run_info *runs, const track_options *o)
 {
-    fprintf(
-        out,
-        "method: lookback z-score over log p50 (bimodal latency cells: their fast mode), noise = max(history "
-        "MAD, median trial-level interval); a change needs >= %.0f%% and a |z| that keeps the night's "
-        "false-alarm budget at %.0f%%: %.1f%% over %zu headline cells, %.1f%% over %zu other ring cells (Bonferroni "
-        "on a t with the baseline's degrees of freedom); %zu machine references are watched, never regressions\n",
-        100 * o->params.min_effect, 100 * (TRACK_ALPHA_HEADLINE + TRACK_ALPHA_RING), 100 * TRACK_ALPHA_HEADLINE,
-        nfam[CELL_HEADLINE], 100 * TRACK_ALPHA_RING, nfam[CELL_RING], nfam[CELL_MACHINE]);
+    fprintf(out,
+            "method: lookback z-score over log %s (bimodal latency cells: their fast mode), noise = %s; a change needs "
+            ">= %.0f%% and a |z| that keeps the night's false-alarm budget at %.0f%%: %.1f%% over %zu headline cells, "
+            "%.1f%% over %zu other ring cells (Bonferroni on a t with the baseline's degrees of freedom); %zu machine "
+            "references are watched, never regressions\n",
+            o->p50 ? "p50" : "p50 (throughput, cb_read and cb_write: each run's best trial; --p50: their p50)",
+            "max(history MAD, median trial-level standard error)", 100 * o->params.min_effect,
+            100 * (TRACK_ALPHA_HEADLINE + TRACK_ALPHA_RING), 100 * TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE],
+            100 * TRACK_ALPHA_RING, nfam[CELL_RING], nfam[CELL_MACHINE]);
     fputs("headline cells:", out);
     for (size_t i = 0, k = 0; i < nj; i++)
         if (j[i].role == CELL_HEADLINE) {
@@ -696,10 +715,13 @@ static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser)
                            "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
                            "|| launch || '/' || ctrl FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
                            -1, cells, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(hist_db(h),
-                           "SELECT run_id, p50, ci_lo, ci_hi, mode_lo, slow_share FROM cells WHERE cell = ?1 "
-                           "AND status = 'ok'",
-                           -1, ser, NULL) != SQLITE_OK)
+        sqlite3_prepare_v2(
+            hist_db(h),
+            "SELECT run_id, p50, ci_lo, ci_hi, mode_lo, slow_share, trial_p50_min, trial_p50_max, ci_method, "
+            "trials FROM cells "
+            "WHERE cell = ?1 "
+            "AND status = 'ok'",
+            -1, ser, NULL) != SQLITE_OK)
         return -1;
     return 0;
 }

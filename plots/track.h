@@ -15,6 +15,8 @@ typedef struct track_options {
     const char *export_path; /* write every judgement there (NULL: no export) */
     int export_json;         /* 1: JSON (jansson), 0: CSV */
     int raw;                 /* 1: judge raw figures, without removing the machine's shift (--raw) */
+    int p50;                 /* 1: judge ring cells on their p50 and trial-level interval (--p50), not their
+                                best trial */
 } track_options;
 
 /* Judges run run_id against the earlier runs of its machine; prints the fingerprint and environment

@@ -41,7 +41,8 @@ static const char HIST_SQL_SCHEMA[] =
     " family TEXT, host_mem TEXT, xfer TEXT, launch TEXT, ctrl TEXT, size_bytes INTEGER, window INTEGER,"
     " unit TEXT, status TEXT, p50 REAL, ci_lo REAL, ci_hi REAL, ci_method TEXT, trials INTEGER,"
     " trial_cv REAL, msgs_per_s REAL, ratio_floor REAL, ratio_memcpy REAL,"
-    " mode_lo REAL, mode_hi REAL, slow_share REAL, PRIMARY KEY(run_id, cell));"
+    " mode_lo REAL, mode_hi REAL, slow_share REAL, trial_p50_min REAL, trial_p50_max REAL,"
+    " PRIMARY KEY(run_id, cell));"
     "CREATE INDEX cells_by_cell ON cells(cell, run_id);"
     "CREATE TABLE skipped(file TEXT PRIMARY KEY, file_size INTEGER, file_mtime INTEGER, reason TEXT);";
 
@@ -293,7 +294,8 @@ static int insert_cells(hist *h, const h5in *r, long long run_id, char *err, siz
     static const char sql[] =
         "INSERT OR REPLACE INTO cells(run_id, cell, family, host_mem, xfer, launch, ctrl, size_bytes, window,"
         " unit, status, p50, ci_lo, ci_hi, ci_method, trials, trial_cv, msgs_per_s, ratio_floor, ratio_memcpy,"
-        " mode_lo, mode_hi, slow_share) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        " mode_lo, mode_hi, slow_share, trial_p50_min, trial_p50_max)"
+        " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
@@ -326,6 +328,9 @@ static int insert_cells(hist *h, const h5in *r, long long run_id, char *err, siz
         bind_real(st, i++, row->ratio_floor);
         bind_real(st, i++, row->ratio_memcpy);
         bind_modes(h, r, k, row, st, i);
+        i += 3;
+        bind_real(st, i++, row->trial_p50_min);
+        bind_real(st, i++, row->trial_p50_max);
         if (sqlite3_step(st) != SQLITE_DONE) {
             snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
             rc = -1;

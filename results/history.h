@@ -25,7 +25,7 @@
 #include <sqlite3.h>
 
 #define HIST_INDEX_NAME "index.sqlite"
-#define HIST_INDEX_VERSION 2 /* 2: cells gained mode_lo, mode_hi, slow_share */
+#define HIST_INDEX_VERSION 3 /* 2: cells gained mode_lo, mode_hi, slow_share; 3: trial_p50_min, trial_p50_max */
 
 typedef struct hist hist;
 

@@ -53,6 +53,13 @@ quick)
     if command -v h5dump >/dev/null; then
         h5dump -a /complete "$work/q.h5" | grep -q "(0): 1" && ok || bad "h5dump: complete != 1"
         h5dump -a /provenance/backend "$work/q.h5" | grep -q '"cpu"' && ok || bad "h5dump: backend != cpu"
+        h5dump -a /provenance/cb_batch "$work/q.h5" | grep -q "(0): 1$" && ok || bad "h5dump: cb_batch != 1"
+    fi
+    # Control-block reads and writes timed 8 at a time: the run says so in its provenance, and the
+    # cells are measured as before (a sample is the time of 8 operations / 8).
+    "$rb" run "${tiny[@]}" --cb-batch 8 -o "$work/cb8.h5" >/dev/null 2>"$work/err" && ok || bad "--cb-batch 8: $(tail -2 "$work/err")"
+    if command -v h5dump >/dev/null; then
+        h5dump -a /provenance/cb_batch "$work/cb8.h5" | grep -q "(0): 8$" && ok || bad "h5dump: cb_batch != 8"
     fi
     if [ -n "$py" ]; then
         "$py" "$(dirname "$0")/read_results.py" "$work/q.h5" "$schema" >"$work/py" 2>&1 && ok || bad "h5py: $(tail -3 "$work/py")"
@@ -203,6 +210,8 @@ badinput)
     expect 0 list
     expect 2 list bogus
     expect 2 run --modes host=gold
+    expect 2 run --cb-batch 0
+    expect 2 run --cb-batch many
     expect 2 run --modes color=red
     expect 2 run --modes host=pinned,host=malloc
     expect 2 run --workers 9

@@ -19,6 +19,8 @@
 #   default   one default run (timed) into OUTDIR/h100-a.h5
 #   aa        two default runs back to back (h100-a.h5, h100-b.h5), then compare a b
 #   series    12 quick runs of one build, then two with a documented slowdown (the nightly calibration)
+#   cbbatch   quick runs at 8 B and window 1, alternating --cb-batch 1 and 16, 12 of each: do control-block
+#             reads and writes timed 16 at a time track a 10% change (cbbatch.md)
 #   user      the README's commands as a user runs them: `make bench`, then `make test`, in a fresh
 #             copy of the tree, with the machine as it comes (user-bench, user-test: each half)
 #   causes    the reproducibility experiments of results/RESULTS.md "Reproducibility": GPU warm-up off/on, host
@@ -240,6 +242,30 @@ PY
         (cd "$out/series" && tar -czf "$out/series-a.tgz" q0[1-6].h5 && tar -czf "$out/series-b.tgz" q0[7-9].h5 q1*.h5 &&
             tar -czf "$out/series-slow.tgz" slow-*.h5 && rm -f ./*.h5)
         ls -la "$out"
+        ;;
+    cbbatch)
+        # Control-block reads and writes timed one per sample are ~75% the clock pair that times them,
+        # whose cost moves from round to round (plots/noise.py decompose): timed 16 at a time, is their
+        # run-to-run noise small enough to catch a 10% change? N pairs (RINGBENCH_SERIES_N, default 12),
+        # alternating so that a drift of the machine hits both alike; 8 B and window 1 only, for time.
+        # Each half is then a nightly series: plots/noise.py and bench/nightly/calibrate.sh read it.
+        mkdir -p "$out/cbbatch/k1" "$out/cbbatch/k16"
+        for i in $(seq -w 1 "${RINGBENCH_SERIES_N:-12}"); do
+            for k in 1 16; do
+                timed "cbbatch_${k}_$i" "$rb" run --preset quick --quiet --sizes 8 --window 1 --cb-batch "$k" \
+                    -o "$out/cbbatch/k$k/q$i.h5" --force
+            done
+        done
+        {
+            for k in 1 16; do
+                echo "## --cb-batch $k"
+                python3 plots/noise.py decompose "$out/cbbatch/k$k"/q*.h5
+                python3 plots/noise.py series "$out/cbbatch/k$k"/q*.h5
+                bench/nightly/calibrate.sh "$rb" "$out/cbbatch/k$k" "$out/cbbatch/cal-k$k" >/dev/null 2>&1
+                grep -A7 "^headline" "$(ls "$out/cbbatch/cal-k$k"/track-q*.txt | tail -1)"
+            done
+        } >"$out/cbbatch.md" 2>&1
+        cat "$out/cbbatch.md"
         ;;
     user | user-bench | user-test)
         # The README's two commands as a user runs them, on the machine as it comes (cmake from

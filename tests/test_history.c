@@ -152,7 +152,7 @@ static char *track_with(const char *dir, const char *path, int raw, int *regr, l
     hist *h = NULL;
     char err[1024];
     FILE *notes = tmpfile(), *out = tmpfile();
-    track_options o = {TRACK_PARAMS_DEFAULT, 0, NULL, 0, raw};
+    track_options o = {TRACK_PARAMS_DEFAULT, 0, NULL, 0, raw, 0};
     *regr = -1;
     CHECK_MSG(hist_open(dir, notes, &h, err, sizeof err) == 0, "%s", err);
     if (!h)

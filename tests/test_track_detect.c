@@ -199,8 +199,40 @@ static void test_edges(void)
     CHECK_STR(track_kind_name(r.kind), "regression");
 }
 
+/* The per-run figure rules of `track` (track_detect.h): which families are judged on their best
+ * trial, the trial-level interval unwidened to a standard error's, and the best trial taking the
+ * estimate's place with the same log widths. */
+static void test_run_figure(void)
+{
+    CHECK(track_best_trial_family("throughput"));
+    CHECK(track_best_trial_family("cb_read"));
+    CHECK(track_best_trial_family("cb_write"));
+    CHECK(!track_best_trial_family("latency"));
+    CHECK(!track_best_trial_family("cb_handshake"));
+    CHECK(!track_best_trial_family(NULL));
+    /* 3 trials: c = t(2) / z = 4.303 / 1.960; the log half-widths shrink by c. */
+    track_point p = {10, 10 * exp(-0.2), 10 * exp(0.3)};
+    track_unwiden_trials_interval(&p, 3);
+    double c = 4.302652729911275 / 1.959963984540054;
+    CHECK(fabs(log(p.lo / 10) + 0.2 / c) < 1e-6);
+    CHECK(fabs(log(p.hi / 10) - 0.3 / c) < 1e-6);
+    CHECK(fabs(p.est - 10) < 1e-12);
+    track_point q = {10, NAN, NAN}; /* no interval: nothing to unwiden */
+    track_unwiden_trials_interval(&q, 5);
+    CHECK(isnan(q.lo) && isnan(q.hi));
+    track_point one = {10, 9, 11}; /* one trial: not a trial-level interval */
+    track_unwiden_trials_interval(&one, 1);
+    CHECK(one.lo == 9 && one.hi == 11);
+    track_point b = {10, 9, 11};
+    track_use_best_trial(&b, 12);
+    CHECK(fabs(b.est - 12) < 1e-12 && fabs(b.lo - 10.8) < 1e-9 && fabs(b.hi - 13.2) < 1e-9);
+    track_use_best_trial(&b, NAN); /* no best trial (schema 1): the p50 stays */
+    CHECK(fabs(b.est - 12) < 1e-12);
+}
+
 int main(void)
 {
+    test_run_figure();
     test_edges();
     test_first_run_and_direction();
     test_steps();
