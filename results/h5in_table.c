@@ -197,9 +197,18 @@ static int column_new_in_schema3(const char *name)
     return strcmp(name, "samples_check") == 0 || strcmp(name, "check") == 0;
 }
 
+/* Columns of /cells that schema 4 added: the two modes (results/bimodal.h). Files before it are
+ * read without them, and the reader computes them from the samples (h5in_check.c). */
+static int column_new_since_schema3(const char *name) { return rb_row_column_new_in_schema4(name); }
+
+static int column_new_since_schema2(const char *name)
+{
+    return column_new_in_schema3(name) || column_new_since_schema3(name);
+}
+
 static int column_new_since_schema1(const char *name)
 {
-    return column_new_in_schema2(name) || column_new_in_schema3(name);
+    return column_new_in_schema2(name) || column_new_since_schema2(name);
 }
 
 /* Checks one column of a file's table against its kind; on success inserts it into *mtype (the
@@ -371,7 +380,8 @@ int h5in_cells_read(h5in *r, char *err, size_t errlen)
     }
     rc = table_read(r, RB_H5_CELLS, full,
                     r->schema < 2   ? column_new_since_schema1
-                    : r->schema < 3 ? column_new_in_schema3
+                    : r->schema < 3 ? column_new_since_schema2
+                    : r->schema < 4 ? column_new_since_schema3
                                     : NULL,
                     1, &rows, &r->nrows, err, errlen);
     H5Tclose(full);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "bimodal.h"
 #include "h5out.h"
 #include "history.h"
 #include "track.h"
@@ -38,6 +39,7 @@ static int add_row(h5out *w, const char *family, const char *const mode[4], uint
 {
     rb_row r;
     memset(&r, 0, sizeof r);
+    bimodal_row_clear(&r);
     set_str(r.backend, "cpu");
     set_str(r.family, family);
     set_str(r.host_mem, mode[0]);
@@ -346,6 +348,7 @@ static void test_hostile_runs(void)
     CHECK(h5out_attr_str(w, RB_H5_PROVENANCE, "hostname", "Z") == 0);
     rb_row r;
     memset(&r, 0, sizeof r);
+    bimodal_row_clear(&r);
     set_str(r.backend, "cpu");
     set_str(r.family, "latency");
     set_str(r.host_mem, "pinned");

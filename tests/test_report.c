@@ -11,6 +11,7 @@
 #define _XOPEN_SOURCE 700 /* nftw */
 
 #include "check.h"
+#include "bimodal.h"
 #include "modes.h"
 #include "commands.h"
 #include "report.h"
@@ -874,6 +875,7 @@ static void write_empty_trial(const char *path)
     }
     rb_row row;
     memset(&row, 0, sizeof row);
+    bimodal_row_clear(&row);
     snprintf(row.backend, sizeof row.backend, "cpu");
     snprintf(row.family, sizeof row.family, "latency");
     snprintf(row.host_mem, sizeof row.host_mem, "pinned");
