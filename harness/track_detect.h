@@ -80,10 +80,6 @@ double track_family_threshold(double alpha, size_t m, size_t n_baseline);
  * multiplied. */
 void track_remove_shift(track_point *s, size_t n, const double *shift, int rate);
 
-/* Whether a run's samples of a latency cell are bimodal (stats_two_modes), for the history index
- * (hist_open_modes): 1 with the two modes and the slow one's share, 0 unimodal, -1 on error. */
-int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, double *hi_share);
-
 typedef struct track_result {
     track_kind kind;
     size_t n_baseline;           /* history points in the baseline */
