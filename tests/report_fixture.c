@@ -83,7 +83,7 @@ const char *fixture_unsupported(const mode_spec *m)
 
 fixture_opts fixture_defaults(void)
 {
-    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL, 0, 0.0, 0};
+    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL, 0, 0.0, 0, 0.0};
     return o;
 }
 
@@ -214,6 +214,12 @@ static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, c
         scale = wr->o->cb_read;
     for (size_t i = 0; i < n; i++)
         x[i] *= scale;
+    if (wr->o->slow_share > 0 && f == RB_FAM_LATENCY && size == 8 && m && m->v[RB_AXIS_HOST] == RB_HOST_PINNED &&
+        m->v[RB_AXIS_XFER] == RB_XFER_ASYNC && m->v[RB_AXIS_LAUNCH] == RB_LAUNCH_COOP &&
+        m->v[RB_AXIS_CTRL] == RB_CTRL_MAPPED)
+        for (size_t i = 0; i < n; i++)
+            if (fix_unit(&g) < wr->o->slow_share)
+                x[i] *= FIXTURE_SLOW_MODE;
 
     stats_summary s;
     if (stats_summarize(x, n, &s) != 0) {
