@@ -183,7 +183,7 @@ static int track_history(const track_args *a)
     }
     char err[1024];
     hist *h = NULL;
-    if (hist_open_modes(a->dir, stderr, track_sample_modes, &h, err, sizeof err) != 0) {
+    if (hist_open(a->dir, stderr, &h, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench track: %s\n", err);
         return CLI_EXIT_USAGE;
     }

@@ -5,7 +5,7 @@
  * (so an interrupt or a crash keeps it), and keep its samples for its cell. After the last round
  * (bench/plan.h: rounds are the outer loop), every cell becomes one /cells row: p50 and its 95%
  * interval from the trials, the other percentiles over all samples, the between-trial spread,
- * verification counts summed.
+ * verification counts summed, and a time cell's two modes when its samples have them.
  */
 #include "sweep.h"
 
@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bimodal.h"
 #include "plan.h"
 #include "stats.h"
 #include "timing.h"
@@ -99,6 +100,7 @@ static void row_init(sweep *sw, rb_row *row, rb_family fam, int mode, uint64_t s
     row->trial_p50_min = row->trial_p50_max = row->trial_cv = NAN;
     row->msgs_per_s = row->ratio_floor = row->ratio_memcpy = NAN;
     rb_row_calls_clear(row);
+    bimodal_row_clear(row);
 }
 
 static void row_status(rb_row *row, const char *status, const char *reason)
@@ -342,7 +344,8 @@ static int size_index(const sweep *sw, uint64_t size)
 }
 
 /* The row's summary over the npooled samples of the cell's ok trials pooled together (the p50 and its
- * interval come from cell_interval). Returns 0, or -1 when out of memory. */
+ * interval come from cell_interval), and its two modes if it has them (results/bimodal.h): over the
+ * same pooled samples, sorted. Returns 0, or -1 when out of memory. */
 static int cell_pooled(const cell *c, size_t npooled, rb_row *row)
 {
     double *pooled = malloc(npooled * sizeof *pooled);
@@ -365,8 +368,10 @@ static int cell_pooled(const cell *c, size_t npooled, rb_row *row)
         row->mean = s.mean;
         row->stddev = s.stddev;
     }
+    (void)stats_sort(pooled, npooled); /* sorted even when it says its scratch ran out */
+    const int rc = bimodal_row_fill(row, pooled, npooled);
     free(pooled);
-    return 0;
+    return rc;
 }
 
 /* One cell's row: status from its trials, statistics from its ok trials, then written. */

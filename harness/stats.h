@@ -206,24 +206,4 @@ int stats_hboot_ratio(const stats_trial *a, size_t ka, const stats_trial *b, siz
 int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int reps, uint64_t seed, double conf,
                        stats_interval *out);
 
-/* Two modes in a cell's samples? Some cells switch between two latencies (on the H100 a zero-copy
- * ring with a device control block answers 8 B in ~2.7 or ~8.7 us, the slow share varying from 4% to
- * 86% per trial), and their median then flips between runs with nothing changed. The split is Otsu's
- * on log values (the threshold that maximises the between-class variance); the samples are bimodal
- * when each class holds at least STATS_MODES_MIN_SHARE of them, the classes' medians differ by at least
- * STATS_MODES_MIN_RATIO, and they are well apart (Ashman's D = sqrt(2)|m1 - m2| / sqrt(s1^2 + s2^2) of
- * the log classes >= STATS_MODES_MIN_D). */
-#define STATS_MODES_MIN_SHARE 0.03
-#define STATS_MODES_MIN_RATIO 1.5
-#define STATS_MODES_MIN_D 3.0
-typedef struct stats_modes {
-    int bimodal;     /* 1 when the rule above holds */
-    double lo, hi;   /* medians of the lower and upper class (lo = hi = the median when unimodal) */
-    double hi_share; /* share of samples in the upper class (0 when unimodal) */
-} stats_modes;
-
-/* The modes of sorted[0..n) (ascending, positive values). Returns 0, or -1 (errno EINVAL) when n < 20
- * or a value is not finite and positive. */
-int stats_two_modes(const double *sorted, size_t n, stats_modes *out);
-
 #endif

@@ -201,16 +201,3 @@ void track_use_best_trial(track_point *p, double best)
     p->lo *= f;
     p->hi *= f;
 }
-
-int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, double *hi_share)
-{
-    stats_modes m;
-    if (stats_two_modes(sorted, n, &m) != 0)
-        return -1;
-    if (!m.bimodal)
-        return 0;
-    *lo = m.lo;
-    *hi = m.hi;
-    *hi_share = m.hi_share;
-    return 1;
-}

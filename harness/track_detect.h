@@ -104,10 +104,6 @@ void track_unwiden_trials_interval(track_point *p, size_t k);
  * widths around the new figure). */
 void track_use_best_trial(track_point *p, double best);
 
-/* Whether a run's samples of a latency cell are bimodal (stats_two_modes), for the history index
- * (hist_open_modes): 1 with the two modes and the slow one's share, 0 unimodal, -1 on error. */
-int track_sample_modes(const double *sorted, size_t n, double *lo, double *hi, double *hi_share);
-
 typedef struct track_result {
     track_kind kind;
     size_t n_baseline;           /* history points in the baseline */

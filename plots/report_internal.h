@@ -94,8 +94,9 @@ const char *report_mode_str(const mode_spec *m); /* label in a rotating static b
 /* The loud notes that head a report about run (called name there): incomplete, CPU reference. */
 void report_notes_md(FILE *md, const report_run *run, const char *name);
 
-/* The section of report.md / compare.md naming the time cells of run whose samples have two modes
- * (report_modes.c); which says whose cells they are in a comparison ("" in a report). */
+/* The section of report.md / compare.md naming the time cells of run whose samples have two modes, as
+ * the file records them (report_modes.c); which says whose cells they are in a comparison ("" in a
+ * report). */
 void report_modes_md(FILE *md, const report_run *run, const char *which);
 /* The section of report.md counting slow trials per size, with the machine's load beside them
  * (report_slow.c). */

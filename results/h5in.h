@@ -3,7 +3,9 @@
  * Opening checks that the file is HDF5, is a ringbench file, and has a schema version this build
  * understands; anything else is refused with one line of text, never a crash (a truncated or
  * corrupt file included). It then reads every dataset once and checks what it read (SCHEMA.md,
- * "Integrity"): what cannot be trusted is marked, row by row, and said (h5in_warning).
+ * "Integrity"): what cannot be trusted is marked, row by row, and said (h5in_warning). A file
+ * before schema 4 gets its rows' bimodal columns computed from their samples (results/bimodal.h), so
+ * every caller sees them as a schema-4 writer records them.
  */
 #ifndef RINGBENCH_H5IN_H
 #define RINGBENCH_H5IN_H
@@ -57,6 +59,6 @@ size_t h5in_ndamaged(const h5in *r); /* rows marked RB_STATUS_DAMAGED */
 void h5in_print_warnings(const h5in *r, FILE *f, const char *prefix);
 
 int h5in_complete(const h5in *r);       /* root "complete" attribute */
-int h5in_schema_version(const h5in *r); /* the schema the file was written with (1 or 2) */
+int h5in_schema_version(const h5in *r); /* the schema the file was written with (1 to RB_SCHEMA_VERSION) */
 
 #endif

@@ -1,9 +1,11 @@
 /* h5in_check.c - the results reader's checks: raw samples read once at open, and every check of what
  * was read (checksums, lengths, units, signs, one row per cell, one trial per round), which marks a
- * damaged row or trial rather than refusing the file (see h5in.c for the whole reader).
+ * damaged row or trial rather than refusing the file (see h5in.c for the whole reader); and the
+ * bimodal columns of files before schema 4, computed from their samples.
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bimodal.h"
 #include "h5in_internal.h"
 
 #include <errno.h>
@@ -119,7 +121,7 @@ static void validate_rows(h5in *r)
         int fam = rb_family_parse(row->family);
         const char *neg;
         double v = 0;
-        if (r->schema >= 3 && rb_row_check(row) != row->check)
+        if (r->schema >= 3 && rb_row_check_schema(row, r->schema) != row->check)
             mark_row(r, i, "its checksum does not match: the row was changed after it was written");
         else if (r->schema >= 2 && row->row_id != (int32_t)i) /* schema 1: row_id names its samples */
             mark_row(r, i, "it says it is row %d", (int)row->row_id);
@@ -128,6 +130,9 @@ static void validate_rows(h5in *r)
                      rb_family_unit((rb_family)fam));
         else if (strcmp(row->status, RB_STATUS_OK) == 0 && (neg = negative_stat(row, &v)) != NULL)
             mark_row(r, i, "%s is negative (%g), which no measurement is", neg, v);
+        else if (r->schema >= 4 && (neg = bimodal_row_invalid(row)) != NULL)
+            mark_row(r, i, "%s (bimodal %d, mode_fast %g, mode_slow %g, slow_share %g)", neg, (int)row->bimodal,
+                     row->mode_fast, row->mode_slow, row->slow_share);
     }
 }
 
@@ -547,6 +552,39 @@ static void validate_row_counts(h5in *r)
     }
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Files before schema 4 lack the bimodal columns: each ok row gets them from its samples, as the
+ * writer of schema 4 fills them (bimodal.h), so old and new files read alike. A row whose samples
+ * are gone or damaged has none. */
+static int fill_modes(h5in *r, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < r->nrows; i++) {
+        rb_row *row = &r->rows[i];
+        double *all = NULL;
+        size_t n = 0;
+        char why[256];
+        bimodal_row_clear(row);
+        if (strcmp(row->status, RB_STATUS_OK) != 0 || strcmp(row->unit, "us") != 0 ||
+            h5in_samples(r, i, &all, &n, why, sizeof why) != 0 || n < BIMODAL_MIN_SAMPLES) {
+            free(all);
+            continue;
+        }
+        qsort(all, n, sizeof *all, cmp_double);
+        int rc = bimodal_row_fill(row, all, n);
+        free(all);
+        if (rc != 0) {
+            h5in_put_err(err, errlen, "%s: out of memory finding the modes of row %zu", r->path, i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Everything after the tables are loaded, in an order where each check can trust the ones before. */
 int h5in_validate(h5in *r, char *err, size_t errlen)
 {
@@ -567,6 +605,8 @@ int h5in_validate(h5in *r, char *err, size_t errlen)
         return -1;
     validate_row_samples(r);
     validate_row_counts(r);
+    if (r->schema < 4 && fill_modes(r, err, errlen) != 0)
+        return -1;
     if (r->schema < 3)
         h5in_add_warning(r,
                          "%s: a schema-%d file has no checksums: damage to its samples or to HDF5's chunk index "

@@ -199,16 +199,16 @@ static int column_new_in_schema3(const char *name)
 
 /* Columns of /trials that schema 4 added (RB_TRIAL_COLUMNS_4): the machine's load and the part's
  * own time. Files before it are read without them; trial_defaults4 says "unknown". */
-static int trial_column_new_in_schema4(const char *name)
+static int trial_column_new_since_schema3(const char *name)
 {
 #define RB_NEW4(kind, field, unit) || strcmp(name, #field) == 0
     return 0 RB_TRIAL_COLUMNS_4(RB_NEW4);
 #undef RB_NEW4
 }
 
-static int trial_column_new_since_schema3(const char *name)
+static int trial_column_new_since_schema2(const char *name)
 {
-    return column_new_in_schema3(name) || trial_column_new_in_schema4(name);
+    return column_new_in_schema3(name) || trial_column_new_since_schema3(name);
 }
 
 static void trial_defaults4(rb_trial *t)
@@ -217,9 +217,18 @@ static void trial_defaults4(rb_trial *t)
     t->minflt = t->majflt = t->proc_ctx_switches = -1;
 }
 
+/* Columns of /cells that schema 4 added: the two modes (results/bimodal.h). Files before it are
+ * read without them, and the reader computes them from the samples (h5in_check.c). */
+static int column_new_since_schema3(const char *name) { return rb_row_column_new_in_schema4(name); }
+
+static int column_new_since_schema2(const char *name)
+{
+    return column_new_in_schema3(name) || column_new_since_schema3(name);
+}
+
 static int column_new_since_schema1(const char *name)
 {
-    return column_new_in_schema2(name) || column_new_in_schema3(name);
+    return column_new_in_schema2(name) || column_new_since_schema2(name);
 }
 
 /* Checks one column of a file's table against its kind; on success inserts it into *mtype (the
@@ -391,7 +400,8 @@ int h5in_cells_read(h5in *r, char *err, size_t errlen)
     }
     rc = table_read(r, RB_H5_CELLS, full,
                     r->schema < 2   ? column_new_since_schema1
-                    : r->schema < 3 ? column_new_in_schema3
+                    : r->schema < 3 ? column_new_since_schema2
+                    : r->schema < 4 ? column_new_since_schema3
                                     : NULL,
                     1, &rows, &r->nrows, err, errlen);
     H5Tclose(full);
@@ -469,8 +479,8 @@ int h5in_trials_read(h5in *r, char *err, size_t errlen)
         return -1;
     }
     rc = table_read(r, RB_H5_TRIALS, full,
-                    r->schema < 3   ? trial_column_new_since_schema3
-                    : r->schema < 4 ? trial_column_new_in_schema4
+                    r->schema < 3   ? trial_column_new_since_schema2
+                    : r->schema < 4 ? trial_column_new_since_schema3
                                     : NULL,
                     1, &trials, &r->ntrials, err, errlen);
     H5Tclose(full);

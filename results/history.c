@@ -23,8 +23,7 @@ struct hist {
     char index[4200];
     sqlite3 *db;
     FILE *notes;
-    size_t indexed;      /* run files indexed by the last scan */
-    hist_modes_fn modes; /* NULL: mode columns stay NULL */
+    size_t indexed; /* run files indexed by the last scan */
 };
 
 static const char HIST_SQL_SCHEMA[] =
@@ -263,30 +262,17 @@ static long long insert_run(hist *h, const h5in *r, const char *name, const stru
     return id;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The modes of a bimodal ok latency row, as its file records them (results/bimodal.h; the reader
+ * computes them for files before schema 4): binds mode_lo, mode_hi and slow_share at i, i+1, i+2,
+ * NULL when the row has one mode. Latency only: track judges such a cell on its fast mode, a point
+ * without an interval, and other time families (lifecycle cells of ~20 samples) were never judged
+ * so. */
+static void bind_modes(const rb_row *row, sqlite3_stmt *st, int i)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The modes of row k (ok latency rows, when a modes function was given): binds mode_lo, mode_hi
- * and slow_share at i, i+1, i+2, NULL when unimodal or unknown. The samples are all the row's
- * trials', as h5in_samples gives them. */
-static void bind_modes(hist *h, const h5in *r, size_t k, const rb_row *row, sqlite3_stmt *st, int i)
-{
-    double lo = NAN, hi = NAN, share = NAN, *all = NULL;
-    size_t n = 0;
-    char err[256];
-    if (h->modes && strcmp(row->family, "latency") == 0 && strcmp(row->status, RB_STATUS_OK) == 0 &&
-        h5in_samples(r, k, &all, &n, err, sizeof err) == 0 && n > 0) {
-        qsort(all, n, sizeof *all, cmp_double);
-        if (h->modes(all, n, &lo, &hi, &share) != 1)
-            lo = hi = share = NAN;
-    }
-    free(all);
-    bind_real(st, i, lo);
-    bind_real(st, i + 1, hi);
-    bind_real(st, i + 2, share);
+    const int two = row->bimodal == 1 && strcmp(row->status, RB_STATUS_OK) == 0 && strcmp(row->family, "latency") == 0;
+    bind_real(st, i, two ? row->mode_fast : NAN);
+    bind_real(st, i + 1, two ? row->mode_slow : NAN);
+    bind_real(st, i + 2, two ? row->slow_share : NAN);
 }
 
 static int insert_cells(hist *h, const h5in *r, long long run_id, char *err, size_t errlen)
@@ -327,7 +313,7 @@ static int insert_cells(hist *h, const h5in *r, long long run_id, char *err, siz
         bind_real(st, i++, row->msgs_per_s);
         bind_real(st, i++, row->ratio_floor);
         bind_real(st, i++, row->ratio_memcpy);
-        bind_modes(h, r, k, row, st, i);
+        bind_modes(row, st, i);
         i += 3;
         bind_real(st, i++, row->trial_p50_min);
         bind_real(st, i++, row->trial_p50_max);
@@ -545,11 +531,6 @@ static int mkdir_p(const char *dir)
 
 int hist_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen)
 {
-    return hist_open_modes(dir, notes, NULL, out, err, errlen);
-}
-
-int hist_open_modes(const char *dir, FILE *notes, hist_modes_fn modes, hist **out, char *err, size_t errlen)
-{
     *out = NULL;
     if (strlen(dir) >= 4000) {
         snprintf(err, errlen, "%s: path too long", dir);
@@ -563,7 +544,6 @@ int hist_open_modes(const char *dir, FILE *notes, hist_modes_fn modes, hist **ou
     snprintf(h->dir, sizeof h->dir, "%s", dir);
     snprintf(h->index, sizeof h->index, "%s/%s", dir, HIST_INDEX_NAME);
     h->notes = notes;
-    h->modes = modes;
     struct stat sb;
     if (mkdir_p(dir) != 0 || stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         snprintf(err, errlen, "%s: cannot create the history directory: %s", dir, strerror(errno ? errno : ENOTDIR));

@@ -25,7 +25,10 @@
 #include <sqlite3.h>
 
 #define HIST_INDEX_NAME "index.sqlite"
-#define HIST_INDEX_VERSION 3 /* 2: cells gained mode_lo, mode_hi, slow_share; 3: trial_p50_min, trial_p50_max */
+/* 2: cells gained mode_lo, mode_hi, slow_share: a latency cell's two modes, as its file records
+ * them (schema 4's mode_fast, mode_slow, slow_share; the reader computes them for older files);
+ * 3: trial_p50_min, trial_p50_max (what track judges throughput and control-block reads on). */
+#define HIST_INDEX_VERSION 3
 
 typedef struct hist hist;
 
@@ -47,15 +50,6 @@ typedef struct hist hist;
  * Returns 0 and sets *out, or -1 with a one-line message in err. */
 int hist_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen);
 
-/* Summarises one latency cell's samples (all its trials', sorted ascending) into two modes, for the
- * index's mode_lo, mode_hi and slow_share columns: returns 1 when the samples are bimodal (and fills
- * lo, hi and the upper mode's share), 0 when not, -1 when it cannot say. The caller gives it (track
- * passes stats_two_modes): results/ stays below the statistics in harness/. */
-typedef int (*hist_modes_fn)(const double *sorted, size_t n, double *lo, double *hi, double *hi_share);
-
-/* hist_open with a modes function: latency cells are indexed with their modes (NULL: those columns
- * stay NULL, as with hist_open). */
-int hist_open_modes(const char *dir, FILE *notes, hist_modes_fn modes, hist **out, char *err, size_t errlen);
 void hist_close(hist *h);
 
 /* Copies the results file at path into the history (as DIR/<its name>, or <name>-N.h5 when that

@@ -137,6 +137,12 @@ typedef struct rb_row {
 #define RB_ROW_CALLS_FIELD(A, e, name, doc) double calls_##name;
     RB_CALL_KINDS(RB_ROW_CALLS_FIELD, ~)
 #undef RB_ROW_CALLS_FIELD
+    /* Schema 4: a time cell whose samples (all its trials') have two modes, by results/bimodal.h's
+     * rule, so that report, compare and track judge it on its modes and not on a median that lands
+     * on either. NaN (and bimodal 0) when not bimodal, for rate families and rows without samples. */
+    double mode_fast, mode_slow; /* medians of the fast and the slow mode, in the row's unit */
+    double slow_share;           /* share of the samples in the slow mode, 0..1 */
+    int32_t bimodal;             /* 1: two modes (the three columns above are set); 0: not */
     /* Schema 3: end-to-end checksums (rb_check_samples, rb_row_check), so damage anywhere between
      * the writer and the reader, HDF5's own chunk index included, is detected on read. */
     uint64_t samples_check; /* of the row's own /samples/row_N dataset (none: of no samples) */
@@ -203,6 +209,10 @@ typedef struct rb_row {
     X(U64, kernel_errors, "count")        \
     X(F64, elapsed_s, "s")                \
     RB_CALL_KINDS(RB_ROW_CALLS_COLUMN, X) \
+    X(F64, mode_fast, RB_UNIT_OF_ROW)     \
+    X(F64, mode_slow, RB_UNIT_OF_ROW)     \
+    X(F64, slow_share, "ratio")           \
+    X(I32, bimodal, "0/1")                \
     X(U64, samples_check, "FNV-1a 64")    \
     X(U64, check, "FNV-1a 64")
 
@@ -317,6 +327,12 @@ typedef struct rb_trial {
  * of units, signs and identities are for that). */
 uint64_t rb_check_samples(const double *samples, size_t n);
 uint64_t rb_row_check(const rb_row *row);
+/* The row checksum as a file of that schema made it: without the columns added after it (a schema-3
+ * row's check covers none of schema 4's). rb_row_check(row) is rb_row_check_schema(row,
+ * RB_SCHEMA_VERSION). */
+uint64_t rb_row_check_schema(const rb_row *row, int schema);
+/* 1 when name is a column of /cells that schema 4 added (mode_fast, mode_slow, slow_share, bimodal). */
+int rb_row_column_new_in_schema4(const char *name);
 uint64_t rb_trial_check(const rb_trial *trial);
 uint64_t rb_trial_check_schema(const rb_trial *trial, int schema);
 

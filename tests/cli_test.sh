@@ -80,9 +80,17 @@ for r in c:
 import numpy as np
 valid = {(r["host_mem"], r["xfer"], r["launch"], r["ctrl"]) for r in c if r["family"] == b"latency" and r["status"] == b"ok"}
 assert len(valid) == 26, len(valid)
-# Schema 3: every ok row has its two trials, each with its own samples and the polling CPU; schema 4:
-# the part's own time and the machine's load around the trial.
+# The current schema; every ok row has its two trials, each with its own samples and the polling CPU
+# (schema 3); schema 4 adds the part's own time and the machine's load around each trial.
 assert f.attrs["schema_version"] == 4
+# Schema 4: the two-modes columns, filled by the writer: a rate is never split; two modes are ordered.
+import math
+for r in c:
+    assert r["bimodal"] in (0, 1), r
+    if r["bimodal"] == 1:
+        assert r["unit"] == b"us" and 0 < r["mode_fast"] <= r["mode_slow"] and 0 <= r["slow_share"] <= 1, r
+    else:
+        assert math.isnan(r["mode_fast"]) and math.isnan(r["mode_slow"]) and math.isnan(r["slow_share"]), r
 t = f["/trials"][:]
 for r in c:
     if r["status"] != b"ok":

@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "report_fixture.h"
+#include "bimodal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -82,7 +83,7 @@ const char *fixture_unsupported(const mode_spec *m)
 
 fixture_opts fixture_defaults(void)
 {
-    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL, 0, 0.0, 0};
+    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL, 0, 0.0, 0, 0.0};
     return o;
 }
 
@@ -151,6 +152,19 @@ static int size_index(uint64_t size)
     return -1;
 }
 
+/* The row's bimodal columns from its samples x[0..n) (all trials'), as a run's writer fills them. */
+static int fill_modes(rb_row *r, const double *x, size_t n)
+{
+    double *sorted = malloc(n * sizeof *sorted);
+    if (sorted == NULL)
+        return -1;
+    memcpy(sorted, x, n * sizeof *sorted);
+    stats_sort(sorted, n);
+    int rc = bimodal_row_fill(r, sorted, n);
+    free(sorted);
+    return rc;
+}
+
 /* Appends one row: ok with samples, or status/reason without. */
 static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, const char *status, const char *reason)
 {
@@ -164,6 +178,7 @@ static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, c
     fix_rng g = {wr->o->seed * 1000003ull + wr->row_seq++};
 
     memset(&r, 0, sizeof r);
+    bimodal_row_clear(&r);
     set(r.backend, sizeof r.backend, wr->o->backend ? wr->o->backend : "cuda");
     set(r.family, sizeof r.family, rb_family_name(f));
     set(r.unit, sizeof r.unit, rb_family_unit(f));
@@ -199,6 +214,12 @@ static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, c
         scale = wr->o->cb_read;
     for (size_t i = 0; i < n; i++)
         x[i] *= scale;
+    if (wr->o->slow_share > 0 && f == RB_FAM_LATENCY && size == 8 && m && m->v[RB_AXIS_HOST] == RB_HOST_PINNED &&
+        m->v[RB_AXIS_XFER] == RB_XFER_ASYNC && m->v[RB_AXIS_LAUNCH] == RB_LAUNCH_COOP &&
+        m->v[RB_AXIS_CTRL] == RB_CTRL_MAPPED)
+        for (size_t i = 0; i < n; i++)
+            if (fix_unit(&g) < wr->o->slow_share)
+                x[i] *= FIXTURE_SLOW_MODE;
 
     stats_summary s;
     if (stats_summarize(x, n, &s) != 0) {
@@ -217,6 +238,10 @@ static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, c
     r.stddev = s.stddev;
     r.ci_lo = s.ci_lo;
     r.ci_hi = s.ci_hi;
+    if (fill_modes(&r, x, n) != 0) {
+        free(x);
+        return -1;
+    }
     r.messages = rate ? n * 4096 : n;
     r.elapsed_s = 0.01 * (double)n;
     if (f == RB_FAM_BASE_FLOOR)

@@ -30,7 +30,12 @@ typedef struct fixture_opts {
     int trials;
     double trial_sd;
     size_t latency_samples; /* samples per latency trial; 0 = the default (300) */
+    /* Two modes: this share of the 8 B latency samples of pinned/async/coop/mapped (drawn at random)
+     * is FIXTURE_SLOW_MODE times slower; 0 = none. */
+    double slow_share;
 } fixture_opts;
+
+#define FIXTURE_SLOW_MODE 3.2
 
 /* The default options: cuda, seed 1, no injected difference, complete. */
 fixture_opts fixture_defaults(void);

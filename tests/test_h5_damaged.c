@@ -1,7 +1,8 @@
 /* test_h5_damaged.c - h5in_open refuses what it cannot trust with one line of text, and never
  * crashes: missing, empty and text files, truncated and bit-flipped copies of a valid file, HDF5
  * files that are not ringbench files, a newer schema, a table missing a column. And what used to pass
- * silently (issue 22): rows with a wrong unit, a negative median, a duplicate cell or a wrong count;
+ * silently (issue 22): rows with a wrong unit, a negative median, a duplicate cell or a wrong count,
+ * bimodal columns no split gives (schema 4);
  * values edited with HDF5's own checksums intact; rows cut off a table; a damaged chunk of
  * /trial_samples; every bit of its chunk index. Run it under -DRINGBENCH_SANITIZE=address to see
  * that no damaged file makes the reader touch bad memory.
@@ -11,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "check.h"
+#include "bimodal.h"
 #include "h5in.h"
 #include "h5out.h"
 
@@ -88,6 +90,7 @@ static void write_valid(const char *path)
     for (int i = 0; i < 4; i++) {
         rb_row row;
         memset(&row, 0, sizeof row);
+        bimodal_row_clear(&row);
         snprintf(row.family, sizeof row.family, "%s", rb_family_name((rb_family)i));
         snprintf(row.status, sizeof row.status, "%s", RB_STATUS_OK);
         row.p50 = i;
@@ -365,6 +368,7 @@ static void write_trials_file(const char *path, row_edit edit)
         }
         rb_row row;
         memset(&row, 0, sizeof row);
+        bimodal_row_clear(&row);
         row.cell_id = c;
         snprintf(row.backend, sizeof row.backend, "cpu");
         snprintf(row.family, sizeof row.family, "latency");
@@ -475,9 +479,47 @@ static void edit_cell_id(rb_row *row, int cell)
         row->cell_id = 3;
 }
 
+/* Schema 4's bimodal columns (results/bimodal.h) with values no split can give. */
+static void set_modes(rb_row *row, double fast, double slow, double share)
+{
+    row->bimodal = 1;
+    row->mode_fast = fast;
+    row->mode_slow = slow;
+    row->slow_share = share;
+}
+static void edit_share(rb_row *row, int cell)
+{
+    if (cell == 0)
+        set_modes(row, 2.7, 8.7, 1.5);
+}
+static void edit_modes_order(rb_row *row, int cell)
+{
+    if (cell == 1)
+        set_modes(row, 8.7, 2.7, 0.3);
+}
+static void edit_mode_negative(rb_row *row, int cell)
+{
+    if (cell == 2)
+        set_modes(row, -2.7, 8.7, 0.3);
+}
+static void edit_bimodal_flag(rb_row *row, int cell)
+{
+    if (cell == 3)
+        row->bimodal = 2;
+}
+static void edit_unimodal_with_modes(rb_row *row, int cell)
+{
+    if (cell == 4) {
+        set_modes(row, 2.7, 8.7, 0.3);
+        row->bimodal = 0;
+    }
+}
+
 /* Rows whose checksums are right but whose contents cannot be: a wrong unit (which inverted a
  * verdict: GB/s read as time), a negative median, two rows of one cell (counted twice by compare),
- * a count of samples other than its trials hold. Each is marked, and only it. */
+ * a count of samples other than its trials hold, bimodal columns no split gives (a slow share of
+ * 150%, modes in the wrong order or negative, a flag neither 0 nor 1, modes without the flag). Each
+ * is marked, and only it. */
 static void test_inconsistent_rows(void)
 {
     static const struct {
@@ -490,6 +532,11 @@ static void test_inconsistent_rows(void)
         {edit_duplicate, "two rows of one cell", "the same cell as row", 2},
         {edit_count, "n other than its trials'", "its ok trials", 1},
         {edit_cell_id, "two rows of one cell_id", "the same cell_id 3", 2},
+        {edit_share, "a slow share of 1.5", "slow_share is outside [0, 1]", 1},
+        {edit_modes_order, "mode_fast above mode_slow", "mode_fast is above mode_slow", 1},
+        {edit_mode_negative, "a negative mode", "not a positive number", 1},
+        {edit_bimodal_flag, "bimodal 2", "neither 0 nor 1", 1},
+        {edit_unimodal_with_modes, "modes on a row not bimodal", "bimodal is 0 but", 1},
     };
     char path[4200];
     path_in(path, sizeof path, "inconsistent rows.h5");

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "check.h"
+#include "bimodal.h"
 #include "h5in.h"
 #include "h5out.h"
 
@@ -52,6 +53,7 @@ static rb_row make_row(int i)
 {
     rb_row r;
     memset(&r, 0, sizeof r);
+    bimodal_row_clear(&r);
     r.row_id = 999; /* the writer assigns the real one */
     set_str(r.backend, sizeof r.backend, i % 2 ? "cpu" : "cuda");
     set_str(r.status, sizeof r.status, RB_STATUS_OK);
@@ -192,7 +194,7 @@ static void check_columns_cover_row(void)
     RB_ROW_COLUMNS(RB_COVER)
 #undef COVER_T
     CHECK_MSG(sizeof(rb_row) - end < alignof(rb_row), "rb_row has fields after the last column");
-    CHECK_INT(ncols, 49);
+    CHECK_INT(ncols, 53);
     end = ncols = 0;
 #define COVER_T rb_trial
     RB_TRIAL_COLUMNS(RB_COVER)
@@ -258,6 +260,8 @@ static void check_cells_attrs(const char *path)
     CHECK(H5Aexists(cells, "unit_msgs_per_s") > 0);
     CHECK(H5Aexists(cells, "unit_size_bytes") > 0);
     CHECK(H5Aexists(cells, "unit_elapsed_s") > 0);
+    CHECK(H5Aexists(cells, "unit_mode_fast") > 0); /* schema 4 */
+    CHECK(H5Aexists(cells, "unit_bimodal") > 0);
     CHECK(H5Aexists(cells, "unit_backend") == 0); /* text columns have no unit */
     CHECK(H5Aexists(cells, RB_H5_ATTR_FAMILIES) > 0);
     hid_t attr = H5Aopen(cells, RB_H5_ATTR_FAMILIES, H5P_DEFAULT), type = H5Aget_type(attr);
@@ -815,6 +819,191 @@ static void test_schema1_file(const char *path)
     h5in_close(r);
 }
 
+// --- two modes (schema 4) --------------------------------------------------------------------------
+
+/* n samples, a mixture of 2.7 and 8.7 us (every tenth sample of three slow: share 30%), 5% jitter. */
+static void mixture(double *v, size_t n)
+{
+    uint64_t x = 12345;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        double u = (double)(x >> 11) / 9007199254740992.0; /* [0, 1) */
+        v[i] = (i % 10 < 3 ? 8.7 : 2.7) * (1.0 + 0.05 * (u - 0.5));
+    }
+}
+
+static int cmp_f64(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The rule: a mixture of 2.7 and 8.7 (slow share 30%) is bimodal with both medians and the share
+ * found; one mode spread +-20%, or a 1% tail, is not; too few samples are not judged. */
+static void test_bimodal_split(void)
+{
+    enum { N = 2000 };
+    static double v[N];
+    bimodal_modes m;
+    mixture(v, N);
+    qsort(v, N, sizeof *v, cmp_f64);
+    CHECK(bimodal_split(v, N, &m) == 0);
+    CHECK(m.bimodal == 1);
+    CHECK(fabs(m.lo - 2.7) < 0.1 && fabs(m.hi - 8.7) < 0.3 && fabs(m.hi_share - 0.3) < 0.01);
+    for (size_t i = 0; i < N; i++) /* one mode, 2.7 +- 20% */
+        v[i] = 2.7 * (0.8 + 0.4 * (double)i / N);
+    CHECK(bimodal_split(v, N, &m) == 0);
+    CHECK(m.bimodal == 0 && m.lo == m.hi && m.hi_share == 0);
+    for (size_t i = 0; i < N; i++) /* a 1% slow tail is not a mode */
+        v[i] = i >= N - 20 ? 9.0 : 2.7 * (1.0 + 0.01 * (double)i / N);
+    CHECK(bimodal_split(v, N, &m) == 0);
+    CHECK(m.bimodal == 0);
+    CHECK(bimodal_split(v, 10, &m) == -1);
+}
+
+/* Rows for the two-modes files: 0 a bimodal latency cell, 1 a unimodal one, 2 a throughput cell
+ * whose samples split as well (rates are never split), each with its own MIX_N samples and its
+ * columns filled as a run's writer fills them. */
+#define MIX_ROWS 3
+#define MIX_N 2000
+static rb_row mix_row(int i, double *s)
+{
+    rb_row r = make_row(i == 2 ? 1 : 0);
+    r.size_bytes = 64u << i;
+    r.n = MIX_N;
+    mixture(s, MIX_N);
+    if (i == 1)
+        for (size_t k = 0; k < MIX_N; k++)
+            s[k] = 2.7 * (0.8 + 0.4 * (double)k / MIX_N);
+    double *sorted = malloc(MIX_N * sizeof *sorted);
+    memcpy(sorted, s, MIX_N * sizeof *sorted);
+    qsort(sorted, MIX_N, sizeof *sorted, cmp_f64);
+    CHECK(bimodal_row_fill(&r, sorted, MIX_N) == 0);
+    free(sorted);
+    return r;
+}
+
+static void write_mix(const char *path, rb_row want[MIX_ROWS])
+{
+    char err[512] = "";
+    h5out *w = NULL;
+    double *s = malloc(MIX_N * sizeof *s);
+    remove_file(path);
+    CHECK_MSG(h5out_open(path, 0, &w, err, sizeof err) == 0, "%s", err);
+    for (int i = 0; w != NULL && i < MIX_ROWS; i++) {
+        want[i] = mix_row(i, s);
+        CHECK_MSG(h5out_append(w, &want[i], s, MIX_N) == 0, "%s", h5out_error(w));
+    }
+    if (w != NULL)
+        CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+    free(s);
+}
+
+/* The columns of the three rows as they must read: row 0 two modes, the others none. */
+static void check_mix(const h5in *r, const rb_row want[MIX_ROWS], const char *what)
+{
+    const rb_row *got = h5in_row(r, 0);
+    CHECK_MSG(got != NULL && got->bimodal == 1, "%s: row 0 not bimodal", what);
+    if (got == NULL)
+        return;
+    CHECK_STR(got->status, RB_STATUS_OK);
+    CHECK_MSG(fabs(got->mode_fast - 2.7) < 0.1 && fabs(got->mode_slow - 8.7) < 0.3 &&
+                  fabs(got->slow_share - 0.3) < 0.01,
+              "%s: modes %g %g share %g", what, got->mode_fast, got->mode_slow, got->slow_share);
+    for (int i = 0; i < MIX_ROWS; i++) {
+        got = h5in_row(r, (size_t)i);
+        CHECK_MSG(got->bimodal == want[i].bimodal && same_f64(got->mode_fast, want[i].mode_fast) &&
+                      same_f64(got->mode_slow, want[i].mode_slow) && same_f64(got->slow_share, want[i].slow_share),
+                  "%s: row %d reads bimodal %d %.17g %.17g %.17g", what, i, (int)got->bimodal, got->mode_fast,
+                  got->mode_slow, got->slow_share);
+    }
+    CHECK(h5in_row(r, 1)->bimodal == 0 && isnan(h5in_row(r, 1)->mode_fast) && isnan(h5in_row(r, 1)->slow_share));
+    CHECK(h5in_row(r, 2)->bimodal == 0 && isnan(h5in_row(r, 2)->mode_slow)); /* a rate is never split */
+}
+
+/* A bimodal cell written with its columns reads back with them, bit for bit. */
+static void test_bimodal_roundtrip(void)
+{
+    char path[4200], err[512] = "";
+    rb_row want[MIX_ROWS];
+    path_in(path, sizeof path, "two-modes.h5");
+    write_mix(path, want);
+    CHECK(want[0].bimodal == 1 && want[1].bimodal == 0 && want[2].bimodal == 0);
+    h5in *r = NULL;
+    CHECK_MSG(h5in_open(path, &r, err, sizeof err) == 0, "%s", err);
+    if (r == NULL)
+        return;
+    CHECK_INT(h5in_ndamaged(r), 0);
+    for (int i = 0; i < MIX_ROWS; i++) {
+        want[i].row_id = i;
+        check_row(h5in_row(r, (size_t)i), &want[i]);
+    }
+    check_mix(r, want, "schema 4");
+    h5in_close(r);
+    remove_file(path);
+}
+
+/* Rewrites the file at path as schema 3 wrote it: /cells without schema 4's columns, each row's
+ * checksum as schema 3 made it, schema_version 3. */
+static void rewrite_as_schema3(const char *path)
+{
+    hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT), full = h5out_row_type();
+    hid_t dset = H5Dopen2(file, RB_H5_CELLS, H5P_DEFAULT), space = H5Dget_space(dset);
+    hsize_t n = 0;
+    H5Sget_simple_extent_dims(space, &n, NULL);
+    rb_row *rows = calloc((size_t)n, sizeof *rows);
+    CHECK(rows != NULL && H5Dread(dset, full, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
+    H5Dclose(dset);
+    CHECK(H5Ldelete(file, RB_H5_CELLS, H5P_DEFAULT) >= 0);
+    hid_t old = H5Tcreate(H5T_COMPOUND, sizeof(rb_row));
+    for (int i = 0; i < H5Tget_nmembers(full); i++) {
+        char *name = H5Tget_member_name(full, (unsigned)i);
+        hid_t mt = H5Tget_member_type(full, (unsigned)i);
+        if (!rb_row_column_new_in_schema4(name))
+            H5Tinsert(old, name, H5Tget_member_offset(full, (unsigned)i), mt);
+        H5Tclose(mt);
+        H5free_memory(name);
+    }
+    for (hsize_t i = 0; i < n; i++)
+        rows[i].check = rb_row_check_schema(&rows[i], 3);
+    H5Sclose(space);
+    space = H5Screate_simple(1, &n, NULL); /* the written one was unlimited, which needs chunks */
+    dset = H5Dcreate2(file, RB_H5_CELLS, old, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(dset >= 0 && H5Dwrite(dset, old, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
+    int version = 3;
+    hid_t a = H5Aopen(file, RB_H5_ATTR_SCHEMA, H5P_DEFAULT);
+    CHECK(a >= 0 && H5Awrite(a, H5T_NATIVE_INT, &version) >= 0);
+    H5Aclose(a);
+    H5Dclose(dset);
+    H5Tclose(old);
+    H5Sclose(space);
+    H5Tclose(full);
+    H5Fclose(file);
+    free(rows);
+}
+
+/* A schema-3 file has no bimodal columns: the reader computes them from the samples, giving what a
+ * schema-4 writer records, and the row's schema-3 checksum still holds. */
+static void test_schema3_modes(void)
+{
+    char path[4200], err[512] = "";
+    rb_row want[MIX_ROWS];
+    path_in(path, sizeof path, "two-modes schema 3.h5");
+    write_mix(path, want);
+    rewrite_as_schema3(path);
+    h5in *r = NULL;
+    CHECK_MSG(h5in_open(path, &r, err, sizeof err) == 0, "%s", err);
+    if (r == NULL)
+        return;
+    CHECK_INT(h5in_schema_version(r), 3);
+    CHECK_INT(h5in_nrows(r), MIX_ROWS);
+    CHECK_INT(h5in_ndamaged(r), 0);
+    if (h5in_nrows(r) == MIX_ROWS)
+        check_mix(r, want, "schema 3");
+    h5in_close(r);
+    remove_file(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2 && argc != 3) {
@@ -838,6 +1027,9 @@ int main(int argc, char **argv)
     test_crash();
     test_other_layout();
     test_trials();
+    test_bimodal_split();
+    test_bimodal_roundtrip();
+    test_schema3_modes();
     if (argc == 3)
         test_schema1_file(argv[2]);
     /* Writer and reader closed everything they opened, on every path above. */

@@ -8,7 +8,8 @@
  * reported as a new fingerprint; damaged and foreign files in the history are reported and skipped
  * while every other run stays; a deleted and a damaged index are rebuilt from the files; the history
  * page is written. Machine C: a whole-machine shift is no regression (a regression on raw figures),
- * and machine references that move alone are watched, never regressions.
+ * and machine references that move alone are watched, never regressions. The index takes a
+ * latency cell's two modes from its file's schema-4 columns, and only a bimodal latency cell's.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "bimodal.h"
 #include "h5out.h"
 #include "history.h"
 #include "track.h"
@@ -34,10 +36,13 @@ static double noise(void)
 
 static void set_str(char *dst, const char *s) { snprintf(dst, RB_NAME_LEN, "%s", s); }
 
-static int add_row(h5out *w, const char *family, const char *const mode[4], uint64_t size, const char *unit, double p50)
+/* A row as add_row appends it; edit (may be NULL) changes it before it is written. */
+static int add_row_edited(h5out *w, const char *family, const char *const mode[4], uint64_t size, const char *unit,
+                          double p50, void (*edit)(rb_row *))
 {
     rb_row r;
     memset(&r, 0, sizeof r);
+    bimodal_row_clear(&r);
     set_str(r.backend, "cpu");
     set_str(r.family, family);
     set_str(r.host_mem, mode[0]);
@@ -58,7 +63,14 @@ static int add_row(h5out *w, const char *family, const char *const mode[4], uint
     r.trial_cv = 0.01;
     r.stddev = r.msgs_per_s = r.ratio_floor = r.ratio_memcpy = r.trial_p50_min = r.trial_p50_max = NAN;
     rb_row_calls_clear(&r);
+    if (edit != NULL)
+        edit(&r);
     return h5out_append(w, &r, NULL, 0);
+}
+
+static int add_row(h5out *w, const char *family, const char *const mode[4], uint64_t size, const char *unit, double p50)
+{
+    return add_row_edited(w, family, mode, size, unit, p50, NULL);
 }
 
 /* A synthetic run of host `host` at day `day` with driver `driver`; `step` multiplies the 8 B
@@ -346,6 +358,7 @@ static void test_hostile_runs(void)
     CHECK(h5out_attr_str(w, RB_H5_PROVENANCE, "hostname", "Z") == 0);
     rb_row r;
     memset(&r, 0, sizeof r);
+    bimodal_row_clear(&r);
     set_str(r.backend, "cpu");
     set_str(r.family, "latency");
     set_str(r.host_mem, "pinned");
@@ -364,6 +377,73 @@ static void test_hostile_runs(void)
     free(s);
 }
 
+/* Two modes as a schema-4 file records them (results/bimodal.h). */
+static void two_modes(rb_row *r)
+{
+    r->bimodal = 1;
+    r->mode_fast = 2.7;
+    r->mode_slow = 8.7;
+    r->slow_share = 0.3;
+}
+
+/* The index takes a cell's modes from its file's columns, for bimodal ok latency cells only: a
+ * unimodal latency cell and a bimodal control-block cell have none (NULL). */
+static void test_modes_from_file(void)
+{
+    static const char *const native[4] = {"pinned", "async", "coop", "mapped"};
+    static const char *const kv[][2] = {{"hostname", "M"},
+                                        {"backend", "cpu"},
+                                        {"gpu_name", ""},
+                                        {"pci_bus_id", ""},
+                                        {"wsl2", "0"},
+                                        {"kernel_release", "6.1.0"},
+                                        {"suite_version", "0.1.0"},
+                                        {"git_commit", "abc"},
+                                        {"nvml_driver_version", "580.95"},
+                                        {"start_utc", "2026-12-01T02:00:00Z"},
+                                        {"runtime_version", "13000"},
+                                        {"preset", "default"}};
+    char dir[1100], path[1300], err[512];
+    snprintf(dir, sizeof dir, "%s/history-modes", g_work);
+    snprintf(path, sizeof path, "%s/modes.h5", g_work);
+    h5out *w;
+    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
+    if (w == NULL)
+        return;
+    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
+        CHECK(h5out_attr_str(w, RB_H5_PROVENANCE, kv[i][0], kv[i][1]) == 0);
+    CHECK(add_row_edited(w, "latency", native, 8, "us", 2.9, two_modes) == 0);
+    CHECK(add_row(w, "latency", native, 64, "us", 3.1) == 0);
+    CHECK(add_row_edited(w, "cb_read", native, 0, "us", 0.05, two_modes) == 0);
+    CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+
+    hist *h = NULL;
+    long long id = 0;
+    int already = 0;
+    CHECK_MSG(hist_open(dir, NULL, &h, err, sizeof err) == 0, "%s", err);
+    if (h == NULL)
+        return;
+    CHECK_MSG(hist_add(h, path, &id, &already, err, sizeof err) == 0, "%s", err);
+    sqlite3_stmt *st = NULL;
+    CHECK(sqlite3_prepare_v2(hist_db(h), "SELECT family, size_bytes, mode_lo, mode_hi, slow_share FROM cells", -1, &st,
+                             NULL) == SQLITE_OK);
+    size_t rows = 0;
+    while (st != NULL && sqlite3_step(st) == SQLITE_ROW) {
+        const char *fam = (const char *)sqlite3_column_text(st, 0);
+        const int two = strcmp(fam, "latency") == 0 && sqlite3_column_int64(st, 1) == 8;
+        rows++;
+        for (int c = 2; c <= 4; c++)
+            CHECK_MSG((sqlite3_column_type(st, c) == SQLITE_NULL) == !two, "%s %lld: column %d", fam,
+                      (long long)sqlite3_column_int64(st, 1), c);
+        if (two)
+            CHECK(sqlite3_column_double(st, 2) == 2.7 && sqlite3_column_double(st, 3) == 8.7 &&
+                  sqlite3_column_double(st, 4) == 0.3);
+    }
+    CHECK_INT(rows, 3);
+    sqlite3_finalize(st);
+    hist_close(h);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -378,5 +458,6 @@ int main(int argc, char **argv)
     test_history();
     test_machine_shift();
     test_hostile_runs();
+    test_modes_from_file();
     CHECK_DONE();
 }

@@ -3,14 +3,17 @@
  * unsupported reasons; the plots gnuplot renders (valid PNG of the size the script sets, non-empty SVG);
  * compare's verdicts on an injected difference and on identical files; refusals of damaged, foreign
  * and newer files and of files with nothing in common; incomplete and CPU-reference files; paths with
- * spaces and quotes; a missing gnuplot. Run it under -DRINGBENCH_SANITIZE=address as well.
+ * spaces and quotes; a missing gnuplot; a cell with two modes, recorded in the file and listed by both.
+ * Run it under -DRINGBENCH_SANITIZE=address as well.
  *
- * Usage: test_report CASE WORKDIR, CASE one of content, render, compare, damaged, paths, nognuplot.
+ * Usage: test_report CASE WORKDIR, CASE one of content, render, compare, damaged, paths, nognuplot,
+ * trials, hostile, modes.
  * render exits 77 (skipped) when gnuplot is not on PATH.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 
 #include "check.h"
+#include "bimodal.h"
 #include "modes.h"
 #include "commands.h"
 #include "report.h"
@@ -20,11 +23,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "h5in.h"
 #include "h5out.h"
 
 /* HDF5 itself leaks a little when it meets damaged metadata (see test_h5_damaged.c); our own
@@ -832,6 +837,73 @@ static void case_trials(void)
     CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", a, inj, "-o", dir, "--no-render", "--min-effect", "x"), 2);
 }
 
+// --- two modes (issue 18) ---------------------------------------------------------------------------------
+
+/* The report's or comparison's "Cells with two modes" line of the 8 B native latency cell. */
+static const char *modes_line(const char *md)
+{
+    return md ? strstr(md, "| latency | `pinned/async/coop/mapped` | 8 B |") : NULL;
+}
+
+/* A cell whose samples have two modes is recorded so in the file (the fixture writes the columns as a
+ * run does), and report and compare list it with both modes and the slow share, from those columns;
+ * a file without such a cell says there is none. */
+static void case_modes(void)
+{
+    char a[4200], b[4200], plain[4200], dir[4200], path[4300], err[512];
+    path_in(a, sizeof a, "modes a.h5");
+    path_in(b, sizeof b, "modes b.h5");
+    path_in(plain, sizeof plain, "modes none.h5");
+    path_in(dir, sizeof dir, "modes out");
+    fixture_opts o = fixture_defaults();
+    o.trials = 5;
+    o.trial_sd = 0.03;
+    write_fixture(plain, &o);
+    o.slow_share = 0.3;
+    write_fixture(a, &o);
+    o.seed = 2;
+    write_fixture(b, &o);
+
+    h5in *r = NULL;
+    CHECK_MSG(h5in_open(a, &r, err, sizeof err) == 0, "%s", err);
+    size_t bimodal = 0;
+    for (size_t i = 0; r != NULL && i < h5in_nrows(r); i++) {
+        const rb_row *row = h5in_row(r, i);
+        if (row->bimodal != 1)
+            continue;
+        bimodal++;
+        CHECK_STR(row->family, "latency");
+        CHECK(row->size_bytes == 8 && strcmp(row->ctrl, "mapped") == 0);
+        const double ratio = row->mode_slow / row->mode_fast;
+        CHECK_MSG(ratio > 0.9 * FIXTURE_SLOW_MODE && ratio < 1.1 * FIXTURE_SLOW_MODE, "modes %g %g", row->mode_fast,
+                  row->mode_slow);
+        CHECK_MSG(fabs(row->slow_share - 0.3) < 0.05, "slow share %g", row->slow_share);
+    }
+    CHECK_INT(bimodal, 1);
+    h5in_close(r);
+
+    CHECK_INT(run_cmd(cmd_report, NULL, 7, "report", a, "-o", dir, "--no-render", "--reps", reps), 0);
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    char *md = slurp(path, NULL);
+    CHECK(md && strstr(md, "\n## Cells with two modes\n"));
+    CHECK_MSG(modes_line(md) != NULL, "report.md lacks the bimodal cell");
+    free(md);
+
+    CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", a, b, "-o", dir, "--no-render", "--reps", reps), 0);
+    snprintf(path, sizeof path, "%s/compare.md", dir);
+    md = slurp(path, NULL);
+    CHECK(md && strstr(md, "## Cells with two modes in "));
+    CHECK_MSG(modes_line(md) != NULL, "compare.md lacks the bimodal cell");
+    free(md);
+
+    CHECK_INT(run_cmd(cmd_report, NULL, 7, "report", plain, "-o", dir, "--no-render", "--reps", reps), 0);
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    md = slurp(path, NULL);
+    CHECK(md && strstr(md, "None: no time cell's samples split into two modes."));
+    CHECK(md && modes_line(md) == NULL);
+    free(md);
+}
+
 // --- hostile files: long texts, a trial without samples (issue 22) --------------------------------------
 
 /* A text of n copies of c (static buffers, two in flight). */
@@ -874,6 +946,7 @@ static void write_empty_trial(const char *path)
     }
     rb_row row;
     memset(&row, 0, sizeof row);
+    bimodal_row_clear(&row);
     snprintf(row.backend, sizeof row.backend, "cpu");
     snprintf(row.family, sizeof row.family, "latency");
     snprintf(row.host_mem, sizeof row.host_mem, "pinned");
@@ -962,6 +1035,8 @@ int main(int argc, char **argv)
         case_trials();
     else if (strcmp(argv[1], "hostile") == 0)
         case_hostile();
+    else if (strcmp(argv[1], "modes") == 0)
+        case_modes();
     else {
         fprintf(stderr, "unknown case %s\n", argv[1]);
         return 2;

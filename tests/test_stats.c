@@ -831,37 +831,6 @@ static void test_ratio_interval_bounds(void)
     CHECK_MSG(iv.lo > 0 && iv.lo <= iv.raw_lo && iv.hi >= iv.raw_hi, "lo %g raw_lo %g", iv.lo, iv.raw_lo);
 }
 
-/* Two modes: a mixture of 2.7 and 8.7 (slow share 30%) is bimodal with both medians and the share
- * found; one lognormal-ish mode, or a 1% tail, is not. */
-static void test_two_modes(void)
-{
-    enum { N = 2000 };
-    static double v[N];
-    uint64_t x = 12345;
-    for (size_t i = 0; i < N; i++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        double u = (double)(x >> 11) / 9007199254740992.0; /* [0, 1) */
-        double jitter = 1.0 + 0.05 * (u - 0.5);
-        v[i] = (i % 10 < 3 ? 8.7 : 2.7) * jitter;
-    }
-    stats_sort(v, N);
-    stats_modes m;
-    CHECK(stats_two_modes(v, N, &m) == 0);
-    CHECK(m.bimodal == 1);
-    CHECK_NEAR(m.lo, 2.7, 0.1);
-    CHECK_NEAR(m.hi, 8.7, 0.3);
-    CHECK_NEAR(m.hi_share, 0.3, 0.01);
-    for (size_t i = 0; i < N; i++) /* one mode, 2.7 +- 20% */
-        v[i] = 2.7 * (0.8 + 0.4 * (double)i / N);
-    CHECK(stats_two_modes(v, N, &m) == 0);
-    CHECK(m.bimodal == 0 && m.lo == m.hi && m.hi_share == 0);
-    for (size_t i = 0; i < N; i++) /* a 1% slow tail is not a mode */
-        v[i] = i >= N - 20 ? 9.0 : 2.7 * (1.0 + 0.01 * (double)i / N);
-    CHECK(stats_two_modes(v, N, &m) == 0);
-    CHECK(m.bimodal == 0);
-    CHECK(stats_two_modes(v, 10, &m) == -1);
-}
-
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "coverage") == 0) {
@@ -880,6 +849,5 @@ int main(int argc, char **argv)
     test_fast_draw_law();
     test_fast_vs_naive();
     test_ratio_interval_bounds();
-    test_two_modes();
     CHECK_DONE();
 }
