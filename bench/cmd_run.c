@@ -192,8 +192,8 @@ static void usage_run(FILE *f)
                "                      operations, where `ringbench probe` says they work) instead of fetching\n"
                "                      each reply once the host sees out_tail (default: off, slower on the H100)\n"
                "  --cb-batch K        time control-block reads and writes K at a time, each sample their time / K\n"
-               "                      (default 1: one operation between two clock reads, ~40 ns of a ~50 ns\n"
-               "                      read); the file records it (provenance cb_batch)\n"
+               "                      (default 16: one operation between two clock reads was ~40 ns of a\n"
+               "                      ~50 ns read); the file records it (provenance cb_batch)\n"
                "  --warmup S          warm the GPU up to its application clock for at most S seconds before the\n"
                "                      first trial (default 3; 0 = no warm-up)\n"
                "  --lock-clocks       lock the GPU's SM clock at its application clock for the run (needs root and\n"
@@ -328,7 +328,7 @@ static int run_parse(int argc, char **argv, run_args *a)
                     .timeout_s = 5,
                     .warmup_s = 3,
                     .workers = -1,
-                    .cb_batch = 1,
+                    .cb_batch = 16,
                     .sw = CLI_RING_SWITCHES_DEFAULT};
     /* Kept as typed, before getopt reorders argv. */
     for (int i = 0; i < argc + 1 && strlen(a->cmdline) < sizeof a->cmdline - 64; i++) {

@@ -22,9 +22,9 @@ static const char *const compare_scripts[] = {"compare_latency.gp", "compare_thr
                                               "compare_ops.gp", NULL};
 
 /* Provenance that must match for a comparison to be of like with like. */
-static const char *const must_match[] = {
-    "gpu_name",     "driver_version", "suite_version",        "early_take",
-    "leader_reply", "stream_ops",     RB_PROV_INJECT_CALL_US, RB_PROV_PLATFORM_LIMITS};
+static const char *const must_match[] = {"gpu_name",   "driver_version",       "suite_version",
+                                         "early_take", "leader_reply",         "stream_ops",
+                                         "cb_batch",   RB_PROV_INJECT_CALL_US, RB_PROV_PLATFORM_LIMITS};
 
 typedef struct pair {
     long ia, ib;  /* rows in BASE and OTHER */
@@ -100,6 +100,10 @@ static void check_like(compare_ctx *c)
             !strcmp(must_match[i], "stream_ops")) {
             a = *a ? a : off;
             b = *b ? b : off;
+        }
+        if (!strcmp(must_match[i], "cb_batch")) { /* files from before --cb-batch timed one at a time */
+            a = *a ? a : "1";
+            b = *b ? b : "1";
         }
         if (strcmp(a, b) != 0)
             add_warning(c, "the files differ in %s: BASE '%s', OTHER '%s'\n", must_match[i], a, b);

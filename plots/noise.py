@@ -42,7 +42,7 @@ OVERHEAD = "harness_overhead/-/-/-/-/0/0"
 FLOOR = "base_floor/-/-/-/-/4/1"
 RING = ("latency", "throughput", "cb_", "lc_", "harness_overhead")
 FIGURES = ("p50", "best", "geo", "clock", "memcpy", "track")
-BEST_FAMILIES = ("throughput", "cb_read", "cb_write")  # harness/track_detect.c track_best_trial_family
+BEST_FAMILIES = ("throughput",)  # harness/track_detect.c track_best_trial_family
 Z_NEED = 3.3  # the |z| a headline cell needs with 11 baseline runs (4.5 % over 6 cells, Bonferroni on t(10))
 
 

@@ -53,7 +53,7 @@ quick)
     if command -v h5dump >/dev/null; then
         h5dump -a /complete "$work/q.h5" | grep -q "(0): 1" && ok || bad "h5dump: complete != 1"
         h5dump -a /provenance/backend "$work/q.h5" | grep -q '"cpu"' && ok || bad "h5dump: backend != cpu"
-        h5dump -a /provenance/cb_batch "$work/q.h5" | grep -q "(0): 1$" && ok || bad "h5dump: cb_batch != 1"
+        h5dump -a /provenance/cb_batch "$work/q.h5" | grep -q "(0): 16$" && ok || bad "h5dump: cb_batch != 16"
     fi
     # Control-block reads and writes timed 8 at a time: the run says so in its provenance, and the
     # cells are measured as before (a sample is the time of 8 operations / 8).
