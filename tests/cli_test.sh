@@ -137,9 +137,10 @@ PY
     grep -q "### (ii) End-to-end latency" "$work/rep/report.md" && grep -q "### (iii) End-to-end throughput" \
         "$work/rep/report.md" && grep -q "### (iv) Which single axis" "$work/rep/report.md" && ok \
         || bad "report.md's verdict sections are not numbered (i)-(iv)"
-    # An intact file of this build: nothing marked damaged, no warning from the reader (issue 22).
-    ! grep -q "WARNING" "$work/err" && ! grep -q "DAMAGED" "$work/rep/report.md" && ok \
-        || bad "the reader flagged an intact file: $(grep WARNING "$work/err" | head -3)"
+    # An intact file of this build: nothing marked damaged, no warning from the reader (issue 22). A
+    # machine without gnuplot gets a warning about the plots, which is not the reader's.
+    ! grep WARNING "$work/err" | grep -qv "gnuplot not found" && ! grep -q "DAMAGED" "$work/rep/report.md" && ok \
+        || bad "the reader flagged an intact file: $(grep WARNING "$work/err" | grep -v "gnuplot not found" | head -3)"
     ;;
 interrupt)
     "$rb" run --backend cpu --preset default --trials 2 --timeout 60 -o "$work/i.h5" --quiet >"$work/out" 2>"$work/err" &
@@ -295,7 +296,14 @@ grammar)
     expect 0 compare --min-effect=5 --reps=100 --no-render --output="$work/c1" "$work/eq.h5" "$work/dd.h5"
     expect 0 compare --no-render -o "$work/c2" -- "$work/eq.h5" "$work/dd.h5"
     expect 0 export --format=csv --output="$work/e1.csv" "$work/eq.h5"
-    expect 0 export -f json -o "$work/e2.json" -- "$work/eq.h5"
+    if "$rb" export -f json -o "$work/e0.json" "$work/eq.h5" 2>"$work/jerr"; then
+        expect 0 export -f json -o "$work/e2.json" -- "$work/eq.h5"
+    elif grep -q "built without jansson" "$work/jerr"; then # the H100 machine has no jansson
+        expect 2 export -f json -o "$work/e2.json" -- "$work/eq.h5"
+        echo "note: built without jansson: json export refused, as it should be"
+    else
+        bad "export -f json failed: $(tail -2 "$work/jerr")"
+    fi
     if "$rb" track --history "$work/h0" --no-page >/dev/null 2>&1; then
         expect 0 track --history="$work/h1" --window=5 --min-effect=3 --no-page "$work/eq.h5"
         expect 0 track --history "$work/h1" --no-page -- "$work/dd.h5"

@@ -28,7 +28,8 @@ bad() { fails=$((fails + 1)); echo "FAIL: $case: $*"; }
 
 # dpkg-query says nothing is installed; apt-get logs its arguments and exits $FAKE_APT (0 or 100);
 # sudo -n works only when $FAKE_SUDO = ok; id -u answers $FAKE_UID; each test/optional command works
-# unless its name is in $FAKE_BROKEN.
+# unless its name is in $FAKE_BROKEN. Every command of .ci/packages's tests and optional needs has a fake
+# here, so no case depends on what this machine has (the H100 machine has no clang-format).
 cat >"$work/bin/dpkg-query" <<'STUB'
 #!/bin/sh
 echo "dpkg-query: no packages found matching $*" >&2
@@ -53,7 +54,7 @@ cat >"$work/bin/id" <<'STUB'
 #!/bin/sh
 echo "$FAKE_UID"
 STUB
-for c in gnuplot h5dump sqlite3 clang; do
+for c in gnuplot h5dump sqlite3 clang clang-format; do
     printf '#!/bin/sh\ncase " $FAKE_BROKEN " in *" %s "*) exit 127 ;; esac\nexit 0\n' "$c" >"$work/bin/$c"
 done
 cat >"$work/bin/python3" <<'STUB'
