@@ -189,10 +189,12 @@ void report_slow_md(FILE *md, const report_run *run)
         md,
         "A trial is slow when its median is more than %.1fx its cell's median trial (a rate: below the median "
         "divided by %.1f). The goal is at most 1 %% of trials at every size (bold above it). Each condition is "
-        "the median over the slow trials / over the others, per second of trial: CPU time the hypervisor "
-        "stole, other processes' CPU time and interrupt time (ms/s, all CPUs, 10 ms ticks), the host's share "
-        "of the part in payload passes (messages of 64 KiB or more), page faults and involuntary context "
-        "switches of this process. n/a: not recorded (a file before schema 4).\n\n"
+        "the median over the slow trials / over the others, per second of trial: CPU time the hypervisor stole "
+        "(all CPUs, and the one CPU that lost most: a pool pass used to wait for its slowest worker), other "
+        "processes' CPU time and interrupt time (ms/s, all CPUs; counted in 10 ms ticks per CPU, so in a trial of "
+        "a fraction of a second only differences of hundreds of ms/s mean anything, and others can read below 0), "
+        "the host's share of the part in payload passes (messages of 64 KiB or more), page faults and involuntary "
+        "context switches of this process. n/a: not recorded (a file before schema 4).\n\n"
         "| cells | size | trials | slow | share | steal ms/s | most-stolen CPU | others ms/s | irq ms/s | payload %% | faults/s "
         "| ctx sw/s | slow trials started |\n"
         "| --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | --- | --- |\n",

@@ -33,6 +33,9 @@ typedef struct fixture_opts {
     /* Two modes: this share of the 8 B latency samples of pinned/async/coop/mapped (drawn at random)
      * is FIXTURE_SLOW_MODE times slower; 0 = none. */
     double slow_share;
+    /* Slow trials: with trials >= 2, round 0 of every latency row at 256 KiB is this many times slower
+     * (0 = none), and recorded with 800 ms of steal in its 1 s (the other trials: none). */
+    double slow_trial;
 } fixture_opts;
 
 #define FIXTURE_SLOW_MODE 3.2

@@ -837,6 +837,48 @@ static void case_trials(void)
     CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", a, inj, "-o", dir, "--no-render", "--min-effect", "x"), 2);
 }
 
+// --- slow trials (issue 18) -------------------------------------------------------------------------------
+
+/* The "Slow trials" row of the ring cells at one size, from report.md. */
+static const char *slow_line(const char *md, const char *size)
+{
+    char key[64];
+    snprintf(key, sizeof key, "| ring | %s |", size);
+    const char *sec = md ? strstr(md, "## Slow trials") : NULL;
+    return sec ? strstr(sec, key) : NULL;
+}
+
+/* Round 0 of every latency cell at 256 KiB runs 2x slow with 800 ms/s of steal: the report counts
+ * exactly those trials as slow at that size, none elsewhere, and shows their steal beside the others'. */
+static void case_slowtrials(void)
+{
+    char a[4200], dir[4200], path[4300];
+    path_in(a, sizeof a, "slow trials.h5");
+    path_in(dir, sizeof dir, "slow trials out");
+    fixture_opts o = fixture_defaults();
+    o.trials = 5;
+    o.trial_sd = 0.01;
+    o.slow_trial = 2.0;
+    write_fixture(a, &o);
+    size_t cells = 0;
+    for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+        mode_spec m = mode_at(i);
+        cells += !mode_invalid_reason(&m) && !fixture_unsupported(&m);
+    }
+    CHECK_INT(run_cmd(cmd_report, NULL, 7, "report", a, "-o", dir, "--no-render", "--reps", reps), 0);
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    char *md = slurp(path, NULL);
+    const char *l256 = slow_line(md, "256 KiB"), *l8 = slow_line(md, "8 B");
+    char want[128];
+    /* Each latency cell has 5 trials; the throughput cells beside them are not slowed. */
+    snprintf(want, sizeof want, "| ring | 256 KiB | %zu | %zu | **", 5 * cells * 2, cells);
+    CHECK_MSG(l256 && strncmp(l256, want, strlen(want)) == 0, "wanted '%s', got '%.80s'", want, l256 ? l256 : "");
+    CHECK_MSG(l256 && strstr(l256, "| 800 / 0 | 100 / 0 |"), "steal not beside: '%.160s'", l256 ? l256 : "");
+    snprintf(want, sizeof want, "| ring | 8 B | %zu | 0 | 0.0%% |", 5 * cells * 2);
+    CHECK_MSG(l8 && strncmp(l8, want, strlen(want)) == 0, "wanted '%s', got '%.80s'", want, l8 ? l8 : "");
+    free(md);
+}
+
 // --- two modes (issue 18) ---------------------------------------------------------------------------------
 
 /* The report's or comparison's "Cells with two modes" line of the 8 B native latency cell. */
@@ -1037,6 +1079,8 @@ int main(int argc, char **argv)
         case_hostile();
     else if (strcmp(argv[1], "modes") == 0)
         case_modes();
+    else if (strcmp(argv[1], "slowtrials") == 0)
+        case_slowtrials();
     else {
         fprintf(stderr, "unknown case %s\n", argv[1]);
         return 2;
