@@ -487,6 +487,11 @@ static void ops_block(FILE *f, const report_run *run, const rb_family *fams, siz
             fprintf(f, "%.3f %.9g %.9g %.9g\n", ypos[k] + off, r->p50, lo, hi);
             has[j] = 1;
         }
+        /* A family with no row still takes its index: gnuplot does not count a data set without a data
+         * line, so an interrupted run with lifecycle rows but no control-block rows had every later
+         * `index` point one set too far, and gnuplot fail on an empty panel. */
+        if (!has[j])
+            fputs("NaN NaN NaN NaN\n", f);
         fputs("\n\n", f);
     }
 }

@@ -446,6 +446,20 @@ static void case_render(void)
     char *log = slurp(path, &(size_t){0});
     CHECK_MSG(log == NULL || log[0] == '\0', "gnuplot.log: %s", log ? log : "");
     free(log);
+
+    /* A file with lifecycle rows and no control-block rows (an interrupted run can be one): plot (e)
+     * still renders, its lifecycle panel from the right data sets. */
+    o = fixture_defaults();
+    o.only_families = 1u << RB_FAM_LC_LAUNCH | 1u << RB_FAM_LC_ACTIVATE;
+    path_in(other, sizeof other, "render lifecycle only.h5");
+    path_in(dir, sizeof dir, "render lifecycle only out");
+    write_fixture(other, &o);
+    CHECK_INT(run_cmd(cmd_report, NULL, 6, "report", other, "-o", dir, "--reps", reps), 0);
+    check_plot(dir, "cb");
+    snprintf(path, sizeof path, "%s/gnuplot.log", dir);
+    log = slurp(path, &(size_t){0});
+    CHECK_MSG(log == NULL || strstr(log, "cb.gp") == NULL, "gnuplot.log: %s", log ? log : "");
+    free(log);
 }
 
 // --- compare -----------------------------------------------------------------------------------------------
