@@ -320,17 +320,12 @@ typedef struct bad_range {
     char why[160];
 } bad_range;
 
-/* Which blocks (chunks) of /trial_samples HDF5's chunk index describes sanely: each exactly once, at
- * an offset that starts a chunk, inside the file, with every filter applied as the writer applies
- * them. A damaged index can otherwise make HDF5 return fill values (0.0) for a chunk it no longer
- * finds, or, with a filter mask that says "not compressed" on a compressed chunk, copy past the end of
- * its own buffer (HDF5 1.10.8, found by tests/test_h5_damaged.c under ASan). Blocks not sane are
- * set in bad[] and never read. Without H5Dget_chunk_info (HDF5 < 1.10.5) every block is trusted. */
-static void chunk_index_check(const h5in *r, hid_t dset, hid_t space, hsize_t dims, hsize_t block, unsigned char *bad)
+void h5in_chunk_index_check(const h5in *r, hid_t dset, hid_t space, hsize_t dims, hsize_t block, size_t elem,
+                            unsigned char *bad)
 {
     size_t nblocks = (size_t)((dims + block - 1) / block);
 #if H5_VERSION_GE(1, 10, 5)
-    hsize_t nchunks = 0, raw = block * sizeof(double);
+    hsize_t nchunks = 0, raw = block * elem;
     unsigned char *seen = calloc(nblocks ? nblocks : 1, 1);
     if (seen == NULL || H5Dget_num_chunks(dset, space, &nchunks) < 0) {
         H5Eclear2(H5E_DEFAULT);
@@ -361,6 +356,7 @@ static void chunk_index_check(const h5in *r, hid_t dset, hid_t space, hsize_t di
     (void)r;
     (void)dset;
     (void)space;
+    (void)elem;
     memset(bad, 0, nblocks);
 #endif
 }
@@ -448,7 +444,7 @@ static int tsamples_load(h5in *r, bad_range **bad, size_t *nbad, char *err, size
         goto out;
     }
     if (H5Pget_layout(dcpl) == H5D_CHUNKED)
-        chunk_index_check(r, dset, space, dims, block, index_bad);
+        h5in_chunk_index_check(r, dset, space, dims, block, sizeof(double), index_bad);
     read_sample_blocks(r, dset, space, dims, block, index_bad, *bad, nbad);
     rc = 0;
 out:

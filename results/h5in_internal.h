@@ -59,6 +59,16 @@ void h5in_add_warning(h5in *r, const char *fmt, ...);
 void h5in_put_damaged(char *err, size_t errlen, const char *path, const char *what);
 /* Whether n elements of size bytes could really be stored in a file of this size (h5in.c). */
 int h5in_plausible(const h5in *r, unsigned long long n, size_t size);
+/* Which blocks (chunks of `block` elements of `elem` bytes) of a 1-D chunked dataset HDF5's chunk index
+ * describes sanely: each exactly once, at an offset that starts a chunk, inside the file, with every
+ * filter applied as the writer applies them. A damaged index can otherwise make HDF5 return fill values
+ * (0.0) for a chunk it no longer finds, or, with a filter mask that says "not compressed" on a
+ * compressed chunk, copy past the end of its own buffer (HDF5 1.10.8, found by tests/test_h5_damaged.c
+ * under ASan, in /trial_samples first and in /cells once schema 4 moved its chunks). Blocks not sane are
+ * set in bad[] (dims / block + 1 entries) and must not be read. Without H5Dget_chunk_info (HDF5 <
+ * 1.10.5) every block is trusted. (h5in_check.c) */
+void h5in_chunk_index_check(const h5in *r, hid_t dset, hid_t space, hsize_t dims, hsize_t block, size_t elem,
+                            unsigned char *bad);
 /* Loads the attributes of group into r (h5in_table.c). */
 int h5in_attrs_load(h5in *r, const char *group, char *err, size_t errlen);
 /* An integer attribute of the root, parsed (h5in_table.c). Returns 0, or -1. */

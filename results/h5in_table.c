@@ -320,6 +320,32 @@ static void row_defaults(rb_row *row, size_t i)
     rb_row_calls_clear(row);
 }
 
+/* Whether HDF5's chunk index of a table (a 1-D chunked dataset of dims records of rec bytes) is sane
+ * (h5in_chunk_index_check): a table is read whole, so one bad chunk refuses it. 1 sane or not chunked. */
+static int table_chunks_sane(const h5in *r, hid_t dset, hid_t space, hsize_t dims, size_t rec)
+{
+    hid_t dcpl = H5Dget_create_plist(dset);
+    hsize_t block = 0;
+    int sane = 1;
+    if (dcpl < 0 || (H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_chunk(dcpl, 1, &block) != 1)) {
+        sane = 0;
+    } else if (H5Pget_layout(dcpl) == H5D_CHUNKED && dims > 0 && block > 0) {
+        unsigned char *bad = calloc((size_t)(dims / block) + 1, 1);
+        if (bad == NULL)
+            sane = 0;
+        else {
+            h5in_chunk_index_check(r, dset, space, dims, block, rec, bad);
+            for (size_t k = 0; k < (size_t)((dims + block - 1) / block); k++)
+                sane &= !bad[k];
+        }
+        free(bad);
+    }
+    H5Eclear2(H5E_DEFAULT);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    return sane;
+}
+
 /* Reads the 1-D compound table name into a calloc'd array of count records of size rec (memory type
  * from table_mtype with full and optional). *count = 0 and *out = NULL when absent and !required. */
 static int table_read(h5in *r, const char *name, hid_t full, int (*optional)(const char *), int required, void **out,
@@ -361,6 +387,10 @@ static int table_read(h5in *r, const char *name, hid_t full, int (*optional)(con
     }
     if ((buf = calloc(dims ? (size_t)dims : 1, rec)) == NULL) {
         h5in_put_err(err, errlen, "%s: out of memory for %llu records of %s", r->path, (unsigned long long)dims, name);
+        goto out;
+    }
+    if (!table_chunks_sane(r, dset, space, dims, H5Tget_size(ftype))) {
+        h5in_put_err(err, errlen, "%s: damaged file: HDF5's chunk index of %s is damaged", r->path, name);
         goto out;
     }
     if (dims > 0 && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
