@@ -21,10 +21,14 @@
 static const char *const compare_scripts[] = {"compare_latency.gp", "compare_throughput.gp", "compare_heatmap.gp",
                                               "compare_ops.gp", NULL};
 
-/* Provenance that must match for a comparison to be of like with like. */
-static const char *const must_match[] = {"gpu_name",   "driver_version",       "suite_version",
-                                         "early_take", "leader_reply",         "stream_ops",
-                                         "cb_batch",   RB_PROV_INJECT_CALL_US, RB_PROV_PLATFORM_LIMITS};
+/* Provenance that must match for a comparison to be of like with like, and what a file that does not
+ * record it ran with: files from before the early take, the leader's reply and stream ops ran
+ * without them, and files from before --cb-batch timed control-block operations one at a time. */
+static const struct {
+    const char *name, *absent;
+} must_match[] = {{"gpu_name", ""},      {"driver_version", ""},       {"suite_version", ""},
+                  {"early_take", "off"}, {"leader_reply", "off"},      {"stream_ops", "off"},
+                  {"cb_batch", "1"},     {RB_PROV_INJECT_CALL_US, ""}, {RB_PROV_PLATFORM_LIMITS, ""}};
 
 typedef struct pair {
     long ia, ib;  /* rows in BASE and OTHER */
@@ -92,21 +96,12 @@ static void add_warning(compare_ctx *c, const char *fmt, const char *what, const
 static void check_like(compare_ctx *c)
 {
     for (size_t i = 0; i < sizeof must_match / sizeof must_match[0]; i++) {
-        const char *a = report_prov(&c->base, must_match[i]), *b = report_prov(&c->other, must_match[i]);
-        /* Files from before the early take, the leader's reply and stream ops do not record them:
-         * they ran without. */
-        const char *off = "off";
-        if (!strcmp(must_match[i], "early_take") || !strcmp(must_match[i], "leader_reply") ||
-            !strcmp(must_match[i], "stream_ops")) {
-            a = *a ? a : off;
-            b = *b ? b : off;
-        }
-        if (!strcmp(must_match[i], "cb_batch")) { /* files from before --cb-batch timed one at a time */
-            a = *a ? a : "1";
-            b = *b ? b : "1";
-        }
+        const char *name = must_match[i].name;
+        const char *a = report_prov(&c->base, name), *b = report_prov(&c->other, name);
+        a = *a ? a : must_match[i].absent;
+        b = *b ? b : must_match[i].absent;
         if (strcmp(a, b) != 0)
-            add_warning(c, "the files differ in %s: BASE '%s', OTHER '%s'\n", must_match[i], a, b);
+            add_warning(c, "the files differ in %s: BASE '%s', OTHER '%s'\n", name, a, b);
     }
     if (strcmp(c->base.backend, c->other.backend) != 0)
         add_warning(c, "the files differ in %s: BASE '%s', OTHER '%s' (CPU-reference rows are not GPU numbers)\n",
