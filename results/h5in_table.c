@@ -211,10 +211,16 @@ static int trial_column_new_since_schema2(const char *name)
     return column_new_in_schema3(name) || trial_column_new_since_schema3(name);
 }
 
+/* Every RB_TRIAL_COLUMNS_4 column as unknown: NaN for a float, -1 for a count. */
 static void trial_defaults4(rb_trial *t)
 {
-    t->part_s = t->payload_s = t->steal_ms = t->cpu_steal_ms = t->max_steal_ms = t->irq_ms = t->others_ms = NAN;
-    t->minflt = t->majflt = t->proc_ctx_switches = -1;
+#define RB_UNKNOWN_F64(field) t->field = NAN;
+#define RB_UNKNOWN_I64(field) t->field = -1;
+#define RB_UNKNOWN(kind, field, unit) RB_UNKNOWN_##kind(field)
+    RB_TRIAL_COLUMNS_4(RB_UNKNOWN)
+#undef RB_UNKNOWN
+#undef RB_UNKNOWN_I64
+#undef RB_UNKNOWN_F64
 }
 
 /* Columns of /cells that schema 4 added: the two modes (results/bimodal.h). Files before it are
