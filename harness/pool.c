@@ -164,8 +164,6 @@ void pool_run(pool_ctx *p, void (*fn)(void *ctx), void *ctx)
         cpu_relax();
 }
 
-int pool_parts(const pool_ctx *p) { return p->nworkers + 1; }
-
 void pool_destroy(pool_ctx *p)
 {
     if (!p)

@@ -16,9 +16,6 @@ int pool_create(int nworkers, pool_ctx **out);
  * reentrant. */
 void pool_run(pool_ctx *p, void (*fn)(void *ctx), void *ctx);
 
-/* Threads that may run a pass: the workers and the caller. */
-int pool_parts(const pool_ctx *p);
-
 void pool_destroy(pool_ctx *p);
 
 /* Workers worth starting on this machine for the host work of one ring: 0 on small machines. */
