@@ -66,6 +66,8 @@ static void usage(FILE *f)
         "  --stream-ops        queue idle round trips in stream order where allowed (ring_config.stream_ops)\n"
         "  --no-early-replies  the host takes a reply only when out_tail or its copy says it is there\n"
         "  --shortcuts-busy    the early take applies to any small message (default: lone ones only)\n"
+        "  --post-max N        with --window: at most N messages per host post, one in_tail move (0 = the\n"
+        "                      window's free room at once; default %u)\n"
         "  --backend B         auto | cuda | cpu (default auto: CUDA if a device is usable)\n"
         "  --device N          CUDA device (default 0)\n"
         "  --cpu LIST          CPUs for the host threads, as for run (default: the process's mask)\n"
@@ -73,7 +75,7 @@ static void usage(FILE *f)
         "Parts (microseconds): round trip, send and outside are host-clock times; poll, work, publish and idle\n"
         "are the kernel's clock (%%globaltimer); outside = round trip - (poll + work), what no kernel stamp covers.\n"
         "Exit status: 0 ok, 1 a failure, 2 a usage error.\n",
-        RB_ANATOMY_MAX);
+        RB_ANATOMY_MAX, RING_POST_MAX_DEFAULT);
 }
 
 static void row(const char *name, const anatomy_quantiles *q, const char *what)
@@ -227,6 +229,7 @@ static void anatomy_ring(const anatomy_args *a, const anatomy_plan *p, ring_conf
     cfg->stream_ops = a->sw.stream_ops;
     cfg->early_replies = a->sw.early_replies ? -1 : 0;
     cfg->shortcuts_busy = a->sw.shortcuts_busy;
+    cfg->post_max = cli_post_max(&a->sw);
     cfg->max_lifetime_s = p->lifetime_s;
 }
 

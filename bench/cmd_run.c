@@ -191,6 +191,10 @@ static void usage_run(FILE *f)
                "                      an idle ring queues its whole round trip in stream order (stream memory\n"
                "                      operations, where `ringbench probe` says they work) instead of fetching\n"
                "                      each reply once the host sees out_tail (default: off, slower on the H100)\n"
+               "  --post-max N        a throughput trial hands the kernel at most N messages per post (one\n"
+               "                      in_tail move), so the kernel starts on a window's first piece while the\n"
+               "                      host verifies and stages the rest (0 = the window's free room at once;\n"
+               "                      default %u); the file records it (provenance post_max)\n"
                "  --cb-batch K        time control-block reads and writes K at a time, each sample their time / K\n"
                "                      (default 16: one operation between two clock reads was ~40 ns of a\n"
                "                      ~50 ns read); the file records it (provenance cb_batch)\n"
@@ -216,7 +220,8 @@ static void usage_run(FILE *f)
                "  --report            write the report next to the results file afterwards\n"
                "  --quiet             no progress on stderr\n"
                "Exit status: 0 every cell ok or recorded unsupported/invalid; 1 a failed cell, an error or an\n"
-               "interrupt (the file keeps every completed cell, marked incomplete); 2 a usage error.\n");
+               "interrupt (the file keeps every completed cell, marked incomplete); 2 a usage error.\n",
+            RING_POST_MAX_DEFAULT);
 }
 
 static void default_output(char *buf, size_t n)
@@ -463,6 +468,7 @@ static int run_policy(run_args *a, run_plan *p)
     o->no_early_replies = !a->sw.early_replies;
     o->shortcuts_busy = a->sw.shortcuts_busy;
     o->cb_batch = (size_t)a->cb_batch;
+    o->post_max = cli_post_max(&a->sw);
     if ((rc = run_check_device(a, p)) != 0)
         return rc;
     run_pinned_policy(a, p);
@@ -511,6 +517,7 @@ static int run_write_provenance(h5out *w, const run_args *a, run_plan *p)
         h5out_attr_str(w, RB_H5_PROVENANCE, "leader_reply", a->sw.leader_reply ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", a->sw.stream_ops ? "on" : "off") != 0 ||
         h5out_attr_f64(w, RB_H5_PROVENANCE, "cb_batch", (double)a->cb_batch) != 0 ||
+        h5out_attr_f64(w, RB_H5_PROVENANCE, "post_max", (double)cli_post_max(&a->sw)) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_replies", a->sw.early_replies ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_take_of", a->sw.shortcuts_busy ? "any message" : "lone messages") !=
             0)

@@ -545,6 +545,7 @@ static trial_cfg sweep_trial_cfg(const sweep_opts *o, volatile sig_atomic_t *sto
                        .shortcuts_busy = o->shortcuts_busy,
                        .stream_ops = o->stream_ops,
                        .cb_batch = o->cb_batch,
+                       .post_max = o->post_max,
                        .limits = o->limits,
                        .nwindows = o->nwindows,
                        .stop = stop};

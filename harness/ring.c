@@ -57,6 +57,7 @@ void ring_config_default(ring_config *c)
     c->leader_reply = 1;
     c->stream_ops = 0;
     c->shortcuts_busy = 0;
+    c->post_max = RING_POST_MAX_DEFAULT;
 }
 
 int ring_fail(ring *r, int code, const char *fmt, ...)
@@ -691,9 +692,12 @@ int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile s
     int draining = 0, rc;
     for (uint64_t polls = 1;; polls++) {
         const uint32_t in_flight = r->issued - r->consumed;
-        if (!draining && in_flight < window)
-            rc = post(r, len, window - in_flight, "ring_pump");
-        else
+        if (!draining && in_flight < window) {
+            uint32_t n = window - in_flight;
+            if (r->cfg.post_max && n > r->cfg.post_max)
+                n = r->cfg.post_max;
+            rc = post(r, len, n, "ring_pump");
+        } else
             rc = ring_progress(r);
         if (rc != RING_OK)
             return rc;

@@ -84,6 +84,13 @@ typedef struct ring_config {
      * (results/RESULTS.md "Throughput at every window"). 1 = take any whole small message early (the
      * rule before), for measuring that; 0 = lone messages only (the default). */
     int shortcuts_busy;
+    /* ring_pump: the most messages one post hands over (one in_tail move). 0 = whatever the window
+     * has room for, all at once (the rule before). With a whole window posted at once the host and
+     * the kernel take turns: the kernel waits while the host verifies the last window's replies and
+     * stages the next, and the host waits while the kernel works. In pieces, the kernel starts on
+     * the first piece while the host still verifies and stages the rest. Each piece costs a control
+     * block write and, in copy modes, a copy of its own. */
+    uint32_t post_max;
     /* The kernel keeps a trace of its batches (ring_trace_rec, read with ring_trace_read): when each
      * was found, decided, written and published, by the kernel's own clock. 0 = off (the default;
      * the stamps are stores to device memory off the path the host waits on, but a measured ring
@@ -93,7 +100,11 @@ typedef struct ring_config {
 
 enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP };
 
-/* Defaults: capacity 16, max_payload 4096, timeout 5 s, lifetime 60 s, seed 1, host_workers -1. */
+/* ring_config.post_max of ring_config_default (and of run and anatomy without --post-max). */
+#define RING_POST_MAX_DEFAULT 0u
+
+/* Defaults: capacity 16, max_payload 4096, timeout 5 s, lifetime 60 s, seed 1, host_workers -1,
+ * post_max RING_POST_MAX_DEFAULT. */
 void ring_config_default(ring_config *c);
 
 /* Ring sizing for benchmarks (ring_capacity_for). Small messages need thousands of slots in

@@ -177,6 +177,7 @@ static int open_ring(const trial_cfg *c, const mode_spec *m, uint32_t size, ring
     rc.early_replies = c->no_early_replies ? 0 : -1;
     rc.shortcuts_busy = c->shortcuts_busy;
     rc.stream_ops = c->stream_ops;
+    rc.post_max = c->post_max;
     return ring_open(&rc, r, why, n);
 }
 

@@ -11,6 +11,8 @@
 #             (anatomy.md)
 #   windows   ringbench anatomy --window 1,8,64,cap: where a window's messages wait, per mode,
 #             size and shortcut switch (windows.md)
+#   postmax   ringbench anatomy --window 64,cap with --post-max 0 (a window's room at once), 256, 512
+#             and 1024, alternated twice, per mode and size (postmax.md): the default's measurement
 #   ablation  quick runs at 8 B, 64 B, 4 KiB and windows 1, 8, 64, cap: defaults against each
 #             shortcut switch and against the defaults again, compared (ablation.md)
 #   early     latency of the pinned modes at 8 B, 64 B and 4 KiB: defaults, early take off, stream
@@ -30,7 +32,7 @@ set -uo pipefail
 out=$1
 shift
 mkdir -p "$out"
-rb=build-gpu/bench/ringbench
+rb=${RINGBENCH_RB:-build-gpu/bench/ringbench}
 top=$(pwd)
 summary=()
 say() { summary+=("$*"); echo "== $*"; }
@@ -108,6 +110,26 @@ for step in "$@"; do
         done >"$out/windows.md" 2>&1
         say "windows: $(grep -c '^###' "$out/windows.md") anatomies"
         cat "$out/windows.md"
+        ;;
+    postmax)
+        # How many messages a throughput trial hands over per post (ring_config.post_max): a whole
+        # window at once makes the host and the kernel take turns; pieces let them overlap, each
+        # costing an in_tail move and, in copy modes, a copy. Rate per (mode, size, window, piece),
+        # two alternated rounds so that a drift of the machine hits every value alike.
+        for round in 1 2; do
+            for m in pinned/zerocopy/coop/mapped pinned/zerocopy/noncoop/mapped pinned/async/coop/mapped \
+                malloc/sync/noncoop/device; do
+                for s in 8 64 4K 64K; do
+                    for pm in 0 256 512 1024; do
+                        "$rb" anatomy --mode "$m" --size "$s" --window 1,64,cap --warmup 0 --seconds 0.3 \
+                            --post-max "$pm" 2>&1 | awk -v h="$round $m $s post-max $pm" \
+                            '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
+                    done
+                done
+            done
+        done >"$out/postmax.md" 2>&1
+        say "postmax: $(wc -l <"$out/postmax.md") rows"
+        cat "$out/postmax.md"
         ;;
     ablation)
         # The guard of the shortcuts (issue 19): quick runs at 8 B, 64 B, 4 KiB and windows 1, 8,
