@@ -45,10 +45,10 @@ typedef struct cli_ring_switches {
     int pin, early_take, leader_reply, stream_ops, early_replies, shortcuts_busy;
     long post_max; /* ring_config.post_max; -1: ring_config_default's */
 } cli_ring_switches;
-#define CLI_RING_SWITCHES_DEFAULT                                                                              \
-    {                                                                                                          \
+#define CLI_RING_SWITCHES_DEFAULT                                                                               \
+    {                                                                                                           \
         .pin = 1, .early_take = 1, .leader_reply = 1, .stream_ops = 0, .early_replies = 1, .shortcuts_busy = 0, \
-        .post_max = -1 \
+        .post_max = -1                                                                                          \
     }
 
 /* Their getopt_long entries (keys CLI_RING_SWITCH_KEY + 0..6, far above any command's own keys from
@@ -59,10 +59,10 @@ enum { CLI_RING_SWITCH_KEY = 1000 };
         {"no-leader-reply", no_argument, NULL, CLI_RING_SWITCH_KEY + 2},                                               \
         {"stream-ops", no_argument, NULL, CLI_RING_SWITCH_KEY + 3},                                                    \
         {"no-early-replies", no_argument, NULL, CLI_RING_SWITCH_KEY + 4},                                              \
+        {"shortcuts-busy", no_argument, NULL, CLI_RING_SWITCH_KEY + 5},                                                \
     {                                                                                                                  \
-        "shortcuts-busy", no_argument, NULL, CLI_RING_SWITCH_KEY + 5                                                   \
-    }                                                                                                                  \
-    , {"post-max", required_argument, NULL, CLI_RING_SWITCH_KEY + 6}
+        "post-max", required_argument, NULL, CLI_RING_SWITCH_KEY + 6                                                   \
+    }
 
 /* Returns 1 when getopt key c is one of those switches (and sets it in *s), 0 when not. */
 int cli_ring_switch(int c, cli_ring_switches *s);

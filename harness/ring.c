@@ -690,12 +690,13 @@ int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile s
     uint64_t now = t0, last_move = t0, last_status = t0;
     uint32_t seen = r->consumed;
     int draining = 0, rc;
+    const uint32_t piece = xfer_is(r, RB_XFER_ZEROCOPY) ? r->cfg.post_max : 0;
     for (uint64_t polls = 1;; polls++) {
         const uint32_t in_flight = r->issued - r->consumed;
         if (!draining && in_flight < window) {
             uint32_t n = window - in_flight;
-            if (r->cfg.post_max && n > r->cfg.post_max)
-                n = r->cfg.post_max;
+            if (piece && n > piece)
+                n = piece;
             rc = post(r, len, n, "ring_pump");
         } else
             rc = ring_progress(r);

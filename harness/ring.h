@@ -84,12 +84,14 @@ typedef struct ring_config {
      * (results/RESULTS.md "Throughput at every window"). 1 = take any whole small message early (the
      * rule before), for measuring that; 0 = lone messages only (the default). */
     int shortcuts_busy;
-    /* ring_pump: the most messages one post hands over (one in_tail move). 0 = whatever the window
-     * has room for, all at once (the rule before). With a whole window posted at once the host and
-     * the kernel take turns: the kernel waits while the host verifies the last window's replies and
-     * stages the next, and the host waits while the kernel works. In pieces, the kernel starts on
-     * the first piece while the host still verifies and stages the rest. Each piece costs a control
-     * block write and, in copy modes, a copy of its own. */
+    /* ring_pump on a zero-copy ring: the most messages one post hands over (one in_tail move); 0 =
+     * whatever the window has room for, all at once (the rule before, and always the rule of copy
+     * rings, where a piece costs a copy of its own: the fallback at 8 B and the full window fell from
+     * 17-23 to 14 M msg/s in pieces of 1024). With a whole window posted at once the host and the
+     * kernel take turns: the kernel waits while the host verifies the last window's replies and
+     * stages the next, and the host waits while the kernel works; in pieces the kernel starts on the
+     * first while the host still verifies and stages the rest (results/RESULTS.md "Throughput at
+     * every window"). */
     uint32_t post_max;
     /* The kernel keeps a trace of its batches (ring_trace_rec, read with ring_trace_read): when each
      * was found, decided, written and published, by the kernel's own clock. 0 = off (the default;
@@ -101,7 +103,7 @@ typedef struct ring_config {
 enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP };
 
 /* ring_config.post_max of ring_config_default (and of run and anatomy without --post-max). */
-#define RING_POST_MAX_DEFAULT 0u
+#define RING_POST_MAX_DEFAULT 512u
 
 /* Defaults: capacity 16, max_payload 4096, timeout 5 s, lifetime 60 s, seed 1, host_workers -1,
  * post_max RING_POST_MAX_DEFAULT. */

@@ -27,9 +27,16 @@ static const char *const compare_scripts[] = {"compare_latency.gp", "compare_thr
  * --post-max posted a window's free room at once. */
 static const struct {
     const char *name, *absent;
-} must_match[] = {{"gpu_name", ""},      {"driver_version", ""},       {"suite_version", ""},
-                  {"early_take", "off"}, {"leader_reply", "off"},      {"stream_ops", "off"},
-                  {"cb_batch", "1"},     {"post_max", "0"}, {RB_PROV_INJECT_CALL_US, ""}, {RB_PROV_PLATFORM_LIMITS, ""}};
+} must_match[] = {{"gpu_name", ""},
+                  {"driver_version", ""},
+                  {"suite_version", ""},
+                  {"early_take", "off"},
+                  {"leader_reply", "off"},
+                  {"stream_ops", "off"},
+                  {"cb_batch", "1"},
+                  {"post_max", "0"},
+                  {RB_PROV_INJECT_CALL_US, ""},
+                  {RB_PROV_PLATFORM_LIMITS, ""}};
 
 typedef struct pair {
     long ia, ib;  /* rows in BASE and OTHER */

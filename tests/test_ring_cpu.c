@@ -394,6 +394,36 @@ static void test_pump_windows(void)
     }
 }
 
+/* ring_config.post_max: a zero-copy ring is handed a window in pieces of at most post_max messages,
+ * every one verified; a copy ring ignores it (a piece would cost a copy) and posts the window's room
+ * at once, so a pump that stops at once has sent the whole first window. */
+static void test_pump_pieces(void)
+{
+    static const mode_spec modes[2] = {{{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED}},
+                                       {{RB_HOST_PINNED, RB_XFER_ASYNC, RB_LAUNCH_COOP, RB_CTRL_MAPPED}}};
+    for (int k = 0; k < 2; k++) {
+        ring_config c = cpu_config(64, 64, modes[k]);
+        c.post_max = 5;
+        ring *r = open_config(&c);
+        CHECK(r && start(r) == RING_OK);
+        const int zc = k == 0;
+        expect_pump(r, 16, 64, 0.02);
+        const ring_stats *s = ring_get_stats(r);
+        if (zc)
+            CHECK_MSG(s->sent <= 5 * s->posts, "%llu messages in %llu posts", (unsigned long long)s->sent,
+                      (unsigned long long)s->posts);
+        const uint64_t sent0 = s->sent;
+        ring_pump_result res;
+        CHECK(ring_pump(r, 16, 64, 0, NULL, &res) == RING_OK);
+        if (!zc)
+            CHECK_MSG(s->sent - sent0 >= 64, "a copy ring's pump sent %llu, not its whole first window",
+                      (unsigned long long)(s->sent - sent0));
+        CHECK_INT(s->lost + s->duplicated + s->corrupted, 0);
+        CHECK(ring_terminate(r) == RING_OK);
+        ring_close(r);
+    }
+}
+
 /* Partial batches of odd sizes through a small ring, so batches straddle the wrap in every possible
  * position, with the length changing from batch to batch. */
 static void test_partial_batches_and_wrap(void)
@@ -682,6 +712,7 @@ int main(void)
     test_deactivate_batch_in_flight();
     test_pump_faults();
     test_pump_windows();
+    test_pump_pieces();
     test_host_pool();
     test_mode_grammar();
     test_bad_arguments();
