@@ -54,6 +54,7 @@ quick)
         h5dump -a /complete "$work/q.h5" | grep -q "(0): 1" && ok || bad "h5dump: complete != 1"
         h5dump -a /provenance/backend "$work/q.h5" | grep -q '"cpu"' && ok || bad "h5dump: backend != cpu"
         h5dump -a /provenance/cb_batch "$work/q.h5" | grep -q "(0): 16$" && ok || bad "h5dump: cb_batch != 16"
+        h5dump -a /provenance/post_max "$work/q.h5" | grep -q "(0): 512$" && ok || bad "h5dump: post_max != 512"
     fi
     # Control-block reads and writes timed 8 at a time: the run says so in its provenance, and the
     # cells are measured as before (a sample is the time of 8 operations / 8).
@@ -221,6 +222,9 @@ badinput)
     expect 2 run --modes host=gold
     expect 2 run --cb-batch 0
     expect 2 run --cb-batch many
+    expect 2 run --post-max -1
+    expect 2 run --post-max 5000
+    expect 2 anatomy --post-max lots
     expect 2 run --modes color=red
     expect 2 run --modes host=pinned,host=malloc
     expect 2 run --workers 9
