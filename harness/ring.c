@@ -30,6 +30,14 @@
 /* Replies up to this size may be taken before out_tail announces them (try_reply). */
 #define EARLY_MAX_BYTES 256u
 
+/* ... and only while at most this many messages are in flight. Early replies are a latency
+ * shortcut: with a full window in flight the host spins on reply slots the kernel is still writing,
+ * and on the H100 a zero-copy ring at 8 B and the full window moved 21-24 M msg/s with them against
+ * 28-40 without (64 B: 16-17 against 20-23; async 8 B: 17 against 21-23), while at windows of 8 they
+ * are a third of the rate (2.7 against 1.9 M msg/s) and up to 64 they made no difference
+ * (results/RESULTS.md "Throughput at every window"). */
+#define EARLY_MAX_IN_FLIGHT 256u
+
 /* How often (in polls) a waiting loop reads the clock, and how often (in ns) it asks the backend
  * whether the kernel is still alive: a cudaStreamQuery costs about a microsecond, too much for every
  * few polls of a round trip that takes a few microseconds. */
@@ -488,11 +496,13 @@ static int try_reply(ring *r, uint32_t index)
 }
 
 /* ring_progress, step 0: replies that already verify - zero-copy before out_tail announces them,
- * async before their copy reports done (only replies whose copy was started: fetched). */
+ * async before their copy reports done (only replies whose copy was started: fetched) - while at
+ * most EARLY_MAX_IN_FLIGHT messages are in flight. */
 static void take_early(ring *r, int zc)
 {
     const uint32_t last = zc ? r->issued : r->fetched; /* the replies that may have landed */
-    if (!r->early || (zc && r->fetched != r->consumed) || r->consumed == last)
+    if (!r->early || (zc && r->fetched != r->consumed) || r->consumed == last ||
+        r->issued - r->consumed > EARLY_MAX_IN_FLIGHT)
         return;
     const uint32_t c0 = r->consumed;
     while (r->consumed != last && try_reply(r, r->consumed)) {

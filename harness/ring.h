@@ -57,7 +57,8 @@ typedef struct ring_config {
     int fault_kind;
     /* Zero-copy and async rings: take a small reply as soon as its own header and payload verify,
      * before out_tail (zero-copy) or its copy's completion (async) says it is there (see ring.c
-     * try_reply). -1 = on for the CUDA backend, 0 = off, 1 = on. */
+     * try_reply), while at most 256 messages are in flight (a full window is faster without them).
+     * -1 = on for the CUDA backend, 0 = off, 1 = on. */
     int early_replies;
     /* CUDA backend: the kernel takes a lone message of up to 16 bytes as soon as its sealed header
      * and payload are in the input ring, before in_tail announces it (kernels/ring_kernel.cu,

@@ -562,6 +562,26 @@ static void test_early_replies(void)
         CHECK(s->early > 0);
         ring_close(r);
     }
+    /* Early replies step aside while more than 256 messages are in flight (ring.c
+     * EARLY_MAX_IN_FLIGHT): a pump of a 1024-message window takes few of its replies early (those
+     * of its start and its drain), one of a window of 8 most. */
+    ring_config c = cpu_config(1024, 64, modes[0]);
+    c.early_replies = 1;
+    ring *r = open_config(&c);
+    CHECK(r && start(r) == RING_OK);
+    const ring_stats *s = ring_get_stats(r);
+    uint64_t e0 = s->early, v0 = s->verified;
+    expect_pump(r, 8, 1024, 0.05);
+    const double wide = (double)(s->early - e0) / (double)(s->verified - v0);
+    e0 = s->early;
+    v0 = s->verified;
+    expect_pump(r, 8, 8, 0.05);
+    const double narrow = (double)(s->early - e0) / (double)(s->verified - v0);
+    printf("early replies at window 1024: %.1f %%, at window 8: %.1f %%\n", 100 * wide, 100 * narrow);
+    CHECK_MSG(wide < 0.25, "%.1f %% of a full window's replies taken early", 100 * wide);
+    CHECK_MSG(narrow > 0.5, "%.1f %% of a window of 8's replies taken early", 100 * narrow);
+    CHECK(ring_terminate(r) == RING_OK);
+    ring_close(r);
 #endif
 }
 
