@@ -17,7 +17,6 @@
 #include "report_internal.h"
 
 #define REPORT_SLOW_FACTOR 1.5
-#define SLOW_MAX_SIZES 40
 
 /* The conditions of a group of trials (slow, or the others), as medians over its trials. */
 enum { C_STEAL, C_MAXSTEAL, C_OTHERS, C_IRQ, C_PAYLOAD, C_FAULTS, C_CSW, C_T, C_COUNT };
@@ -74,17 +73,30 @@ static double group_median(const slow_group *g, int c)
     return m;
 }
 
-static slow_size *size_slot(slow_size *s, size_t *ns, uint64_t size, int ring)
+/* The sizes seen so far, one slot per (size, ring or memcpy), grown as needed. */
+typedef struct slow_sizes {
+    slow_size *v;
+    size_t n, cap;
+} slow_sizes;
+
+/* The slot of (size, ring), added when new; NULL when out of memory. */
+static slow_size *size_slot(slow_sizes *s, uint64_t size, int ring)
 {
-    for (size_t i = 0; i < *ns; i++)
-        if (s[i].size == size && s[i].ring == ring)
-            return &s[i];
-    if (*ns == SLOW_MAX_SIZES)
-        return NULL;
-    memset(&s[*ns], 0, sizeof s[*ns]);
-    s[*ns].size = size;
-    s[*ns].ring = ring;
-    return &s[(*ns)++];
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].size == size && s->v[i].ring == ring)
+            return &s->v[i];
+    if (s->n == s->cap) {
+        const size_t cap = s->cap ? 2 * s->cap : 16;
+        slow_size *v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        s->v = v;
+        s->cap = cap;
+    }
+    memset(&s->v[s->n], 0, sizeof s->v[s->n]);
+    s->v[s->n].size = size;
+    s->v[s->n].ring = ring;
+    return &s->v[s->n++];
 }
 
 /* The cells whose trials are counted: the ring's latency and throughput, and the memcpy baselines. */
@@ -100,24 +112,35 @@ static int slow_kind(const rb_row *r)
 }
 
 /* Adds row i's ok trials to its size's groups. Returns 0, or -1 when out of memory. */
-static int add_row(const report_run *run, size_t i, slow_size *s, size_t *ns)
+static int add_row(const report_run *run, size_t i, slow_sizes *s)
 {
     const rb_row *r = report_row(run, i);
     const int kind = slow_kind(r);
     const size_t *idx = NULL;
     const size_t k = kind >= 0 && report_row_ok(r) ? h5in_row_trials(run->in, i, &idx) : 0;
-    double p[64];
+    if (k < 3)
+        return 0;
+    double *p = malloc(k * sizeof *p);
+    if (!p)
+        return -1;
     size_t m = 0;
-    for (size_t j = 0; j < k && m < 64; j++) {
+    for (size_t j = 0; j < k; j++) {
         const rb_trial *t = h5in_trial(run->in, idx[j]);
         if (t && strcmp(t->status, RB_STATUS_OK) == 0 && isfinite(t->p50) && t->p50 > 0)
             p[m++] = t->p50;
     }
-    slow_size *z = m >= 3 ? size_slot(s, ns, r->size_bytes, kind) : NULL;
-    if (!z)
+    slow_size *z = NULL;
+    if (m >= 3 && (z = size_slot(s, r->size_bytes, kind)) == NULL) {
+        free(p);
+        return -1;
+    }
+    if (!z) {
+        free(p);
         return 0;
+    }
     stats_sort(p, m);
     const double med = stats_percentile_sorted(p, m, 50.0), rate = report_unit_is_rate(r->unit);
+    free(p);
     for (size_t j = 0; j < k; j++) {
         const rb_trial *t = h5in_trial(run->in, idx[j]);
         if (!t || strcmp(t->status, RB_STATUS_OK) != 0 || !isfinite(t->p50) || t->p50 <= 0)
@@ -162,29 +185,29 @@ static void row_md(FILE *md, const slow_size *z)
     }
 }
 
-static void slow_free(slow_size *s, size_t ns)
+static void slow_free(slow_sizes *s)
 {
-    for (size_t i = 0; i < ns; i++)
+    for (size_t i = 0; i < s->n; i++)
         for (int c = 0; c < C_COUNT; c++) {
-            free(s[i].slow.v[c]);
-            free(s[i].rest.v[c]);
+            free(s->v[i].slow.v[c]);
+            free(s->v[i].rest.v[c]);
         }
+    free(s->v);
 }
 
 void report_slow_md(FILE *md, const report_run *run)
 {
-    slow_size s[SLOW_MAX_SIZES];
-    size_t ns = 0;
+    slow_sizes s = {NULL, 0, 0};
     int rc = 0;
     for (size_t i = 0; i < report_nrows(run) && rc == 0; i++)
-        rc = add_row(run, i, s, &ns);
+        rc = add_row(run, i, &s);
     fputs("\n## Slow trials\n\n", md);
-    if (rc != 0 || ns == 0) {
+    if (rc != 0 || s.n == 0) {
         fputs(rc ? "Not computed: out of memory.\n" : "None counted: no cell has three or more ok trials.\n", md);
-        slow_free(s, ns);
+        slow_free(&s);
         return;
     }
-    qsort(s, ns, sizeof *s, cmp_size);
+    qsort(s.v, s.n, sizeof *s.v, cmp_size);
     fprintf(
         md,
         "A trial is slow when its median is more than %.1fx its cell's median trial (a rate: below the median "
@@ -199,7 +222,7 @@ void report_slow_md(FILE *md, const report_run *run)
         "| ctx sw/s | slow trials started |\n"
         "| --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | --- | --- |\n",
         REPORT_SLOW_FACTOR, REPORT_SLOW_FACTOR);
-    for (size_t i = 0; i < ns; i++)
-        row_md(md, &s[i]);
-    slow_free(s, ns);
+    for (size_t i = 0; i < s.n; i++)
+        row_md(md, &s.v[i]);
+    slow_free(&s);
 }

@@ -10,6 +10,7 @@
 # placement  a one-core CPU list: a loud warning, and the provenance records it
 # anatomy    `ringbench anatomy` on the CPU backend: every part measured, every round trip traced
 # badinput   every documented error path: one line on stderr and the documented exit status
+# sizes      a run of 44 sizes: report.md's slow-trial table has a row for each (it once stopped at 40)
 # grammar    every command takes the same option grammar: --name=value as well as --name value, --
 #            ends the options, -h/--help prints help (exit 0), an unknown option is one line and exit 2
 set -u
@@ -190,6 +191,16 @@ placement)
         taskset -c 0 "$rb" run "${tiny[@]}" --trials 1 -o "$work/t.h5" >"$work/out" 2>"$work/err"
         grep -q "WARNING: only 1 usable CPU (0 from mask)" "$work/err" && ok || bad "taskset mask not seen: $(cat "$work/err")"
     fi
+    ;;
+sizes)
+    # More sizes than the report's tables once held: the "Slow trials" section has a row for each
+    # of the 44 ring sizes (3 trials each), none dropped.
+    "$rb" run "${tiny[@]}" --sizes "$(seq -s, 4 4 176)" --window 1 --trials 3 -o "$work/s.h5" >/dev/null 2>"$work/err"
+    st=$?
+    [ $st -eq 0 ] && ok || bad "44-size run exit $st: $(tail -3 "$work/err")"
+    "$rb" report "$work/s.h5" -o "$work/rep" --no-render >/dev/null 2>"$work/err" && ok || bad "report: $(tail -2 "$work/err")"
+    n=$(sed -n '/^## Slow trials/,/^## /p' "$work/rep/report.md" | grep -c '^| ring |')
+    [ "$n" -eq 44 ] && ok || bad "slow-trial table: $n ring rows, not 44"
     ;;
 anatomy)
     # The anatomy on the CPU backend: a table with every part, each round trip matched with its
