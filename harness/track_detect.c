@@ -177,7 +177,11 @@ void track_remove_shift(track_point *s, size_t n, const double *shift, int rate)
     }
 }
 
-int track_best_trial_family(const char *family) { return family && strcmp(family, "throughput") == 0; }
+int track_best_trial_family(const char *family)
+{
+    return family &&
+           (strcmp(family, "throughput") == 0 || strcmp(family, "cb_read") == 0 || strcmp(family, "cb_write") == 0);
+}
 
 void track_unwiden_trials_interval(track_point *p, size_t k)
 {

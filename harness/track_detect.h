@@ -83,16 +83,19 @@ void track_remove_shift(track_point *s, size_t n, const double *shift, int rate)
 /* What one run contributes to a ring cell's series (results/RESULTS.md "Nightly tracking"; the numbers
  * behind these rules come from plots/noise.py on the calibration series and the A/A pairs).
  *
- * Which figure: throughput is judged on the run's best trial (its highest trial median; the cells column
- * trial_p50_max), every other cell on its p50. Its noise sits between trials, not within them, and is
+ * Which figure: throughput, control-block reads and writes are judged on the run's best trial (its
+ * highest rate or lowest time among the trial medians; the cells columns trial_p50_max / min), every
+ * other cell on its p50. Its noise sits between trials, not within them, and is
  * one-sided: a full-window ring lands fast or slow for a whole trial (0.155 or 0.22 GB/s at 8 B on the
  * H100). A trial can be slowed by that, never sped up, while a real slowdown moves every trial, the best
  * among them. Latency cells keep their p50: there the best trial was not steadier, and judging it
- * turned a night of the series red. Control-block reads and writes were judged on their best trial too
- * while each sample was one ~50 ns operation between two clock reads (~75 % the clock pair, whose
- * cost moves 29-56 ns from round to round); since they are timed 16 at a time (run --cb-batch, default
- * 16) their p50 is the steadier figure (H100, 10 runs: 3.2 % run-to-run against 7.3 % for the best
- * trial; tests/gpu_session.sh cbbatch). */
+ * turned a night of the series red. Control-block reads and writes: a read is ~13 ns and a write ~5 ns
+ * of host memory the kernel also writes, timed 16 at a time (run --cb-batch), and a whole trial of them
+ * lands slow (between-trial spread 11 % and 22 % in the quick preset against 0.1 % within a trial). In
+ * 12 quick runs of one build (results/data/nightly-series-d028bc4) their run-to-run noise was 9.9 % and
+ * 18.3 % on the p50, 3.2 % and 3.1 % on the best trial. (A shorter experiment, 8 B and window 1 only,
+ * 10 runs, had found the reverse - 3.2 % / 6.0 % against 7.3 % / 22.2 %, tests/gpu_session.sh cbbatch -
+ * but a night runs the full preset.) */
 int track_best_trial_family(const char *family);
 
 /* p's interval, when it is a trial-level interval of k >= 2 trials (ci_method "trials"), made the

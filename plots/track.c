@@ -671,7 +671,7 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
             ">= %.0f%% and a |z| that keeps the night's false-alarm budget at %.0f%%: %.1f%% over %zu headline cells, "
             "%.1f%% over %zu other ring cells (Bonferroni on a t with the baseline's degrees of freedom); %zu machine "
             "references are watched, never regressions\n",
-            o->p50 ? "p50" : "p50 (throughput: each run's best trial; --p50: its p50)",
+            o->p50 ? "p50" : "p50 (throughput, cb_read and cb_write: each run's best trial; --p50: their p50)",
             "max(history MAD, median trial-level standard error)", 100 * o->params.min_effect,
             100 * (TRACK_ALPHA_HEADLINE + TRACK_ALPHA_RING), 100 * TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE],
             100 * TRACK_ALPHA_RING, nfam[CELL_RING], nfam[CELL_MACHINE]);
