@@ -31,11 +31,11 @@
 #define EARLY_MAX_BYTES 256u
 
 /* ... and only while at most this many messages are in flight. Early replies are a latency
- * shortcut: with a full window in flight the host would mostly spin on reply slots the kernel is still
- * writing (inferred, not measured directly), and on the H100 a zero-copy ring at 8 B and the full window moved 21-24 M
- * msg/s with them against 28-40 without (64 B: 16-17 against 20-23; async 8 B: 17 against 21-23), while at windows of 8
- * they are a third of the rate (2.7 against 1.9 M msg/s) and up to 64 they made no difference (results/RESULTS.md
- * "Throughput at every window"). */
+ * shortcut. On the H100 a zero-copy ring at 8 B and the full window moved 21-24 M msg/s with them
+ * against 28-40 without (64 B: 16-17 against 20-23; async 8 B: 17 against 21-23) - the host then
+ * mostly spins on reply slots the kernel is still writing (inferred, not measured directly) - while
+ * at windows of 8 they are a third of the rate (2.7 against 1.9 M msg/s) and up to 64 they made no
+ * difference (results/RESULTS.md "Throughput at every window"). */
 #define EARLY_MAX_IN_FLIGHT 256u
 
 /* How often (in polls) a waiting loop reads the clock, and how often (in ns) it asks the backend
