@@ -51,6 +51,7 @@ int cli_ring_switch(int c, cli_ring_switches *s)
     case CLI_RING_SWITCH_KEY + 4: s->early_replies = 0; break;
     case CLI_RING_SWITCH_KEY + 5: s->shortcuts_busy = 1; break;
     case CLI_RING_SWITCH_KEY + 6: s->post_max = cli_parse_long("--post-max", optarg, 0, RING_CAPACITY_SMALL); break;
+    case CLI_RING_SWITCH_KEY + 7: s->verify_split = (long)cli_parse_bytes("--verify-split", optarg, 0, UINT32_MAX); break;
     default: return 0;
     }
     return 1;
@@ -59,6 +60,11 @@ int cli_ring_switch(int c, cli_ring_switches *s)
 uint32_t cli_post_max(const cli_ring_switches *s)
 {
     return s->post_max < 0 ? RING_POST_MAX_DEFAULT : (uint32_t)s->post_max;
+}
+
+uint32_t cli_verify_split(const cli_ring_switches *s)
+{
+    return s->verify_split < 0 ? RING_VERIFY_SPLIT_DEFAULT : (uint32_t)s->verify_split;
 }
 
 int cli_backend_check(const char *cmd, const char *name)

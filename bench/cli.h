@@ -39,19 +39,21 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, co
 int cli_no_operands(const char *cmd, int argc, char **argv);
 
 /* The ring's switches that run and anatomy both take: --no-pin, --no-early-take, --no-leader-reply,
- * --stream-ops, --no-early-replies, --shortcuts-busy, --post-max N. CLI_RING_SWITCHES_DEFAULT is what
+ * --stream-ops, --no-early-replies, --shortcuts-busy, --post-max N, --verify-split BYTES.
+ * CLI_RING_SWITCHES_DEFAULT is what
  * they mean when not given. */
 typedef struct cli_ring_switches {
     int pin, early_take, leader_reply, stream_ops, early_replies, shortcuts_busy;
-    long post_max; /* ring_config.post_max; -1: ring_config_default's */
+    long post_max;     /* ring_config.post_max; -1: ring_config_default's */
+    long verify_split; /* ring_config.verify_split; -1: ring_config_default's */
 } cli_ring_switches;
 #define CLI_RING_SWITCHES_DEFAULT                                                                               \
     {                                                                                                           \
         .pin = 1, .early_take = 1, .leader_reply = 1, .stream_ops = 0, .early_replies = 1, .shortcuts_busy = 0, \
-        .post_max = -1                                                                                          \
+        .post_max = -1, .verify_split = -1                                                                      \
     }
 
-/* Their getopt_long entries (keys CLI_RING_SWITCH_KEY + 0..6, far above any command's own keys from
+/* Their getopt_long entries (keys CLI_RING_SWITCH_KEY + 0..7, far above any command's own keys from
  * CLI_OPT_LONG), to put in a command's table. */
 enum { CLI_RING_SWITCH_KEY = 1000 };
 #define CLI_RING_SWITCH_OPTS                                                                                           \
@@ -62,13 +64,17 @@ enum { CLI_RING_SWITCH_KEY = 1000 };
         {"shortcuts-busy", no_argument, NULL, CLI_RING_SWITCH_KEY + 5},                                                \
     {                                                                                                                  \
         "post-max", required_argument, NULL, CLI_RING_SWITCH_KEY + 6                                                   \
-    }
+    }                                                                                                                  \
+    , {"verify-split", required_argument, NULL, CLI_RING_SWITCH_KEY + 7}
 
 /* Returns 1 when getopt key c is one of those switches (and sets it in *s), 0 when not. */
 int cli_ring_switch(int c, cli_ring_switches *s);
 
 /* ring_config.post_max as the switches say: --post-max, else RING_POST_MAX_DEFAULT. */
 uint32_t cli_post_max(const cli_ring_switches *s);
+
+/* ring_config.verify_split as the switches say: --verify-split, else RING_VERIFY_SPLIT_DEFAULT. */
+uint32_t cli_verify_split(const cli_ring_switches *s);
 
 /* An integer from lo to hi. */
 long cli_parse_long(const char *opt, const char *s, long lo, long hi);

@@ -68,6 +68,8 @@ static void usage(FILE *f)
         "  --shortcuts-busy    the early take applies to any small message (default: lone ones only)\n"
         "  --post-max N        with --window, zero-copy rings: at most N messages per host post, one in_tail\n"
         "                      move (0 = the window's free room at once; default %u)\n"
+        "  --verify-split B    replies verified together whose payloads add up to B bytes or more are shared\n"
+        "                      out over the host's worker pool (0 = one after another; default 32K)\n"
         "  --backend B         auto | cuda | cpu (default auto: CUDA if a device is usable)\n"
         "  --device N          CUDA device (default 0)\n"
         "  --cpu LIST          CPUs for the host threads, as for run (default: the process's mask)\n"
@@ -230,6 +232,7 @@ static void anatomy_ring(const anatomy_args *a, const anatomy_plan *p, ring_conf
     cfg->early_replies = a->sw.early_replies ? -1 : 0;
     cfg->shortcuts_busy = a->sw.shortcuts_busy;
     cfg->post_max = cli_post_max(&a->sw);
+    cfg->verify_split = cli_verify_split(&a->sw);
     cfg->max_lifetime_s = p->lifetime_s;
 }
 
@@ -249,10 +252,10 @@ static void window_row(const anatomy_window *w, double rate1, double rate_full)
     if (rate_full > 0 && bound > rate_full)
         bound = rate_full;
     printf("| %6u | %8.3f | %8.3f | %5.0f %% | %7.1f | %5.0f | %5.0f %% | %5.0f %% | %5.0f %% | %5.1f | %5.0f %% "
-           "| %7.1f | %7.1f | %7.1f | %5.0f %% |\n",
+           "| %7.1f | %7.1f | %7.1f | %5.0f %% | %5.0f %% |\n",
            w->window, w->msgs_per_s * 1e-6, bound * 1e-6, 100 * w->msgs_per_s / bound, w->per_batch, w->batch.p50,
            100 * w->single_share, 100 * w->early_share, 100 * w->leader_share, w->polls.p50, 100 * w->kernel_busy,
-           w->per_post, w->per_announce, w->per_fetch, 100 * w->early_replies);
+           w->per_post, w->per_announce, w->per_fetch, 100 * w->early_replies, 100 * w->split_replies);
 }
 
 static void windows_print(const anatomy_args *a, const anatomy_plan *p, const anatomy_window *w, size_t nw,
@@ -266,9 +269,9 @@ static void windows_print(const anatomy_args *a, const anatomy_plan *p, const an
            a->sw.shortcuts_busy ? "any message" : "lone messages", a->sw.leader_reply ? "on" : "off",
            a->sw.early_replies ? "on" : "off", a->pump_s);
     printf("| window | M msg/s  | bound    | share   | msg/bat | p50   | single  | early   | leader  | polls | k busy  "
-           "| msg/post | msg/ann | msg/fetch | h early |\n");
+           "| msg/post | msg/ann | msg/fetch | h early | h split |\n");
     printf("| ---    | ---      | ---      | ---     | ---     | ---   | ---     | ---     | ---     | ---   | ---     "
-           "| ---     | ---     | ---     | ---     |\n");
+           "| ---     | ---     | ---     | ---     | ---     |\n");
     const double rate1 = asked[0] == 1 ? w[0].msgs_per_s : 0, full = w[nw - 1].msgs_per_s;
     for (size_t i = 0; i < nw; i++)
         window_row(&w[i], rate1 > 0 ? rate1 : w[i].msgs_per_s / w[i].window, full);
@@ -277,7 +280,8 @@ static void windows_print(const anatomy_args *a, const anatomy_plan *p, const an
            "batch of one; early/leader: batches taken before in_tail / answered by the leader warp; polls: per\n"
            "batch; k busy: kernel time from a finding poll to its batch published; msg/post, msg/ann,\n"
            "msg/fetch: messages per host post, per in_tail move, per out_tail read that found replies;\n"
-           "h early: replies the host took before out_tail or their copy said so.\n");
+           "h early: replies the host took before out_tail or their copy said so; h split: replies verified\n"
+           "in batches shared out over the host's worker pool (--verify-split).\n");
 }
 
 /* `anatomy --window LIST`: every window of LIST pumped with the trace on, then the table. */

@@ -197,6 +197,11 @@ static void usage_run(FILE *f)
             "                      piece while the host verifies and stages the rest (0 = the window's free\n"
             "                      room at once; default %u; copy rings always post it at once, as a piece\n"
             "                      costs a copy); the file records it (provenance post_max)\n"
+            "  --verify-split B    replies the host verifies together (a window's, or a landed copy's) whose\n"
+            "                      payloads add up to B bytes or more (K, M suffixes) are shared out over its\n"
+            "                      worker pool instead of checked one after another while the kernel waits\n"
+            "                      (0 = one after another, the rule before; default 32K); the file records\n"
+            "                      it (provenance verify_split)\n"
             "  --cb-batch K        time control-block reads and writes K at a time, each sample their time / K\n"
             "                      (default 16: one operation between two clock reads was ~40 ns of a\n"
             "                      ~50 ns read); the file records it (provenance cb_batch)\n"
@@ -471,6 +476,7 @@ static int run_policy(run_args *a, run_plan *p)
     o->shortcuts_busy = a->sw.shortcuts_busy;
     o->cb_batch = (size_t)a->cb_batch;
     o->post_max = cli_post_max(&a->sw);
+    o->verify_split = cli_verify_split(&a->sw);
     if ((rc = run_check_device(a, p)) != 0)
         return rc;
     run_pinned_policy(a, p);
@@ -520,6 +526,7 @@ static int run_write_provenance(h5out *w, const run_args *a, run_plan *p)
         h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", a->sw.stream_ops ? "on" : "off") != 0 ||
         h5out_attr_f64(w, RB_H5_PROVENANCE, "cb_batch", (double)a->cb_batch) != 0 ||
         h5out_attr_f64(w, RB_H5_PROVENANCE, "post_max", (double)cli_post_max(&a->sw)) != 0 ||
+        h5out_attr_f64(w, RB_H5_PROVENANCE, "verify_split", (double)cli_verify_split(&a->sw)) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_replies", a->sw.early_replies ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_take_of", a->sw.shortcuts_busy ? "any message" : "lone messages") !=
             0)

@@ -546,6 +546,7 @@ static trial_cfg sweep_trial_cfg(const sweep_opts *o, volatile sig_atomic_t *sto
                        .stream_ops = o->stream_ops,
                        .cb_batch = o->cb_batch,
                        .post_max = o->post_max,
+                       .verify_split = o->verify_split,
                        .limits = o->limits,
                        .nwindows = o->nwindows,
                        .stop = stop};

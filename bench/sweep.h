@@ -84,6 +84,7 @@ typedef struct sweep_opts {
     int shortcuts_busy;            /* ring_config.shortcuts_busy (--shortcuts-busy sets 1) */
     int stream_ops;                /* ring_config.stream_ops (--no-stream-ops sets 0) */
     uint32_t post_max;             /* ring_config.post_max (--post-max) */
+    uint32_t verify_split;         /* ring_config.verify_split (--verify-split) */
     size_t cb_batch;               /* trial_cfg.cb_batch (--cb-batch; 0 or 1: one operation per sample) */
     const platform_limits *limits; /* --platform-limits (harness/platform_limits.h), or NULL */
 } sweep_opts;

@@ -229,6 +229,7 @@ static void window_host(const ring_stats *a, const ring_stats *b, const ring_pum
         .posts = b->posts - a->posts,
         .announces = b->announces - a->announces,
         .fetches = b->fetches - a->fetches,
+        .split = b->split - a->split,
     };
     out->st = d;
     out->messages = p->messages;
@@ -238,6 +239,7 @@ static void window_host(const ring_stats *a, const ring_stats *b, const ring_pum
     out->per_announce = d.announces ? (double)d.sent / (double)d.announces : NAN;
     out->per_fetch = d.fetches ? (double)d.sent / (double)d.fetches : NAN;
     out->early_replies = d.verified ? (double)d.early / (double)d.verified : NAN;
+    out->split_replies = d.received ? (double)d.split / (double)d.received : NAN;
 }
 
 int anatomy_window_run(const ring_config *cfg, uint32_t size, uint32_t window, double seconds,

@@ -75,6 +75,7 @@ typedef struct anatomy_window {
     double kernel_busy;                       /* share of the traced span from a finding poll to its batch published */
     double per_post, per_announce, per_fetch; /* host: messages per post, per in_tail move, per out_tail read */
     double early_replies;                     /* share of replies the host took before out_tail or its copy said so */
+    double split_replies;                     /* share of replies verified over the pool (ring_config.verify_split) */
     ring_stats st;                            /* the timed pump's counts: lost, duplicated and corrupted must be 0 */
 } anatomy_window;
 

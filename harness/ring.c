@@ -66,6 +66,7 @@ void ring_config_default(ring_config *c)
     c->stream_ops = 0;
     c->shortcuts_busy = 0;
     c->post_max = RING_POST_MAX_DEFAULT;
+    c->verify_split = RING_VERIFY_SPLIT_DEFAULT;
 }
 
 int ring_fail(ring *r, int code, const char *fmt, ...)
@@ -205,7 +206,9 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
     r->cfg = *cfg;
     r->ops = ops;
     int workers = cfg->host_workers < 0 ? pool_default_workers() : cfg->host_workers;
-    if (cfg->max_payload >= RING_POOL_MIN_BYTES && workers > 0 && pool_create(workers, &r->pool) != 0)
+    const int pooled = cfg->max_payload >= RING_POOL_MIN_BYTES ||
+                       (cfg->verify_split && (uint64_t)cfg->capacity * cfg->max_payload >= cfg->verify_split);
+    if (pooled && workers > 0 && pool_create(workers, &r->pool) != 0)
         r->pool = NULL; /* no pool: the host work runs on the calling thread */
     r->stride = ring_slot_stride(cfg->max_payload);
     r->mask = cfg->capacity - 1;
@@ -397,32 +400,101 @@ static void stage_message(ring *r, uint32_t slot, uint32_t seq, uint32_t len, in
     memcpy(base, &h, sizeof h);
 }
 
-/* Checks reply `index` in its output slot and counts the outcome. */
-static void verify_reply(ring *r, uint32_t index)
+typedef enum { REPLY_VERIFIED, REPLY_CORRUPTED, REPLY_LOST, REPLY_DUPLICATED } reply_outcome;
+
+/* Judges reply `index` in its output slot. Reads the ring, writes nothing: several threads may judge
+ * different replies at once (verify_range). Large payloads go through ring_payload_pass (the pool,
+ * and the payload timer) only when pooled is 0. */
+static reply_outcome judge_reply(ring *r, uint32_t index, int pooled)
 {
     const uint32_t slot = index & r->mask;
     const unsigned char *base = r->out_stage + (size_t)slot * r->stride;
     ring_hdr h;
     memcpy(&h, base, sizeof h);
-    r->st.received++;
-    if (h.seq != index) {
-        if (ring_diff(h.seq, index) < 0)
-            r->st.duplicated++;
-        else
-            r->st.lost++;
-        return;
-    }
-    if (h.len != r->lens[slot] || (h.flags & RING_FLAG_BAD_INPUT)) {
-        r->st.corrupted++;
-        return;
-    }
-    uint32_t bad = 0;
-    const uint32_t sum =
-        ring_payload_pass(r, RING_PASS_CHECK, (uint32_t *)(base + sizeof(ring_hdr)), h.len / 4, slot, index, &bad);
-    if (bad || ring_seal(sum, index, h.len) != h.sum)
-        r->st.corrupted++;
+    if (h.seq != index)
+        return ring_diff(h.seq, index) < 0 ? REPLY_DUPLICATED : REPLY_LOST;
+    if (h.len != r->lens[slot] || (h.flags & RING_FLAG_BAD_INPUT))
+        return REPLY_CORRUPTED;
+    uint32_t bad = 0, sum;
+    uint32_t *w = (uint32_t *)(base + sizeof(ring_hdr));
+    if (pooled)
+        bad = ring_check_words(w, 0, h.len / 4, r->cfg.seed, slot, index, &sum);
     else
-        r->st.verified++;
+        sum = ring_payload_pass(r, RING_PASS_CHECK, w, h.len / 4, slot, index, &bad);
+    return bad || ring_seal(sum, index, h.len) != h.sum ? REPLY_CORRUPTED : REPLY_VERIFIED;
+}
+
+static void count_outcome(ring_stats *st, reply_outcome o, uint64_t n)
+{
+    st->received += n;
+    switch (o) {
+    case REPLY_VERIFIED: st->verified += n; break;
+    case REPLY_CORRUPTED: st->corrupted += n; break;
+    case REPLY_LOST: st->lost += n; break;
+    case REPLY_DUPLICATED: st->duplicated += n; break;
+    }
+}
+
+/* Checks reply `index` in its output slot and counts the outcome. */
+static void verify_reply(ring *r, uint32_t index) { count_outcome(&r->st, judge_reply(r, index, 0), 1); }
+
+/* verify_range over the pool: replies are taken a piece at a time by whichever thread runs. */
+typedef struct verify_job {
+    ring *r;
+    uint32_t from, n, per_piece;
+    atomic_uint next;
+    atomic_uint count[4]; /* by reply_outcome */
+} verify_job;
+
+static void verify_pieces(void *ctx)
+{
+    verify_job *j = ctx;
+    uint32_t count[4] = {0, 0, 0, 0};
+    for (;;) {
+        const uint32_t lo = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed) * j->per_piece;
+        if (lo >= j->n)
+            break;
+        const uint32_t hi = j->n - lo < j->per_piece ? j->n : lo + j->per_piece;
+        for (uint32_t i = lo; i < hi; i++)
+            count[judge_reply(j->r, j->from + i, 1)]++;
+    }
+    for (int k = 0; k < 4; k++)
+        if (count[k])
+            atomic_fetch_add_explicit(&j->count[k], count[k], memory_order_relaxed);
+}
+
+/* Verifies replies [from, to) and counts them. When their payloads add up to ring_config.verify_split
+ * bytes or more and the ring has a pool, the replies are shared out across it (a piece is
+ * VERIFY_PIECE_BYTES of payload, at least one reply); a reply large enough for the pool on its own
+ * (RING_POOL_MIN_BYTES) is split within itself instead, one at a time. */
+#define VERIFY_PIECE_BYTES (16u * 1024u)
+static void verify_range(ring *r, uint32_t from, uint32_t to)
+{
+    const uint32_t n = to - from;
+    uint64_t bytes = 0;
+    uint32_t len_max = 0;
+    for (uint32_t i = from; r->pool && r->cfg.verify_split && i != to; i++) {
+        const uint32_t len = r->lens[i & r->mask];
+        bytes += len;
+        len_max = len > len_max ? len : len_max;
+    }
+    if (n < 2 || len_max >= RING_POOL_MIN_BYTES || !r->cfg.verify_split || bytes < r->cfg.verify_split) {
+        while (from != to)
+            verify_reply(r, from++);
+        return;
+    }
+    const uint32_t len = len_max ? len_max : 4;
+    verify_job j = {.r = r, .from = from, .n = n, .per_piece = len >= VERIFY_PIECE_BYTES ? 1 : VERIFY_PIECE_BYTES / len};
+    atomic_init(&j.next, 0);
+    for (int k = 0; k < 4; k++)
+        atomic_init(&j.count[k], 0);
+    const uint64_t t0 = len >= RING_TIMED_MIN_BYTES ? timing_now_ns() : 0;
+    pool_run(r->pool, verify_pieces, &j); /* the pool's wait orders the threads' adds before these loads */
+    if (t0)
+        r->st.payload_ns += timing_now_ns() - t0;
+    for (int k = 0; k < 4; k++)
+        count_outcome(&r->st, (reply_outcome)k, atomic_load(&j.count[k]));
+    r->st.split += n;
 }
 
 /* The most slots one copy run holds: a run stops growing at RUN_MAX_BYTES. A copy has a fixed cost
@@ -572,9 +644,9 @@ static int verify_fetched(ring *r, int zc)
 {
     int rc;
     uint32_t c = r->consumed;
-    if (zc) {
-        while (c != r->fetched)
-            verify_reply(r, c++);
+    if (zc && c != r->fetched) {
+        verify_range(r, c, r->fetched);
+        c = r->fetched;
     }
     while (!zc && r->get_head != r->get_tail) {
         const uint32_t end = r->get_runs[r->get_head & r->mask];
@@ -582,8 +654,10 @@ static int verify_fetched(ring *r, int zc)
             return rc;
         if (rc == 0)
             break;
-        while (ring_diff(end, c) > 0) /* a run's replies may already be taken early */
-            verify_reply(r, c++);
+        if (ring_diff(end, c) > 0) { /* a run's replies may already be taken early */
+            verify_range(r, c, end);
+            c = end;
+        }
         r->get_head++;
     }
     if (c != r->consumed) {

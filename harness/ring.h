@@ -50,7 +50,7 @@ typedef struct ring_config {
     double timeout_s;      /* bound of any single wait */
     double max_lifetime_s; /* the kernel leaves by itself after this; 0 = no limit */
     uint32_t seed;         /* payload generator seed */
-    int host_workers;      /* threads for host work on messages >= 256 KiB; -1 = by CPU count */
+    int host_workers;      /* threads for host work on large messages and batches; -1 = by CPU count */
     /* Fault injection, CPU backend only, for tests of the verifier: every fault_every-th reply is
      * damaged as fault_kind says. 0 = never. */
     uint32_t fault_every;
@@ -94,6 +94,12 @@ typedef struct ring_config {
      * first while the host still verifies and stages the rest (results/RESULTS.md "Throughput at
      * every window"). */
     uint32_t post_max;
+    /* Replies verified together (a window's, or a landed copy's) whose payloads add up to at least
+     * this many bytes are shared out over the host's worker pool, a few at a time, instead of checked
+     * one after another by the polling thread while the kernel waits for the next post. 0 = always
+     * one after another (the rule before). A reply of RING_POOL_MIN_BYTES or more is split within
+     * itself either way. */
+    uint32_t verify_split;
     /* The kernel keeps a trace of its batches (ring_trace_rec, read with ring_trace_read): when each
      * was found, decided, written and published, by the kernel's own clock. 0 = off (the default;
      * the stamps are stores to device memory off the path the host waits on, but a measured ring
@@ -106,8 +112,11 @@ enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP };
 /* ring_config.post_max of ring_config_default (and of run and anatomy without --post-max). */
 #define RING_POST_MAX_DEFAULT 512u
 
+/* ring_config.verify_split of ring_config_default (and of run and anatomy without --verify-split). */
+#define RING_VERIFY_SPLIT_DEFAULT (32u * 1024u)
+
 /* Defaults: capacity 16, max_payload 4096, timeout 5 s, lifetime 60 s, seed 1, host_workers -1,
- * post_max RING_POST_MAX_DEFAULT. */
+ * post_max RING_POST_MAX_DEFAULT, verify_split RING_VERIFY_SPLIT_DEFAULT. */
 void ring_config_default(ring_config *c);
 
 /* Ring sizing for benchmarks (ring_capacity_for). Small messages need thousands of slots in
@@ -135,6 +144,7 @@ typedef struct ring_stats {
     uint64_t posts;         /* host batches posted (messages per post = sent / posts) */
     uint64_t announces;     /* in_tail moves the host wrote or queued (a staged write counts once) */
     uint64_t fetches;       /* reads of out_tail that found new replies */
+    uint64_t split;         /* of received: verified in a batch shared out over the pool (verify_split) */
     uint64_t payload_ns;    /* host time generating, summing and checking payloads of at least
                              * RING_TIMED_MIN_BYTES (smaller ones are not timed) */
 } ring_stats;

@@ -178,6 +178,7 @@ static int open_ring(const trial_cfg *c, const mode_spec *m, uint32_t size, ring
     rc.shortcuts_busy = c->shortcuts_busy;
     rc.stream_ops = c->stream_ops;
     rc.post_max = c->post_max;
+    rc.verify_split = c->verify_split;
     return ring_open(&rc, r, why, n);
 }
 

@@ -55,6 +55,7 @@ typedef struct trial_cfg {
     int shortcuts_busy;   /* ring_config.shortcuts_busy */
     int stream_ops;       /* ring_config.stream_ops */
     uint32_t post_max;    /* ring_config.post_max */
+    uint32_t verify_split; /* ring_config.verify_split */
     uint32_t windows[8];  /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
     size_t nwindows;
     const platform_limits *limits; /* a platform's limits applied (platform_limits.h), or NULL */

@@ -24,7 +24,8 @@ static const char *const compare_scripts[] = {"compare_latency.gp", "compare_thr
 /* Provenance that must match for a comparison to be of like with like, and what a file that does not
  * record it ran with: files from before the early take, the leader's reply and stream ops ran
  * without them, files from before --cb-batch timed control-block operations one at a time, and files from before
- * --post-max posted a window's free room at once. */
+ * --post-max posted a window's free room at once, and files from before --verify-split verified every reply
+ * on the polling thread. */
 static const struct {
     const char *name, *absent;
 } must_match[] = {{"gpu_name", ""},
@@ -35,6 +36,7 @@ static const struct {
                   {"stream_ops", "off"},
                   {"cb_batch", "1"},
                   {"post_max", "0"},
+                  {"verify_split", "0"},
                   {RB_PROV_INJECT_CALL_US, ""},
                   {RB_PROV_PLATFORM_LIMITS, ""}};
 

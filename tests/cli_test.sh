@@ -56,6 +56,7 @@ quick)
         h5dump -a /provenance/backend "$work/q.h5" | grep -q '"cpu"' && ok || bad "h5dump: backend != cpu"
         h5dump -a /provenance/cb_batch "$work/q.h5" | grep -q "(0): 16$" && ok || bad "h5dump: cb_batch != 16"
         h5dump -a /provenance/post_max "$work/q.h5" | grep -q "(0): 512$" && ok || bad "h5dump: post_max != 512"
+        h5dump -a /provenance/verify_split "$work/q.h5" | grep -q "(0): 32768$" && ok || bad "h5dump: verify_split != 32768"
     fi
     # Control-block reads and writes timed 8 at a time: the run says so in its provenance, and the
     # cells are measured as before (a sample is the time of 8 operations / 8).
@@ -236,6 +237,9 @@ badinput)
     expect 2 run --post-max -1
     expect 2 run --post-max 5000
     expect 2 anatomy --post-max lots
+    expect 2 run --verify-split -1
+    expect 2 run --verify-split 5G
+    expect 2 anatomy --verify-split lots
     expect 2 run --modes color=red
     expect 2 run --modes host=pinned,host=malloc
     expect 2 run --workers 9

@@ -13,6 +13,8 @@
 #             size and shortcut switch (windows.md)
 #   postmax   ringbench anatomy --window 64,cap with --post-max 0 (a window's room at once), 256, 512
 #             and 1024, alternated twice, per mode and size (postmax.md): the default's measurement
+#   split     ringbench anatomy --window 1,8,64,cap with --verify-split 0 (every reply on the polling
+#             thread), 8K and 32K, alternated twice, per mode and size (split.md)
 #   ablation  quick runs at 8 B, 64 B, 4 KiB and windows 1, 8, 64, cap: defaults against each
 #             shortcut switch and against the defaults again, compared (ablation.md)
 #   early     latency of the pinned modes at 8 B, 64 B and 4 KiB: defaults, early take off, stream
@@ -130,6 +132,23 @@ for step in "$@"; do
         done >"$out/postmax.md" 2>&1
         say "postmax: $(wc -l <"$out/postmax.md") rows"
         cat "$out/postmax.md"
+        ;;
+    split)
+        # Replies verified together over the host's worker pool (ring_config.verify_split): one thread
+        # checking a window's replies one after another while the kernel waits for the next post, or
+        # the pool sharing them out. Rate per (mode, size, window, threshold), two alternated rounds.
+        for round in 1 2; do
+            for m in pinned/zerocopy/coop/mapped pinned/async/coop/mapped malloc/sync/noncoop/device; do
+                for s in 8 64 1K 4K 64K; do
+                    for vs in 0 8K 32K; do
+                        "$rb" anatomy --mode "$m" --size "$s" --window 1,8,64,cap --warmup 0 --seconds 0.3 \
+                            --verify-split "$vs" 2>&1 | awk -v h="$round $m $s split $vs" \
+                            '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
+                    done
+                done
+            done
+        done >"$out/split.md" 2>&1
+        say "split: $(wc -l <"$out/split.md") rows"
         ;;
     ablation)
         # The guard of the shortcuts (issue 19): quick runs at 8 B, 64 B, 4 KiB and windows 1, 8,

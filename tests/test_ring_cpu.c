@@ -525,6 +525,57 @@ static void test_pump_faults(void)
     }
 }
 
+/* ring_config.verify_split: replies verified together are shared out over the worker pool and still
+ * each counted exactly - clean, corrupted, duplicated, skipped - in a zero-copy ring (a window's replies
+ * at once), a copy ring (a landed copy's) and a ring with a staged control block. */
+static void test_pump_split(void)
+{
+    static const mode_spec modes[3] = {{{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED}},
+                                       {{RB_HOST_PINNED, RB_XFER_ASYNC, RB_LAUNCH_COOP, RB_CTRL_MAPPED}},
+                                       {{RB_HOST_MALLOC, RB_XFER_SYNC, RB_LAUNCH_NONCOOP, RB_CTRL_DEVICE}}};
+    static const int kinds[] = {0, RING_FAULT_CORRUPT, RING_FAULT_DUPLICATE, RING_FAULT_SKIP};
+    for (int m = 0; m < 3; m++)
+        for (size_t k = 0; k < 4; k++) {
+            ring_config c = cpu_config(64, 256, modes[m]);
+            c.host_workers = 3;
+            c.verify_split = 512; /* two replies of 256 bytes */
+            c.early_replies = 0;  /* every reply through verify_fetched */
+            c.fault_every = kinds[k] ? 7 : 0;
+            c.fault_kind = kinds[k];
+            ring *r = open_config(&c);
+            if (!r || start(r) != RING_OK) {
+                ring_close(r);
+                continue;
+            }
+            ring_pump_result res;
+            CHECK(ring_pump(r, 256, 64, 0.05, NULL, &res) == RING_OK);
+            const ring_stats *s = ring_get_stats(r);
+            const uint64_t bad = kinds[k] ? res.messages / 7 : 0;
+            CHECK_INT(s->received, res.messages);
+            CHECK_INT(s->verified, res.messages - bad);
+            CHECK_INT(s->corrupted, kinds[k] == RING_FAULT_CORRUPT ? bad : 0);
+            CHECK_INT(s->duplicated, kinds[k] == RING_FAULT_DUPLICATE ? bad : 0);
+            CHECK_INT(s->lost, kinds[k] == RING_FAULT_SKIP ? bad : 0);
+            CHECK_MSG(s->split > 0, "mode %d: no reply was verified over the pool (%llu received)", m,
+                      (unsigned long long)s->received);
+            ring_close(r);
+        }
+    /* Off, or below the threshold: nothing goes to the pool. */
+    for (uint32_t split = 0; split <= 1u << 20; split += 1u << 20) {
+        ring_config c = cpu_config(64, 256, modes[0]);
+        c.host_workers = 3;
+        c.verify_split = split;
+        ring *r = open_config(&c);
+        if (!r || start(r) != RING_OK) {
+            ring_close(r);
+            continue;
+        }
+        expect_pump(r, 256, 64, 0.01);
+        CHECK_INT(ring_get_stats(r)->split, 0);
+        ring_close(r);
+    }
+}
+
 /* Zero-copy rings may take a small reply from its own words before out_tail announces it (on by
  * default for the CUDA backend). Here the CPU kernel thread writes replies while the host reads them,
  * a race by design that ThreadSanitizer would rightly report, so this test is left out of its build. */
@@ -737,6 +788,7 @@ int main(void)
     test_partial_batches_and_wrap();
     test_deactivate_batch_in_flight();
     test_pump_faults();
+    test_pump_split();
     test_pump_windows();
     test_pump_pieces();
     test_host_pool();
