@@ -51,7 +51,9 @@ int cli_ring_switch(int c, cli_ring_switches *s)
     case CLI_RING_SWITCH_KEY + 4: s->early_replies = 0; break;
     case CLI_RING_SWITCH_KEY + 5: s->shortcuts_busy = 1; break;
     case CLI_RING_SWITCH_KEY + 6: s->post_max = cli_parse_long("--post-max", optarg, 0, RING_CAPACITY_SMALL); break;
-    case CLI_RING_SWITCH_KEY + 7: s->verify_split = (long)cli_parse_bytes("--verify-split", optarg, 0, UINT32_MAX); break;
+    case CLI_RING_SWITCH_KEY + 7:
+        s->verify_split = (long)cli_parse_bytes("--verify-split", optarg, 0, UINT32_MAX);
+        break;
     default: return 0;
     }
     return 1;

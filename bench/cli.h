@@ -62,10 +62,10 @@ enum { CLI_RING_SWITCH_KEY = 1000 };
         {"stream-ops", no_argument, NULL, CLI_RING_SWITCH_KEY + 3},                                                    \
         {"no-early-replies", no_argument, NULL, CLI_RING_SWITCH_KEY + 4},                                              \
         {"shortcuts-busy", no_argument, NULL, CLI_RING_SWITCH_KEY + 5},                                                \
+        {"post-max", required_argument, NULL, CLI_RING_SWITCH_KEY + 6},                                                \
     {                                                                                                                  \
-        "post-max", required_argument, NULL, CLI_RING_SWITCH_KEY + 6                                                   \
-    }                                                                                                                  \
-    , {"verify-split", required_argument, NULL, CLI_RING_SWITCH_KEY + 7}
+        "verify-split", required_argument, NULL, CLI_RING_SWITCH_KEY + 7                                               \
+    }
 
 /* Returns 1 when getopt key c is one of those switches (and sets it in *s), 0 when not. */
 int cli_ring_switch(int c, cli_ring_switches *s);

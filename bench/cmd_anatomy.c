@@ -69,7 +69,7 @@ static void usage(FILE *f)
         "  --post-max N        with --window, zero-copy rings: at most N messages per host post, one in_tail\n"
         "                      move (0 = the window's free room at once; default %u)\n"
         "  --verify-split B    replies verified together whose payloads add up to B bytes or more are shared\n"
-        "                      out over the host's worker pool (0 = one after another; default 32K)\n"
+        "                      out over the host's worker pool (0 = one after another; default %uK)\n"
         "  --backend B         auto | cuda | cpu (default auto: CUDA if a device is usable)\n"
         "  --device N          CUDA device (default 0)\n"
         "  --cpu LIST          CPUs for the host threads, as for run (default: the process's mask)\n"
@@ -77,7 +77,7 @@ static void usage(FILE *f)
         "Parts (microseconds): round trip, send and outside are host-clock times; poll, work, publish and idle\n"
         "are the kernel's clock (%%globaltimer); outside = round trip - (poll + work), what no kernel stamp covers.\n"
         "Exit status: 0 ok, 1 a failure, 2 a usage error.\n",
-        RB_ANATOMY_MAX, RING_POST_MAX_DEFAULT);
+        RB_ANATOMY_MAX, RING_POST_MAX_DEFAULT, RING_VERIFY_SPLIT_DEFAULT / 1024u);
 }
 
 static void row(const char *name, const anatomy_quantiles *q, const char *what)

@@ -484,7 +484,8 @@ static void verify_range(ring *r, uint32_t from, uint32_t to)
         return;
     }
     const uint32_t len = len_max ? len_max : 4;
-    verify_job j = {.r = r, .from = from, .n = n, .per_piece = len >= VERIFY_PIECE_BYTES ? 1 : VERIFY_PIECE_BYTES / len};
+    verify_job j = {
+        .r = r, .from = from, .n = n, .per_piece = len >= VERIFY_PIECE_BYTES ? 1 : VERIFY_PIECE_BYTES / len};
     atomic_init(&j.next, 0);
     for (int k = 0; k < 4; k++)
         atomic_init(&j.count[k], 0);

@@ -49,14 +49,14 @@ typedef struct trial_cfg {
     int memcpy_reps;
     double memcpy_rep_seconds;
     int lifecycle_cycles;
-    int early_take;       /* ring_config.early_take */
-    int leader_reply;     /* ring_config.leader_reply */
-    int no_early_replies; /* 1: ring_config.early_replies = 0; 0: its default (-1) */
-    int shortcuts_busy;   /* ring_config.shortcuts_busy */
-    int stream_ops;       /* ring_config.stream_ops */
-    uint32_t post_max;    /* ring_config.post_max */
+    int early_take;        /* ring_config.early_take */
+    int leader_reply;      /* ring_config.leader_reply */
+    int no_early_replies;  /* 1: ring_config.early_replies = 0; 0: its default (-1) */
+    int shortcuts_busy;    /* ring_config.shortcuts_busy */
+    int stream_ops;        /* ring_config.stream_ops */
+    uint32_t post_max;     /* ring_config.post_max */
     uint32_t verify_split; /* ring_config.verify_split */
-    uint32_t windows[8];  /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
+    uint32_t windows[8];   /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
     size_t nwindows;
     const platform_limits *limits; /* a platform's limits applied (platform_limits.h), or NULL */
     volatile sig_atomic_t *stop;
