@@ -157,19 +157,20 @@ for step in "$@"; do
         # (interval clear of 0, >= 5 %); the second defaults run says how many such pairs noise makes.
         a=(--preset quick --sizes 8,64,4K --window 1,8,64,cap)
         timed abl_defaults "$rb" run "${a[@]}" -o "$out/abl-defaults.h5" --force
-        for x in no-early-take no-leader-reply no-early-replies shortcuts-busy stream-ops post-max-0 defaults; do
+        for x in no-early-take no-leader-reply no-early-replies shortcuts-busy stream-ops post-max-0 verify-split-0 defaults; do
             f=$out/abl-$x.h5
             [ "$x" = defaults ] && f=$out/abl-defaults2.h5
             sw=()
             [ "$x" != defaults ] && sw=("--$x")
             [ "$x" = post-max-0 ] && sw=(--post-max 0) # a zero-copy window posted at once, the rule before
+            [ "$x" = verify-split-0 ] && sw=(--verify-split 0) # every reply checked by the polling thread
             timed "abl_$x" "$rb" run "${a[@]}" "${sw[@]}" -o "$f" --force
             "$rb" compare "$out/abl-defaults.h5" "$f" -o "$out/cmp-$x" --no-render >/dev/null 2>&1
         done
         {
             echo "| switch | pairs | switch faster (>= 5 %, interval clear of 0) | switch slower | faster pairs (family mode size window overhead) |"
             echo "| --- | --- | --- | --- | --- |"
-            for x in no-early-take no-leader-reply no-early-replies shortcuts-busy stream-ops post-max-0 defaults; do
+            for x in no-early-take no-leader-reply no-early-replies shortcuts-busy stream-ops post-max-0 verify-split-0 defaults; do
                 awk -v x="$x" '!/^#/ && ($1 == "latency" || $1 == "throughput") {
                         n++; if ($9 == "faster") { f++; l = l sprintf("%s %s %s w%s %+.0f%%; ", $1, $2, $3, $10, 100 * $6) }
                         if ($9 == "slower") s++ }
