@@ -172,10 +172,10 @@ static void usage_run_switches(FILE *f)
             "                      room at once; default %u; copy rings always post it at once, as a piece\n"
             "                      costs a copy); the file records it (provenance post_max)\n"
             "  --verify-split B    replies the host verifies together (a window's, or a landed copy's) whose\n"
-            "                      payloads add up to B bytes or more (K, M suffixes) are shared out over its\n"
-            "                      worker pool instead of checked one after another while the kernel waits\n"
-            "                      (0 = one after another, the rule before; default %uK); the file records\n"
-            "                      it (provenance verify_split)\n",
+            "                      payloads, plus 128 B each for a reply's fixed costs, add up to B bytes or\n"
+            "                      more (K, M suffixes) are shared out over its worker pool instead of checked\n"
+            "                      one after another while the kernel waits (0 = one after another, the rule\n"
+            "                      before; default %uK); the file records it (provenance verify_split)\n",
             RING_POST_MAX_DEFAULT, RING_VERIFY_SPLIT_DEFAULT / 1024u);
 }
 

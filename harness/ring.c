@@ -463,11 +463,16 @@ static void verify_pieces(void *ctx)
             atomic_fetch_add_explicit(&j->count[k], count[k], memory_order_relaxed);
 }
 
-/* Verifies replies [from, to) and counts them. When their payloads add up to ring_config.verify_split
- * bytes or more and the ring has a pool, the replies are shared out across it (a piece is
- * VERIFY_PIECE_BYTES of payload, at least one reply); a reply large enough for the pool on its own
- * (RING_POOL_MIN_BYTES) is split within itself instead, one at a time. */
+/* Verifies replies [from, to) and counts them. When their work adds up to ring_config.verify_split
+ * bytes or more - each reply's payload plus VERIFY_REPLY_BYTES for what a reply costs whatever its
+ * size (its header read from memory the GPU wrote, the sequence and length checks) - and the ring has
+ * a pool, the replies are shared out across it (a piece is VERIFY_PIECE_BYTES of payload, at least
+ * one reply); a reply large enough for the pool on its own (RING_POOL_MIN_BYTES) is split within
+ * itself instead, one at a time. Counted by payload alone, a zero-copy window of 8-byte replies,
+ * posted in pieces of 512, never reached 32 KiB and was checked by one thread: 31 / 22 M msg/s at the
+ * full window on the H100, against 44 / 38 split (results/data/h100-windows/postsplit-1ccd68b.md). */
 #define VERIFY_PIECE_BYTES (16u * 1024u)
+#define VERIFY_REPLY_BYTES 128u
 static void verify_range(ring *r, uint32_t from, uint32_t to)
 {
     const uint32_t n = to - from;
@@ -475,7 +480,7 @@ static void verify_range(ring *r, uint32_t from, uint32_t to)
     uint32_t len_max = 0;
     for (uint32_t i = from; r->pool && r->cfg.verify_split && i != to; i++) {
         const uint32_t len = r->lens[i & r->mask];
-        bytes += len;
+        bytes += (uint64_t)len + VERIFY_REPLY_BYTES;
         len_max = len > len_max ? len : len_max;
     }
     if (n < 2 || len_max >= RING_POOL_MIN_BYTES || !r->cfg.verify_split || bytes < r->cfg.verify_split) {

@@ -94,11 +94,12 @@ typedef struct ring_config {
      * first while the host still verifies and stages the rest (results/RESULTS.md "Throughput at
      * every window"). */
     uint32_t post_max;
-    /* Replies verified together (a window's, or a landed copy's) whose payloads add up to at least
-     * this many bytes are shared out over the host's worker pool, a few at a time, instead of checked
-     * one after another by the polling thread while the kernel waits for the next post. 0 = always
-     * one after another (the rule before). A reply of RING_POOL_MIN_BYTES or more is split within
-     * itself either way. */
+    /* Replies verified together (a window's, or a landed copy's) whose work adds up to at least this
+     * many bytes - each reply's payload plus 128 bytes for its fixed costs (ring.c verify_range) -
+     * are shared out over the host's worker pool, a few at a time, instead of checked one after
+     * another by the polling thread while the kernel waits for the next post. 0 = always one after
+     * another (the rule before). A reply of RING_POOL_MIN_BYTES or more is split within itself
+     * either way. */
     uint32_t verify_split;
     /* The kernel keeps a trace of its batches (ring_trace_rec, read with ring_trace_read): when each
      * was found, decided, written and published, by the kernel's own clock. 0 = off (the default;
