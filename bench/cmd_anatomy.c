@@ -252,11 +252,18 @@ static void window_row(const anatomy_window *w, double rate1, double rate_full)
     double bound = rate1 * w->window;
     if (rate_full > 0 && bound > rate_full)
         bound = rate_full;
-    printf("| %6u | %8.3f | %8.3f | %5.0f %% | %7.1f | %5.0f | %5.0f %% | %5.0f %% | %5.0f %% | %5.1f | %5.0f %% "
+    /* k busy needs the last batch's publication stamp, which a batch spread over the grid by an
+     * ordinary launch does not have (another block publishes it): n/a, not "nan". */
+    char busy[16];
+    if (isfinite(w->kernel_busy))
+        snprintf(busy, sizeof busy, "%5.0f %%", 100 * w->kernel_busy);
+    else
+        snprintf(busy, sizeof busy, "%7s", "n/a");
+    printf("| %6u | %8.3f | %8.3f | %5.0f %% | %7.1f | %5.0f | %5.0f %% | %5.0f %% | %5.0f %% | %5.1f | %s "
            "| %7.1f | %7.1f | %7.1f | %5.0f %% | %5.0f %% |\n",
            w->window, w->msgs_per_s * 1e-6, bound * 1e-6, 100 * w->msgs_per_s / bound, w->per_batch, w->batch.p50,
-           100 * w->single_share, 100 * w->early_share, 100 * w->leader_share, w->polls.p50, 100 * w->kernel_busy,
-           w->per_post, w->per_announce, w->per_fetch, 100 * w->early_replies, 100 * w->split_replies);
+           100 * w->single_share, 100 * w->early_share, 100 * w->leader_share, w->polls.p50, busy, w->per_post,
+           w->per_announce, w->per_fetch, 100 * w->early_replies, 100 * w->split_replies);
 }
 
 static void windows_print(const anatomy_args *a, const anatomy_plan *p, const anatomy_window *w, size_t nw,
@@ -279,8 +286,10 @@ static void windows_print(const anatomy_args *a, const anatomy_plan *p, const an
     printf("\nbound: Little's law, window x the window-1 rate, capped by the largest window's rate (the first\n"
            "window must be 1 for it); msg/bat: messages per kernel batch (mean, p50); single: messages in a\n"
            "batch of one; early/leader: batches taken before in_tail / answered by the leader warp; polls: per\n"
-           "batch; k busy: kernel time from a finding poll to its batch published; msg/post, msg/ann,\n"
-           "msg/fetch: messages per host post, per in_tail move, per out_tail read that found replies;\n"
+           "batch; k busy: kernel time from a finding poll to its batch published (n/a: the last batch was\n"
+           "published by another block, unstamped - an ordinary launch's batch spread over the grid);\n"
+           "msg/post, msg/ann, msg/fetch: messages per host post, per in_tail move, per out_tail read that\n"
+           "found replies;\n"
            "h early: replies the host took before out_tail or their copy said so; h split: replies verified\n"
            "in batches shared out over the host's worker pool (--verify-split).\n");
 }
