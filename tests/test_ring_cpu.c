@@ -495,6 +495,17 @@ static void test_deactivate_batch_in_flight(void)
     }
 }
 
+/* The counts of a pump of `messages` replies with every 7th damaged as `kind` says (0: none). */
+static void expect_fault_counts(const ring_stats *s, uint64_t messages, int kind)
+{
+    const uint64_t bad = kind ? messages / 7 : 0;
+    CHECK_INT(s->received, messages);
+    CHECK_INT(s->verified, messages - bad);
+    CHECK_INT(s->corrupted, kind == RING_FAULT_CORRUPT ? bad : 0);
+    CHECK_INT(s->duplicated, kind == RING_FAULT_DUPLICATE ? bad : 0);
+    CHECK_INT(s->lost, kind == RING_FAULT_SKIP ? bad : 0);
+}
+
 /* Faults injected into batched replies are still each counted, exactly. */
 static void test_pump_faults(void)
 {
@@ -514,13 +525,7 @@ static void test_pump_faults(void)
         }
         ring_pump_result res;
         CHECK(ring_pump(r, 32, 64, 0.02, NULL, &res) == RING_OK);
-        const ring_stats *s = ring_get_stats(r);
-        const uint64_t bad = res.messages / 7;
-        CHECK_INT(s->received, res.messages);
-        CHECK_INT(s->verified, res.messages - bad);
-        CHECK_INT(s->corrupted, kinds[k] == RING_FAULT_CORRUPT ? bad : 0);
-        CHECK_INT(s->duplicated, kinds[k] == RING_FAULT_DUPLICATE ? bad : 0);
-        CHECK_INT(s->lost, kinds[k] == RING_FAULT_SKIP ? bad : 0);
+        expect_fault_counts(ring_get_stats(r), res.messages, kinds[k]);
         ring_close(r);
     }
 }
@@ -550,12 +555,7 @@ static void test_pump_split(void)
             ring_pump_result res;
             CHECK(ring_pump(r, 256, 64, 0.05, NULL, &res) == RING_OK);
             const ring_stats *s = ring_get_stats(r);
-            const uint64_t bad = kinds[k] ? res.messages / 7 : 0;
-            CHECK_INT(s->received, res.messages);
-            CHECK_INT(s->verified, res.messages - bad);
-            CHECK_INT(s->corrupted, kinds[k] == RING_FAULT_CORRUPT ? bad : 0);
-            CHECK_INT(s->duplicated, kinds[k] == RING_FAULT_DUPLICATE ? bad : 0);
-            CHECK_INT(s->lost, kinds[k] == RING_FAULT_SKIP ? bad : 0);
+            expect_fault_counts(s, res.messages, kinds[k]);
             CHECK_MSG(s->split > 0, "mode %d: no reply was verified over the pool (%llu received)", m,
                       (unsigned long long)s->received);
             ring_close(r);
