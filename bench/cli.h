@@ -40,8 +40,7 @@ int cli_no_operands(const char *cmd, int argc, char **argv);
 
 /* The ring's switches that run and anatomy both take: --no-pin, --no-early-take, --no-leader-reply,
  * --stream-ops, --no-early-replies, --shortcuts-busy, --post-max N, --verify-split BYTES.
- * CLI_RING_SWITCHES_DEFAULT is what
- * they mean when not given. */
+ * CLI_RING_SWITCHES_DEFAULT is what they mean when not given. */
 typedef struct cli_ring_switches {
     int pin, early_take, leader_reply, stream_ops, early_replies, shortcuts_busy;
     long post_max;     /* ring_config.post_max; -1: ring_config_default's */

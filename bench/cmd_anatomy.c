@@ -289,9 +289,8 @@ static void windows_print(const anatomy_args *a, const anatomy_plan *p, const an
            "batch; k busy: kernel time from a finding poll to its batch published (n/a: the last batch was\n"
            "published by another block, unstamped - an ordinary launch's batch spread over the grid);\n"
            "msg/post, msg/ann, msg/fetch: messages per host post, per in_tail move, per out_tail read that\n"
-           "found replies;\n"
-           "h early: replies the host took before out_tail or their copy said so; h split: replies verified\n"
-           "in batches shared out over the host's worker pool (--verify-split).\n");
+           "found replies; h early: replies the host took before out_tail or their copy said so; h split:\n"
+           "replies verified in batches shared out over the host's worker pool (--verify-split).\n");
 }
 
 /* `anatomy --window LIST`: every window of LIST pumped with the trace on, then the table. */

@@ -38,6 +38,18 @@
  * difference (results/RESULTS.md "Throughput at every window"). */
 #define EARLY_MAX_IN_FLIGHT 256u
 
+/* Replies verified together are shared out over the worker pool once their work reaches
+ * ring_config.verify_split bytes (verify_range). A reply's work is its payload plus VERIFY_REPLY_BYTES
+ * for what it costs whatever its size (its header read from memory the GPU wrote, the sequence and
+ * length checks). Counted by payload alone, a zero-copy window of 8-byte replies, posted in pieces of
+ * 512, never reached 32 KiB and was checked by one thread: 31 / 22 M msg/s at the full window on the
+ * H100, against 44 / 38 split (results/data/h100-windows/postsplit-1ccd68b.md). A piece of a shared
+ * pass is VERIFY_PIECE_BYTES of payload, at least one reply. */
+#define VERIFY_REPLY_BYTES 128u
+#define VERIFY_PIECE_BYTES (16u * 1024u)
+
+static uint64_t verify_work(uint64_t n, uint32_t len) { return n * ((uint64_t)len + VERIFY_REPLY_BYTES); }
+
 /* How often (in polls) a waiting loop reads the clock, and how often (in ns) it asks the backend
  * whether the kernel is still alive: a cudaStreamQuery costs about a microsecond, too much for every
  * few polls of a round trip that takes a few microseconds. */
@@ -206,8 +218,9 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
     r->cfg = *cfg;
     r->ops = ops;
     int workers = cfg->host_workers < 0 ? pool_default_workers() : cfg->host_workers;
+    /* A pool when a message is large enough for it, or a full ring's replies could be split. */
     const int pooled = cfg->max_payload >= RING_POOL_MIN_BYTES ||
-                       (cfg->verify_split && (uint64_t)cfg->capacity * cfg->max_payload >= cfg->verify_split);
+                       (cfg->verify_split && verify_work(cfg->capacity, cfg->max_payload) >= cfg->verify_split);
     if (pooled && workers > 0 && pool_create(workers, &r->pool) != 0)
         r->pool = NULL; /* no pool: the host work runs on the calling thread */
     r->stride = ring_slot_stride(cfg->max_payload);
@@ -463,27 +476,21 @@ static void verify_pieces(void *ctx)
             atomic_fetch_add_explicit(&j->count[k], count[k], memory_order_relaxed);
 }
 
-/* Verifies replies [from, to) and counts them. When their work adds up to ring_config.verify_split
- * bytes or more - each reply's payload plus VERIFY_REPLY_BYTES for what a reply costs whatever its
- * size (its header read from memory the GPU wrote, the sequence and length checks) - and the ring has
- * a pool, the replies are shared out across it (a piece is VERIFY_PIECE_BYTES of payload, at least
- * one reply); a reply large enough for the pool on its own (RING_POOL_MIN_BYTES) is split within
- * itself instead, one at a time. Counted by payload alone, a zero-copy window of 8-byte replies,
- * posted in pieces of 512, never reached 32 KiB and was checked by one thread: 31 / 22 M msg/s at the
- * full window on the H100, against 44 / 38 split (results/data/h100-windows/postsplit-1ccd68b.md). */
-#define VERIFY_PIECE_BYTES (16u * 1024u)
-#define VERIFY_REPLY_BYTES 128u
+/* Verifies replies [from, to) and counts them: shared out over the pool when their work reaches
+ * ring_config.verify_split (verify_work), else one after another; a reply large enough for the pool on
+ * its own (RING_POOL_MIN_BYTES) is split within itself instead, one at a time. */
 static void verify_range(ring *r, uint32_t from, uint32_t to)
 {
     const uint32_t n = to - from;
-    uint64_t bytes = 0;
+    uint64_t work = 0;
     uint32_t len_max = 0;
-    for (uint32_t i = from; r->pool && r->cfg.verify_split && i != to; i++) {
+    const int may_share = n >= 2 && r->pool && r->cfg.verify_split;
+    for (uint32_t i = from; may_share && i != to; i++) {
         const uint32_t len = r->lens[i & r->mask];
-        bytes += (uint64_t)len + VERIFY_REPLY_BYTES;
+        work += verify_work(1, len);
         len_max = len > len_max ? len : len_max;
     }
-    if (n < 2 || len_max >= RING_POOL_MIN_BYTES || !r->cfg.verify_split || bytes < r->cfg.verify_split) {
+    if (!may_share || work < r->cfg.verify_split || len_max >= RING_POOL_MIN_BYTES) {
         while (from != to)
             verify_reply(r, from++);
         return;
