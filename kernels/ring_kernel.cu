@@ -74,6 +74,8 @@ namespace cg = cooperative_groups;
 #define RK_WARPS (RK_THREADS / 32u) // warps per block
 #define RK_WARP_MSG_MAX 2048u       // slots of up to this many payload bytes: a warp per message
 #define RK_AHEAD_MAX 15u            // slots a poll reads ahead: two lanes each, lane 0 the control block
+// The most messages of a block-tier batch (slots above RK_WARP_MSG_MAX bytes, RING_BATCH_BYTES a batch).
+#define RK_BLOCK_BATCH_MAX (RING_BATCH_BYTES / RK_WARP_MSG_MAX)
 
 // --- shared state in device memory -------------------------------------------------------------
 
@@ -95,6 +97,7 @@ struct rk_scratch {
     unsigned int acks;     // job reads finished by the other blocks, over all fan-outs so far
     unsigned int pad2[28];
     unsigned int sums[2 * RING_MAX_CAPACITY]; // block tier: per message of the batch, in/out checksum
+    uint4 hdrs[RK_BLOCK_BATCH_MAX];           // block tier: per message of the batch, its header as read
 };
 
 // --- memory access helpers -----------------------------------------------------------------------
@@ -131,16 +134,18 @@ __device__ __forceinline__ unsigned long long globaltimer_ns(void)
 
 // Transforms quads t, t + nt, ... (and, when t < nwords % 4 and tail is set, word nquads*4 + t) of
 // one message and returns the checksum terms of the input and of the reply. The payload starts 16
-// bytes into a 64-byte aligned slot, so uint4 accesses are aligned.
+// bytes into a 64-byte aligned slot, so uint4 accesses are aligned. Quad t itself the caller read
+// already (w_t).
 __device__ __forceinline__ uint2 rk_transform(const unsigned char *in_slot, unsigned char *out_slot, unsigned int seq,
-                                              unsigned int nwords, unsigned int t, unsigned int nt, bool tail)
+                                              unsigned int nwords, unsigned int t, unsigned int nt, bool tail,
+                                              uint4 w_t)
 {
     const uint4 *in4 = (const uint4 *)(in_slot + sizeof(ring_hdr));
     uint4 *out4 = (uint4 *)(out_slot + sizeof(ring_hdr));
     const unsigned int nquads = nwords / 4;
     unsigned int si = 0, so = 0;
     for (unsigned int q = t; q < nquads; q += nt) {
-        uint4 w = __ldcg(in4 + q);
+        uint4 w = q == t ? w_t : __ldcg(in4 + q);
         unsigned int i = q * 4;
         uint4 o;
         o.x = w.x ^ ring_key(seq, i);
@@ -640,7 +645,11 @@ __device__ void rk_warp_message(const ring_kernel_args &a, rk_scratch *s, const 
 }
 
 // Block tier: this block's share (part k of bpm) of message j of the batch; its checksum parts go
-// to scratch.
+// to scratch, and part 0 leaves the header there for the publisher. Every thread reads its first
+// payload quad at once with the header, before the length is known (any quad of the slot may be
+// read; only those within the length are used): one round trip across the bus, not two, for a
+// zero-copy slot. The header is read by the block's last thread, whose quad lies in another 32-byte
+// sector: one thread's two loads of one sector of host memory are served one after the other.
 __device__ void rk_block_part(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, unsigned int j,
                               unsigned int k, unsigned int bpm)
 {
@@ -648,15 +657,23 @@ __device__ void rk_block_part(const ring_kernel_args &a, rk_scratch *s, const rk
     const unsigned int index = job.first + j, slot = index & (a.capacity - 1);
     const unsigned char *in = a.in_ring + (size_t)slot * a.slot_stride;
     unsigned char *out = a.out_ring + (size_t)slot * a.slot_stride;
-    if (threadIdx.x == 0)
+    const unsigned int t = k * RK_THREADS + threadIdx.x;
+    const unsigned int slot_quads = (unsigned int)((a.slot_stride - sizeof(ring_hdr)) / 16);
+    uint4 w_t = make_uint4(0, 0, 0, 0);
+    if (t < slot_quads)
+        w_t = __ldcg((const uint4 *)(in + sizeof(ring_hdr)) + t);
+    if (threadIdx.x == RK_THREADS - 1) {
         hdr = __ldcg((const uint4 *)in);
+        if (k == 0)
+            __stcg(&s->hdrs[j], hdr);
+    }
     __syncthreads();
     const unsigned int seq = hdr.x, len = hdr.y;
     const unsigned int nwords = ring_check_len(len, a.max_payload) ? 0 : len / 4;
     const bool any = k * RK_THREADS < (nwords + 3) / 4 || (k == 0 && nwords);
     uint2 sums = make_uint2(0, 0);
     if (any)
-        sums = rk_transform(in, out, seq, nwords, k * RK_THREADS + threadIdx.x, bpm * RK_THREADS, k == 0);
+        sums = rk_transform(in, out, seq, nwords, t, bpm * RK_THREADS, k == 0, w_t);
     sums = rk_block_sum(sums); // also the barrier before hdr is rewritten by the next part
     if (any && threadIdx.x == 0) {
         atomicAdd(&s->sums[2 * j], sums.x);
@@ -665,14 +682,15 @@ __device__ void rk_block_part(const ring_kernel_args &a, rk_scratch *s, const rk
 }
 
 // Publishes a processed batch; run by every thread of the publishing block. Block tier: seals each
-// reply header from the summed parts first. Then one system fence, in_head and out_tail. The error
-// count is republished after a batch spread over the grid, or when this block saw a bad input.
+// reply header from the summed parts and the header part 0 read (in device memory, not read across
+// the bus again) first. Then one system fence, in_head and out_tail. The error count is republished
+// after a batch spread over the grid, or when this block saw a bad input.
 __device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, bool block_tier)
 {
     if (block_tier) {
         for (unsigned int j = threadIdx.x; j < job.n; j += blockDim.x) {
             const unsigned int slot = (job.first + j) & (a.capacity - 1);
-            const uint4 h = __ldcg((const uint4 *)(a.in_ring + (size_t)slot * a.slot_stride));
+            const uint4 h = __ldcg(&s->hdrs[j]);
             const unsigned int in_sum = atomicExch(&s->sums[2 * j], 0u), out_sum = atomicExch(&s->sums[2 * j + 1], 0u);
             const unsigned int flags = rk_reply_flags(a, s, h.x, h.y, h.z, in_sum);
             __stcg((uint4 *)(a.out_ring + (size_t)slot * a.slot_stride),

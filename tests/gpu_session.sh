@@ -15,6 +15,10 @@
 #             and 1024, alternated twice, per mode and size (postmax.md): the default's measurement
 #   split     ringbench anatomy --window 1,8,64,cap with --verify-split 0 (every reply on the polling
 #             thread), 8K and 32K, alternated twice, per mode and size (split.md)
+#   kernelab  a kernel against another: builds a copy of this tree whose kernels/ring_kernel.cu is the file
+#             RINGBENCH_AB_KERNEL (another commit's, e.g. from `git show REV:kernels/ring_kernel.cu`) into
+#             build-ab/, then alternates the two builds twice: ringbench anatomy of one message (the
+#             round trip's parts) and anatomy --window 1,8,64,cap per mode and size (kernelab.md)
 #   ablation  quick runs at 8 B, 64 B, 4 KiB and windows 1, 8, 64, cap: defaults against each
 #             shortcut switch and against the defaults again, compared (ablation.md)
 #   early     latency of the pinned modes at 8 B, 64 B and 4 KiB: defaults, early take off, stream
@@ -149,6 +153,31 @@ for step in "$@"; do
             done
         done >"$out/split.md" 2>&1
         say "split: $(wc -l <"$out/split.md") rows"
+        ;;
+    kernelab)
+        # The same tree built twice, differing only in the kernel: A = RINGBENCH_AB_KERNEL (before),
+        # B = this tree (after). Rounds alternate A and B so that a drift of the machine hits both.
+        ab=/tmp/ringbench-ab
+        rm -rf "$ab" && mkdir -p "$ab" && tar --exclude=./build-gpu --exclude=./results/data -cf - . | tar -xf - -C "$ab"
+        cp "${RINGBENCH_AB_KERNEL:?the kernel to compare against}" "$ab/kernels/ring_kernel.cu"
+        (cd "$ab" && cmake -S . -B build-ab -DCMAKE_BUILD_TYPE=Release -DRINGBENCH_CUDA_ARCHITECTURES=90 \
+            -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" >"$out/build-ab.log" 2>&1 &&
+            cmake --build build-ab -j "$(nproc)" >>"$out/build-ab.log" 2>&1) || { tail -40 "$out/build-ab.log"; exit 1; }
+        for round in 1 2; do
+            for side in A B; do
+                b=$rb
+                [ "$side" = A ] && b=$ab/build-ab/bench/ringbench
+                for s in ${RINGBENCH_AB_SIZES:-8 4K 16K 64K}; do
+                    "$b" anatomy --mode pinned/zerocopy/coop/mapped --size "$s" --warmup 1 2>&1 |
+                        awk -v h="$round $side $s" '/^\| (round trip|send|poll|work|publish|outside|idle|floor)/ {printf "%s %s\n", h, $0}'
+                    for m in ${RINGBENCH_AB_MODES:-pinned/zerocopy/coop/mapped pinned/zerocopy/noncoop/mapped pinned/async/coop/mapped malloc/sync/noncoop/device}; do
+                        "$b" anatomy --mode "$m" --size "$s" --window 1,8,64,cap --warmup 0 --seconds 0.3 2>&1 |
+                            awk -v h="$round $side $m $s" '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
+                    done
+                done
+            done
+        done >"$out/kernelab.md" 2>&1
+        say "kernelab: $(wc -l <"$out/kernelab.md") rows"
         ;;
     ablation)
         # The guard of the shortcuts (issue 19): quick runs at 8 B, 64 B, 4 KiB and windows 1, 8,
