@@ -7,6 +7,7 @@
 # Steps (in the order given):
 #   build     configure (sm_90 only, to build fast) and build into build-gpu/
 #   gputests  ctest -L gpu, then compute-sanitizer memcheck/racecheck/synccheck on the ring kernel
+#   sanitize  the compute-sanitizer half of gputests alone
 #   anatomy   ringbench anatomy of the best mode and its variants, the copy modes and the fallback
 #             (anatomy.md)
 #   windows   ringbench anatomy --window 1,8,64,cap: where a window's messages wait, per mode,
@@ -19,6 +20,9 @@
 #             RINGBENCH_AB_KERNEL (another commit's, e.g. from `git show REV:kernels/ring_kernel.cu`) into
 #             build-ab/, then alternates the two builds twice: ringbench anatomy of one message (the
 #             round trip's parts) and anatomy --window 1,8,64,cap per mode and size (kernelab.md)
+#   grid      where a batch spread over the grid waits: anatomy --window 8,64 at 4 KiB with grids of 8,
+#             32 and every co-resident block, and at 8 B and 4 KiB with pieces (--post-max) of 2 to 32
+#             messages against the default, alternated twice (grid.md)
 #   ablation  quick runs at 8 B, 64 B, 4 KiB and windows 1, 8, 64, cap: defaults against each
 #             shortcut switch and against the defaults again, compared (ablation.md)
 #   early     latency of the pinned modes at 8 B, 64 B and 4 KiB: defaults, early take off, stream
@@ -61,9 +65,11 @@ for step in "$@"; do
             -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" &&
             timed build cmake --build build-gpu -j "$(nproc)" || { tail -40 "$out/build.log"; exit 1; }
         ;;
-    gputests)
-        timed gpu_ctest ctest --test-dir build-gpu -L gpu --output-on-failure
-        grep -E "tests passed|Failed|Passed|\*\*\*" "$out/gpu_ctest.log" | tail -40
+    gputests | sanitize)
+        if [ "$step" = gputests ]; then
+            timed gpu_ctest ctest --test-dir build-gpu -L gpu --output-on-failure
+            grep -E "tests passed|Failed|Passed|\*\*\*" "$out/gpu_ctest.log" | tail -40
+        fi
         t=build-gpu/tests/test_ring_gpu
         for m in pinned/zerocopy/noncoop/mapped malloc/sync/noncoop/device pinned/async/coop/managed pinned/async/coop/mapped; do
             timed "memcheck_${m//\//_}" compute-sanitizer --tool memcheck "$t" "$m" 200 8
@@ -178,6 +184,27 @@ for step in "$@"; do
             done
         done >"$out/kernelab.md" 2>&1
         say "kernelab: $(wc -l <"$out/kernelab.md") rows"
+        ;;
+    grid)
+        # Two questions about windows between 1 and the full ring, alternated twice. Does a batch
+        # spread over the grid pay for the blocks that have no message (the fan-out, the grid-wide
+        # barrier)? Then a small grid is faster. Does posting a window in pieces smaller than the
+        # window let the host and the kernel overlap (kernel on one piece, host on the other)?
+        for round in 1 2; do
+            for m in pinned/zerocopy/coop/mapped pinned/zerocopy/noncoop/mapped; do
+                for bl in 8 32 0; do
+                    "$rb" anatomy --mode "$m" --size 4K --window 8,64 --warmup 0 --seconds 0.3 --blocks "$bl" 2>&1 |
+                        awk -v h="$round $m 4K blocks $bl" '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
+                done
+                for s in 8 4K; do
+                    for pm in 2 4 8 16 32 512; do
+                        "$rb" anatomy --mode "$m" --size "$s" --window 8,64 --warmup 0 --seconds 0.3 --post-max "$pm" 2>&1 |
+                            awk -v h="$round $m $s post-max $pm" '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
+                    done
+                done
+            done
+        done >"$out/grid.md" 2>&1
+        say "grid: $(wc -l <"$out/grid.md") rows"
         ;;
     ablation)
         # The guard of the shortcuts (issue 19): quick runs at 8 B, 64 B, 4 KiB and windows 1, 8,
