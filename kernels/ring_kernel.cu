@@ -15,10 +15,13 @@
 //     virtual block v runs on block v % grid, so a batch of n messages fills min(grid, n*bpm) blocks.
 //     Per-message checksum parts are summed with atomics into scratch; the publisher seals the
 //     headers.
-// RK_WARP_MSG_MAX = 2048 B: a warp moves 512 B per pass, so a warp-tier message costs at most four
-// passes (loads of a pass are independent, so mostly one round trip); above that one block per
-// message is as fast for a single message and the batch still spreads across blocks. The value
-// is a reasoned choice, not a measurement: change the constant and compare `ringbench run` results.
+// RK_WARP_MSG_MAX = 2048 B: a warp moves 512 B per pass, so a warp-tier message costs at most five
+// passes. The loads of a pass are independent, but a pass's loads wait for the pass before (its
+// stores stand between), so in a zero-copy ring each pass is a round trip across the bus: measured,
+// a lone 1 KiB message (three passes) took 11.0 us against 7.9 us for 4 KiB in the block tier, which
+// reads a slot in one (results/RESULTS.md "The block tier reads a slot once"). A batch of many such
+// messages still keeps every warp of the grid busy, which the block tier would not. The value is a
+// reasoned choice, not a measurement: change the constant and compare `ringbench run` results.
 //
 // A batch that block 0 can do alone (what its 16 warps take in one pass: 128 messages of 8 B, 16 of
 // more than 240 B; or one block-tier message of up to 8 KiB) is done by block 0 alone: no fan-out, no fan-in, in either
