@@ -57,6 +57,11 @@ timed() { # timed NAME CMD...: runs CMD, logs to OUTDIR/NAME.log, records wall t
     return $st
 }
 one_mode=(--modes host=pinned,xfer=zerocopy,launch=noncoop,ctrl=mapped)
+window_rows() { # window_rows LABEL RINGBENCH ANATOMY-ARGS...: the rows of anatomy --window's table, each after LABEL
+    local label=$1 bin=$2
+    shift 2
+    "$bin" anatomy "$@" 2>&1 | awk -v h="$label" '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
+}
 
 for step in "$@"; do
     case $step in
@@ -133,9 +138,8 @@ for step in "$@"; do
                 malloc/sync/noncoop/device; do
                 for s in 8 64 4K 64K; do
                     for pm in 0 256 512 1024; do
-                        "$rb" anatomy --mode "$m" --size "$s" --window 1,64,cap --warmup 0 --seconds 0.3 \
-                            --post-max "$pm" 2>&1 | awk -v h="$round $m $s post-max $pm" \
-                            '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
+                        window_rows "$round $m $s post-max $pm" "$rb" --mode "$m" --size "$s" --window 1,64,cap --warmup 0 \
+                            --seconds 0.3 --post-max "$pm"
                     done
                 done
             done
@@ -151,9 +155,8 @@ for step in "$@"; do
             for m in pinned/zerocopy/coop/mapped pinned/async/coop/mapped malloc/sync/noncoop/device; do
                 for s in 8 64 1K 4K 64K; do
                     for vs in 0 8K 32K; do
-                        "$rb" anatomy --mode "$m" --size "$s" --window 1,8,64,cap --warmup 0 --seconds 0.3 \
-                            --verify-split "$vs" 2>&1 | awk -v h="$round $m $s split $vs" \
-                            '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
+                        window_rows "$round $m $s split $vs" "$rb" --mode "$m" --size "$s" --window 1,8,64,cap --warmup 0 \
+                            --seconds 0.3 --verify-split "$vs"
                     done
                 done
             done
@@ -177,8 +180,7 @@ for step in "$@"; do
                     "$b" anatomy --mode pinned/zerocopy/coop/mapped --size "$s" --warmup 1 2>&1 |
                         awk -v h="$round $side $s" '/^\| (round trip|send|poll|work|publish|outside|idle|floor)/ {printf "%s %s\n", h, $0}'
                     for m in ${RINGBENCH_AB_MODES:-pinned/zerocopy/coop/mapped pinned/zerocopy/noncoop/mapped pinned/async/coop/mapped malloc/sync/noncoop/device}; do
-                        "$b" anatomy --mode "$m" --size "$s" --window 1,8,64,cap --warmup 0 --seconds 0.3 2>&1 |
-                            awk -v h="$round $side $m $s" '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
+                        window_rows "$round $side $m $s" "$b" --mode "$m" --size "$s" --window 1,8,64,cap --warmup 0 --seconds 0.3
                     done
                 done
             done
@@ -193,13 +195,11 @@ for step in "$@"; do
         for round in 1 2; do
             for m in pinned/zerocopy/coop/mapped pinned/zerocopy/noncoop/mapped; do
                 for bl in 8 32 0; do
-                    "$rb" anatomy --mode "$m" --size 4K --window 8,64 --warmup 0 --seconds 0.3 --blocks "$bl" 2>&1 |
-                        awk -v h="$round $m 4K blocks $bl" '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
+                    window_rows "$round $m 4K blocks $bl" "$rb" --mode "$m" --size 4K --window 8,64 --warmup 0 --seconds 0.3 --blocks "$bl"
                 done
                 for s in 8 4K; do
                     for pm in 2 4 8 16 32 512; do
-                        "$rb" anatomy --mode "$m" --size "$s" --window 8,64 --warmup 0 --seconds 0.3 --post-max "$pm" 2>&1 |
-                            awk -v h="$round $m $s post-max $pm" '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
+                        window_rows "$round $m $s post-max $pm" "$rb" --mode "$m" --size "$s" --window 8,64 --warmup 0 --seconds 0.3 --post-max "$pm"
                     done
                 done
             done
