@@ -19,9 +19,11 @@
 // passes. The loads of a pass are independent, but a pass's loads wait for the pass before (its
 // stores stand between), so in a zero-copy ring each pass is a round trip across the bus: measured,
 // a lone 1 KiB message (three passes) took 11.0 us against 7.9 us for 4 KiB in the block tier, which
-// reads a slot in one (results/RESULTS.md "The block tier reads a slot once"). A batch of many such
-// messages still keeps every warp of the grid busy, which the block tier would not. The value is a
-// reasoned choice, not a measurement: change the constant and compare `ringbench run` results.
+// reads a slot in one (results/RESULTS.md "The block tier reads a slot once"). So a lone message
+// that block 0 does alone is done the block tier's way whenever its slot holds more than 496 bytes
+// (rk_by_block); a batch of many keeps the warp tier, which keeps every warp of the grid busy where
+// the block tier would not. The value is a reasoned choice, not a measurement: change the constant
+// and compare `ringbench run` results.
 //
 // A batch that block 0 can do alone (what its 16 warps take in one pass: 128 messages of 8 B, 16 of
 // more than 240 B; or one block-tier message of up to 8 KiB) is done by block 0 alone: no fan-out, no fan-in, in either
@@ -684,13 +686,23 @@ __device__ void rk_block_part(const ring_kernel_args &a, rk_scratch *s, const rk
     }
 }
 
-// Publishes a processed batch; run by every thread of the publishing block. Block tier: seals each
-// reply header from the summed parts and the header part 0 read (in device memory, not read across
-// the bus again) first. Then one system fence, in_head and out_tail. The error count is republished
-// after a batch spread over the grid, or when this block saw a bad input.
-__device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, bool block_tier)
+// Whether a batch is done by blocks, a quad a thread (rk_block_part), not by warps: every batch of
+// the block tier, and a lone message block 0 does alone whose slot holds more than one warp's load
+// (496 payload bytes). A warp reads the rest of such a slot in passes, each a round trip across the
+// bus in a zero-copy ring; the block reads it in one.
+__device__ __forceinline__ bool rk_by_block(const ring_kernel_args &a, const rk_job &job)
 {
-    if (block_tier) {
+    return a.max_payload > RK_WARP_MSG_MAX || (!job.grid && job.n == 1 && !job.have_q0 && a.slot_stride > 32u * 16u);
+}
+
+// Publishes a processed batch; run by every thread of the publishing block. A batch done by blocks
+// (by_block, rk_by_block): seals each reply header from the summed parts and the header part 0 read
+// (in device memory, not read across the bus again) first. Then one system fence, in_head and
+// out_tail. The error count is republished after a batch spread over the grid, or when this block
+// saw a bad input.
+__device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, bool by_block)
+{
+    if (by_block) {
         for (unsigned int j = threadIdx.x; j < job.n; j += blockDim.x) {
             const unsigned int slot = (job.first + j) & (a.capacity - 1);
             const uint4 h = __ldcg(&s->hdrs[j]);
@@ -727,21 +739,21 @@ __device__ bool rk_work(const ring_kernel_args &a, rk_scratch *s, const rk_job &
 {
     bool worked;
     const unsigned int per = rk_msgs_per_warp(a);
-    if (a.max_payload <= RK_WARP_MSG_MAX && per > 1 && !job.have_q0) {
-        const unsigned int warp = threadIdx.x >> 5, nwarps = nblocks * RK_WARPS, units = (job.n + per - 1) / per;
-        worked = blockIdx.x * RK_WARPS < units;
-        for (unsigned int w = blockIdx.x * RK_WARPS + warp; w < units; w += nwarps)
-            rk_warp_group(a, s, job.first + w * per, job.n - w * per < per ? job.n - w * per : per);
-    } else if (a.max_payload <= RK_WARP_MSG_MAX) {
-        const unsigned int warp = threadIdx.x >> 5, nwarps = nblocks * RK_WARPS;
-        worked = blockIdx.x * RK_WARPS < job.n;
-        for (unsigned int j = blockIdx.x * RK_WARPS + warp; j < job.n; j += nwarps)
-            rk_warp_message(a, s, job, job.first + j);
-    } else {
+    if (rk_by_block(a, job)) {
         const unsigned int bpm = rk_blocks_per_msg(a), units = job.n * bpm;
         worked = blockIdx.x < units;
         for (unsigned int v = blockIdx.x; v < units; v += nblocks)
             rk_block_part(a, s, job, v / bpm, v % bpm, bpm);
+    } else if (per > 1 && !job.have_q0) {
+        const unsigned int warp = threadIdx.x >> 5, nwarps = nblocks * RK_WARPS, units = (job.n + per - 1) / per;
+        worked = blockIdx.x * RK_WARPS < units;
+        for (unsigned int w = blockIdx.x * RK_WARPS + warp; w < units; w += nwarps)
+            rk_warp_group(a, s, job.first + w * per, job.n - w * per < per ? job.n - w * per : per);
+    } else {
+        const unsigned int warp = threadIdx.x >> 5, nwarps = nblocks * RK_WARPS;
+        worked = blockIdx.x * RK_WARPS < job.n;
+        for (unsigned int j = blockIdx.x * RK_WARPS + warp; j < job.n; j += nwarps)
+            rk_warp_message(a, s, job, job.first + j);
     }
     if (worked) {
         __syncthreads();
@@ -802,7 +814,6 @@ template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(r
     __shared__ bool last;
     const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
     const bool lead_warp = blockIdx.x == 0 && threadIdx.x < 32; // runs rk_lead, lane 0 is the leader
-    const bool block_tier = a.max_payload > RK_WARP_MSG_MAX;
     rk_leader L;
     if (lead_warp)
         rk_leader_init(a, &L);
@@ -828,12 +839,12 @@ template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(r
 
         if (!job.grid) { // block 0 alone: the latency path
             rk_work(a, s, job, 1);
-            rk_publish(a, s, job, block_tier);
+            rk_publish(a, s, job, rk_by_block(a, job));
         } else if (COOP) {
             rk_work(a, s, job, gridDim.x);
             cg::this_grid().sync(); // once per batch
             if (blockIdx.x == 0)
-                rk_publish(a, s, job, block_tier);
+                rk_publish(a, s, job, rk_by_block(a, job));
         } else {
             const unsigned int working = rk_working_blocks(a, job.n);
             if (rk_work(a, s, job, gridDim.x) && threadIdx.x == 0) {
@@ -845,7 +856,7 @@ template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(r
             }
             __syncthreads();
             if (last) {
-                rk_publish(a, s, job, block_tier);
+                rk_publish(a, s, job, rk_by_block(a, job));
                 if (threadIdx.x == 0) {
                     __threadfence();
                     st_volatile(&s->finished, blockIdx.x == 0 ? fanouts : epoch);
