@@ -19,11 +19,12 @@
 // passes. The loads of a pass are independent, but a pass's loads wait for the pass before (its
 // stores stand between), so in a zero-copy ring each pass is a round trip across the bus: measured,
 // a lone 1 KiB message (three passes) took 11.0 us against 7.9 us for 4 KiB in the block tier, which
-// reads a slot in one (results/RESULTS.md "The block tier reads a slot once"). So a lone message
-// that block 0 does alone is done the block tier's way whenever its slot holds more than 496 bytes
-// (rk_by_block); a batch of many keeps the warp tier, which keeps every warp of the grid busy where
-// the block tier would not. The value is a reasoned choice, not a measurement: change the constant
-// and compare `ringbench run` results.
+// reads a slot in one (results/RESULTS.md "The block tier reads a slot once"). So a batch that block
+// 0 does alone, of slots of more than 496 bytes whose payload quads fit its 512 threads (8 messages
+// of 1 KiB, 4 of 2 KiB), is done as one block group, a quad a thread (rk_block_group); a larger batch
+// keeps the warp tier, which keeps every warp of the grid busy where the block tier would not. The
+// value is a reasoned choice, not a measurement: change the constant and compare `ringbench run`
+// results.
 //
 // A batch that block 0 can do alone (what its 16 warps take in one pass: 128 messages of 8 B, 16 of
 // more than 240 B; or one block-tier message of up to 8 KiB) is done by block 0 alone: no fan-out, no fan-in, in either
@@ -649,6 +650,65 @@ __device__ void rk_warp_message(const ring_kernel_args &a, rk_scratch *s, const 
     }
 }
 
+// Payload quads a warp-tier message can have: (max_payload + 15) / 16.
+__device__ __forceinline__ unsigned int rk_payload_quads(const ring_kernel_args &a)
+{
+    return (a.max_payload + 15u) / 16u;
+}
+
+// Whether block 0 does a batch of the warp tier as one block group (rk_block_group): its slots hold
+// more than one warp's load (496 payload bytes), so a warp would read each in passes, each a round
+// trip across the bus in a zero-copy ring, and the batch's payload quads fit the block's threads.
+__device__ __forceinline__ bool rk_block_group_fits(const ring_kernel_args &a, const rk_job &job)
+{
+    return !job.have_q0 && a.slot_stride > 32u * 16u && job.n * rk_payload_quads(a) <= RK_THREADS;
+}
+
+// Block 0 alone, the warp tier's slots of more than 496 bytes: every payload quad of the batch on a
+// thread of its own (message j on threads j * qpm .. j * qpm + qpm - 1), all read at once with the
+// headers - one round trip across the bus for the batch. The header of message j is read by the last
+// thread of its range (one thread's two loads of one 32-byte sector are served one after the other);
+// checksums are summed in shared memory; the first thread of each message writes its reply header
+// (not yet published). Not inlined, as rk_warp_group: inlined, the cooperative kernel spilled 56
+// bytes (ptxas -v); not, it keeps 64 registers a thread.
+__device__ __noinline__ void rk_block_group(const ring_kernel_args &a, rk_scratch *s, const rk_job &job)
+{
+    __shared__ uint4 hdrs[RK_WARPS];            // at most RK_THREADS / 32 messages: qpm > 31
+    __shared__ unsigned int sums[2 * RK_WARPS]; // per message, in and out
+    const unsigned int qpm = rk_payload_quads(a), t = threadIdx.x, j = t / qpm, u = t % qpm;
+    const bool mine = j < job.n;
+    const unsigned int slot = (job.first + j) & (a.capacity - 1);
+    const unsigned char *in = a.in_ring + (size_t)slot * a.slot_stride;
+    unsigned char *out = a.out_ring + (size_t)slot * a.slot_stride;
+    if (t < 2 * RK_WARPS)
+        sums[t] = 0;
+    uint4 w = make_uint4(0, 0, 0, 0);
+    if (mine) {
+        w = __ldcg((const uint4 *)(in + sizeof(ring_hdr)) + u);
+        if (u == qpm - 1)
+            hdrs[j] = __ldcg((const uint4 *)in);
+    }
+    __syncthreads();
+    if (mine) {
+        const uint4 h = hdrs[j];
+        const unsigned int nwords = ring_check_len(h.y, a.max_payload) ? 0 : h.y / 4, i = u * 4;
+        if (i < nwords) {
+            uint4 o;
+            const unsigned int left = nwords - i;
+            const uint2 d = rk_transform_quad(w, h.x, i, left < 4 ? left : 4, &o);
+            rk_store_quad((unsigned int *)(out + sizeof(ring_hdr)) + i, o, left);
+            atomicAdd(&sums[2 * j], d.x);
+            atomicAdd(&sums[2 * j + 1], d.y);
+        }
+    }
+    __syncthreads();
+    if (mine && u == 0) {
+        const uint4 h = hdrs[j];
+        const unsigned int flags = rk_reply_flags(a, s, h.x, h.y, h.z, sums[2 * j]);
+        __stcg((uint4 *)out, make_uint4(h.x, h.y, ring_seal(sums[2 * j + 1], h.x, h.y), flags));
+    }
+}
+
 // Block tier: this block's share (part k of bpm) of message j of the batch; its checksum parts go
 // to scratch, and part 0 leaves the header there for the publisher. Every thread reads its first
 // payload quad at once with the header, before the length is known (any quad of the slot may be
@@ -686,23 +746,13 @@ __device__ void rk_block_part(const ring_kernel_args &a, rk_scratch *s, const rk
     }
 }
 
-// Whether a batch is done by blocks, a quad a thread (rk_block_part), not by warps: every batch of
-// the block tier, and a lone message block 0 does alone whose slot holds more than one warp's load
-// (496 payload bytes). A warp reads the rest of such a slot in passes, each a round trip across the
-// bus in a zero-copy ring; the block reads it in one.
-__device__ __forceinline__ bool rk_by_block(const ring_kernel_args &a, const rk_job &job)
+// Publishes a processed batch; run by every thread of the publishing block. Block tier: seals each
+// reply header from the summed parts and the header part 0 read (in device memory, not read across
+// the bus again) first. Then one system fence, in_head and out_tail. The error count is republished
+// after a batch spread over the grid, or when this block saw a bad input.
+__device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, bool block_tier)
 {
-    return a.max_payload > RK_WARP_MSG_MAX || (!job.grid && job.n == 1 && !job.have_q0 && a.slot_stride > 32u * 16u);
-}
-
-// Publishes a processed batch; run by every thread of the publishing block. A batch done by blocks
-// (by_block, rk_by_block): seals each reply header from the summed parts and the header part 0 read
-// (in device memory, not read across the bus again) first. Then one system fence, in_head and
-// out_tail. The error count is republished after a batch spread over the grid, or when this block
-// saw a bad input.
-__device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, bool by_block)
-{
-    if (by_block) {
+    if (block_tier) {
         for (unsigned int j = threadIdx.x; j < job.n; j += blockDim.x) {
             const unsigned int slot = (job.first + j) & (a.capacity - 1);
             const uint4 h = __ldcg(&s->hdrs[j]);
@@ -739,11 +789,14 @@ __device__ bool rk_work(const ring_kernel_args &a, rk_scratch *s, const rk_job &
 {
     bool worked;
     const unsigned int per = rk_msgs_per_warp(a);
-    if (rk_by_block(a, job)) {
+    if (a.max_payload > RK_WARP_MSG_MAX) {
         const unsigned int bpm = rk_blocks_per_msg(a), units = job.n * bpm;
         worked = blockIdx.x < units;
         for (unsigned int v = blockIdx.x; v < units; v += nblocks)
             rk_block_part(a, s, job, v / bpm, v % bpm, bpm);
+    } else if (nblocks == 1 && rk_block_group_fits(a, job)) {
+        rk_block_group(a, s, job);
+        worked = true;
     } else if (per > 1 && !job.have_q0) {
         const unsigned int warp = threadIdx.x >> 5, nwarps = nblocks * RK_WARPS, units = (job.n + per - 1) / per;
         worked = blockIdx.x * RK_WARPS < units;
@@ -814,6 +867,7 @@ template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(r
     __shared__ bool last;
     const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
     const bool lead_warp = blockIdx.x == 0 && threadIdx.x < 32; // runs rk_lead, lane 0 is the leader
+    const bool block_tier = a.max_payload > RK_WARP_MSG_MAX;
     rk_leader L;
     if (lead_warp)
         rk_leader_init(a, &L);
@@ -839,12 +893,12 @@ template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(r
 
         if (!job.grid) { // block 0 alone: the latency path
             rk_work(a, s, job, 1);
-            rk_publish(a, s, job, rk_by_block(a, job));
+            rk_publish(a, s, job, block_tier);
         } else if (COOP) {
             rk_work(a, s, job, gridDim.x);
             cg::this_grid().sync(); // once per batch
             if (blockIdx.x == 0)
-                rk_publish(a, s, job, rk_by_block(a, job));
+                rk_publish(a, s, job, block_tier);
         } else {
             const unsigned int working = rk_working_blocks(a, job.n);
             if (rk_work(a, s, job, gridDim.x) && threadIdx.x == 0) {
@@ -856,7 +910,7 @@ template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(r
             }
             __syncthreads();
             if (last) {
-                rk_publish(a, s, job, rk_by_block(a, job));
+                rk_publish(a, s, job, block_tier);
                 if (threadIdx.x == 0) {
                     __threadfence();
                     st_volatile(&s->finished, blockIdx.x == 0 ? fanouts : epoch);
