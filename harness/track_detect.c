@@ -192,6 +192,11 @@ void track_unwiden_trials_interval(track_point *p, size_t k)
     p->hi = p->est * exp(log(p->hi / p->est) / c);
 }
 
+track_point track_floored_point(double est, double floor)
+{
+    return (track_point){est, est * exp(-Z95 * floor), est * exp(Z95 * floor)};
+}
+
 void track_use_best_trial(track_point *p, double best)
 {
     if (!(best > 0 && isfinite(best) && p->est > 0))

@@ -105,6 +105,18 @@ int track_best_trial_family(const char *family);
  * Widths are scaled in log space around est; other points are left as they are. */
 void track_unwiden_trials_interval(track_point *p, size_t k);
 
+/* The standard error given to each point of a pooled headline figure (plots/track.c load_pooled), so
+ * that it is the floor under its noise. The best trial of many cells carries no interval of its own,
+ * and the MAD of a short history of it looks smaller than its spread: control-block writes are timed
+ * in steps of 1/16 ns, 1.7 % of a 3.7 ns write, and 12 quick runs of one build on one H100
+ * (results/data/nightly-series-d028bc4) held 4 values, MAD 1.6-1.9 % where the standard deviation
+ * was 2.4-2.8 % (the pooled reads and writes); with a 1 % floor one of those nights (+5 %, +7 % beyond
+ * the machine shift) was a regression. 2.5 %: a pooled figure catches 9 % with 11 earlier runs. */
+#define TRACK_POOL_FLOOR 0.025
+
+/* A point est whose interval is +- floor in log space as a 95% interval's standard error. */
+track_point track_floored_point(double est, double floor);
+
 /* The figure replaced by best (> 0; else p is left as it is), its interval moved with it (same log
  * widths around the new figure). */
 void track_use_best_trial(track_point *p, double best);

@@ -10,7 +10,10 @@ Usage:
                                       clock pair), and how the cell's samples sit on the clock
   noise.py series RUN.h5...           per headline cell, the run-to-run noise (1.4826 MAD of the log
                                       figure, the machine shift removed) of each candidate per-run
-                                      figure, and the change a night could catch with it
+                                      figure, and the change a night could catch with it; then the
+                                      pooled headline figures (track's native-best: the best trial of
+                                      every mode but the fallback's device control block), their MAD,
+                                      standard deviation and worst night
   noise.py aa A.h5 B.h5               an A/A pair: median |change| of latency and throughput cells
                                       after the machine shift, for each candidate per-run figure
 
@@ -42,7 +45,7 @@ OVERHEAD = "harness_overhead/-/-/-/-/0/0"
 FLOOR = "base_floor/-/-/-/-/4/1"
 RING = ("latency", "throughput", "cb_", "lc_", "harness_overhead")
 FIGURES = ("p50", "best", "geo", "clock", "memcpy", "track")
-BEST_FAMILIES = ("throughput",)  # harness/track_detect.c track_best_trial_family
+BEST_FAMILIES = ("throughput", "cb_read", "cb_write")  # harness/track_detect.c track_best_trial_family
 Z_NEED = 3.3  # the |z| a headline cell needs with 11 baseline runs (4.5 % over 6 cells, Bonferroni on t(10))
 
 
@@ -254,6 +257,37 @@ def series(runs):
             s = mad(v)
             row.append(f"{pct(s)} ({100 * math.expm1(Z_NEED * s * math.sqrt(1 + math.pi / 2 / w)):.0f}%)")
         print(f"| {k} | " + " | ".join(row) + " |")
+    pooled_series(runs, shift, headline_cells(runs)[-2])
+
+
+def pooled(run, family, size, window):
+    """track's native-best figure (plots/track.c load_pooled): the best trial of every ok cell of family,
+    size and window whose control block is not the fallback's device copy; NaN when none."""
+    v = [run.cells[k]["trial_p50_max" if run.rate(k) else "trial_p50_min"] for k in run.cells
+         if run.ok(k) and k.split("/")[0] == family and k.split("/")[4] != "device"
+         and int(k.split("/")[5]) == size and int(k.split("/")[6]) == window]
+    v = [x for x in v if x > 0]
+    if not v:
+        return float("nan")
+    return max(v) if family == "throughput" else min(v)
+
+
+def pooled_series(runs, shift, big):
+    w = len(runs) - 1
+    print(f"\nPooled headline figures (track's native-best), machine shift removed: 1.4826 MAD, standard deviation "
+          f"and the worst night of the log figure; in brackets the change a night could catch with |z| {Z_NEED}, "
+          f"{w} baseline runs and the MAD as the noise:\n")
+    print("| figure | MAD | sd | worst night |")
+    print("| --- | --- | --- | --- |")
+    fam, size, window = big.split("/")[0], int(big.split("/")[5]), int(big.split("/")[6])
+    for f, sz, win in (("cb_read", 0, 0), ("cb_write", 0, 0), (fam, size, window)):
+        v = np.log([pooled(r, f, sz, win) for r in runs])
+        v = v + shift if f == "throughput" else v - shift
+        s, d = mad(v), v - np.nanmedian(v)
+        worst = d[np.nanargmax(np.abs(d))]
+        catch = 100 * math.expm1(Z_NEED * s * math.sqrt(1 + math.pi / 2 / w))
+        print(f"| {f}/native-best/{sz}/{win} | {pct(s)} ({catch:.0f}%) | {pct(float(np.nanstd(d, ddof=1)))} | "
+              f"{100 * math.expm1(worst):+.1f}% |")
 
 
 def aa(a, b):

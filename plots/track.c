@@ -128,6 +128,8 @@ typedef struct judged {
     uint64_t size, window;
     int role;          /* CELL_* */
     int bimodal;       /* a latency cell with two modes in some run of its series: judged on its fast mode */
+    int pooled;        /* a headline figure pooled over modes (load_pooled), not one cell of the file */
+    size_t pool_n;     /* pooled: how many cells the newest run's figure was taken from */
     double slow_share; /* the newest run's share of samples in the slow mode (NAN: unimodal) */
     double thr;        /* the |z| its family needs tonight */
     track_result r;
@@ -356,6 +358,8 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
         fputs(" [headline]", out);
     if (j->role == CELL_MACHINE)
         fputs(" [machine reference]", out);
+    if (j->pooled)
+        fprintf(out, " [best trial of %zu native cells]", j->pool_n);
     if (j->bimodal)
         fprintf(out, isfinite(j->slow_share) ? " [bimodal: fast mode; slow share %.0f%%]" : " [bimodal: fast mode]",
                 100 * j->slow_share);
@@ -366,10 +370,13 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
 }
 
 /* The headline cells of tonight's run, chosen from what it measured (six at most, so each can have
- * its share of the budget): the best latency at the smallest size, the control-block operations of the
- * native path, the best throughput at the largest size, and the best throughput at the largest window
- * of the smallest size. "Best" is by the baseline, so the choice does not move with tonight's noise. */
-static void mark_headline(judged *j, size_t nj)
+ * its share of the budget): the best latency at the smallest size, the native path's control-block
+ * handshake, and the best throughput at the largest window of the smallest size. "Best" is by the
+ * baseline, so the choice does not move with tonight's noise. The control-block reads and writes and
+ * the throughput at the largest size are headline figures pooled over modes (add_pooled_headlines);
+ * the index of the best throughput cell at the largest size, whose size and window that pool takes,
+ * is returned (-1: none). */
+static long mark_headline(judged *j, size_t nj)
 {
     uint64_t smin = UINT64_MAX, smax = 0;
     for (size_t i = 0; i < nj; i++)
@@ -395,13 +402,14 @@ static void mark_headline(judged *j, size_t nj)
         if (strcmp(x->family, "throughput") == 0 && x->size == smin && x->window == wmax &&
             (best_win < 0 || x->r.baseline > j[best_win].r.baseline))
             best_win = (long)i;
-        if (strncmp(x->family, "cb_", 3) == 0 && strcmp(x->mode, "pinned/async/coop/mapped") == 0)
+        if (strcmp(x->family, "cb_handshake") == 0 && strcmp(x->mode, "pinned/async/coop/mapped") == 0)
             j[i].role = CELL_HEADLINE;
     }
-    long picks[] = {best_lat, best_thr, best_win};
+    long picks[] = {best_lat, best_win};
     for (size_t k = 0; k < sizeof picks / sizeof *picks; k++)
         if (picks[k] >= 0)
             j[picks[k]].role = CELL_HEADLINE;
+    return best_thr;
 }
 
 static int export_judged(const char *path, int json, const run_info *newest, const judged *j, size_t n,
@@ -574,21 +582,128 @@ typedef struct judge_ctx {
     const run_info *runs;
     size_t n;
     const id_pos *map;
-    sqlite3_stmt *ser;
+    sqlite3_stmt *ser, *pool;
     track_point *series;
     double *slow;
     const double *common;
 } judge_ctx;
 
+/* A pooled headline's series into c->series (results/RESULTS.md "Nightly tracking"): per run, the best
+ * trial among every cell of x's family, size and window whose control block is not the fallback's
+ * device copy - the lowest trial median of a time, the highest of a rate. A control-block operation
+ * does not depend on the mode's transfers or launch, yet a whole trial of it lands slow (between-trial
+ * spread 11-22 % in the quick preset, 0.1 % within a trial): the best of one mode's three trials is
+ * still slow on one night in ten, the best of the 48 trials of every native mode was within 4 % of
+ * its median on each of 12. Each point gets TRACK_POOL_FLOOR as its standard error. */
+static void load_pooled(const judge_ctx *c, judged *x)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        c->series[i] = (track_point){NAN, NAN, NAN};
+        c->slow[i] = NAN;
+    }
+    int rate = strcmp(x->unit, "GB/s") == 0;
+    sqlite3_reset(c->pool);
+    sqlite3_bind_text(c->pool, 1, x->family, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(c->pool, 2, (sqlite3_int64)x->size);
+    sqlite3_bind_int64(c->pool, 3, (sqlite3_int64)x->window);
+    x->pool_n = 0;
+    while (sqlite3_step(c->pool) == SQLITE_ROW) {
+        size_t i = pos_of(c->map, c->n, sqlite3_column_int64(c->pool, 0));
+        if (i == (size_t)-1 || sqlite3_column_type(c->pool, rate ? 2 : 1) == SQLITE_NULL)
+            continue;
+        c->series[i] = track_floored_point(sqlite3_column_double(c->pool, rate ? 2 : 1), TRACK_POOL_FLOOR);
+        if (i == c->n - 1)
+            x->pool_n = (size_t)sqlite3_column_int64(c->pool, 3);
+    }
+}
+
 /* Loads the series of cell x into c->series: a ring cell's figures (best trials where
- * track_best_trial_family says so, unless --p50), shift removed unless --raw; a machine reference's
- * p50s as they are. */
+ * track_best_trial_family says so, unless --p50; a pooled headline's by load_pooled), shift removed
+ * unless --raw; a machine reference's p50s as they are. */
 static void cell_series(const judge_ctx *c, judged *x)
 {
     int ring = x->role != CELL_MACHINE;
-    load_series(c->ser, x, c->map, c->n, c->series, c->slow, ring && !c->o->p50 && track_best_trial_family(x->family));
+    if (x->pooled)
+        load_pooled(c, x);
+    else
+        load_series(c->ser, x, c->map, c->n, c->series, c->slow,
+                    ring && !c->o->p50 && track_best_trial_family(x->family));
     if (ring && !c->o->raw)
         track_remove_shift(c->series, c->n, c->common, strcmp(x->unit, "GB/s") == 0);
+}
+
+/* Is mode ("host/xfer/launch/ctrl") one whose control block is the fallback's device copy? */
+static int fallback_ctrl(const char *mode)
+{
+    size_t n = strlen(mode);
+    return n >= 7 && strcmp(mode + n - 7, "/device") == 0;
+}
+
+/* Appends the pooled headline figure of family at size and window (unit as its cells') to *j, judged
+ * on every z like the cells. Returns 0, or -1 when out of memory. */
+static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *family, uint64_t size,
+                      uint64_t window, const char *unit)
+{
+    judged *t = realloc(*j, (*nj + 1) * sizeof **j);
+    if (!t)
+        return -1;
+    *j = t;
+    judged *x = &t[(*nj)++];
+    memset(x, 0, sizeof *x);
+    if (strcmp(family, "throughput") == 0)
+        snprintf(x->cell, sizeof x->cell, "%s/native-best/%s/w%llu", family,
+                 report_size_str(size, (char[32]){0}, 32), (unsigned long long)window);
+    else
+        snprintf(x->cell, sizeof x->cell, "%s/native-best", family);
+    snprintf(x->unit, sizeof x->unit, "%s", unit);
+    snprintf(x->family, sizeof x->family, "%s", family);
+    snprintf(x->mode, sizeof x->mode, "native-best");
+    x->size = size;
+    x->window = window;
+    x->role = CELL_HEADLINE;
+    x->pooled = 1;
+    x->thr = NAN;
+    x->slow_share = NAN;
+    track_params loose = c->o->params;
+    loose.z_min = 0.5;
+    cell_series(c, x);
+    track_judge(c->series, c->n, strcmp(unit, "GB/s") == 0, &loose, &x->r);
+    x->first_run = x->r.first;
+    return 0;
+}
+
+/* The pooled headline figures: the control-block read and write of the native modes, and the
+ * throughput at the largest size and the window of its best cell (thr: mark_headline's pick; -1 none).
+ * --p50 judges cells on their p50s and adds none. */
+static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj, long thr)
+{
+    static const char *const cb[] = {"cb_read", "cb_write"};
+    if (c->o->p50) { /* the single cells, as before pooling */
+        for (size_t i = 0; i < *nj; i++)
+            if (strcmp((*j)[i].mode, "pinned/async/coop/mapped") == 0 &&
+                (strcmp((*j)[i].family, cb[0]) == 0 || strcmp((*j)[i].family, cb[1]) == 0))
+                (*j)[i].role = CELL_HEADLINE;
+        if (thr >= 0)
+            (*j)[thr].role = CELL_HEADLINE;
+        return 0;
+    }
+    long native[2] = {-1, -1}; /* a native cell of each control-block family: its size, window and unit */
+    for (size_t i = 0; i < *nj; i++)
+        for (int k = 0; k < 2; k++)
+            if (native[k] < 0 && strcmp((*j)[i].family, cb[k]) == 0 && !fallback_ctrl((*j)[i].mode))
+                native[k] = (long)i;
+    for (int k = 0; k < 2; k++)
+        if (native[k] >= 0) {
+            judged x = (*j)[native[k]];
+            if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit) != 0)
+                return -1;
+        }
+    if (thr >= 0) {
+        judged x = (*j)[thr];
+        if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* First pass over the run's ok cells: every z (the families' thresholds decide later). Returns 0, or
@@ -671,7 +786,9 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
             ">= %.0f%% and a |z| that keeps the night's false-alarm budget at %.0f%%: %.1f%% over %zu headline cells, "
             "%.1f%% over %zu other ring cells (Bonferroni on a t with the baseline's degrees of freedom); %zu machine "
             "references are watched, never regressions\n",
-            o->p50 ? "p50" : "p50 (throughput, cb_read and cb_write: each run's best trial; --p50: their p50)",
+            o->p50 ? "p50"
+                   : "p50 (throughput, cb_read and cb_write: each run's best trial; the native-best headlines: the "
+                     "best trial of every mode but the fallback's device control block; --p50: their p50)",
             "max(history MAD, median trial-level standard error)", 100 * o->params.min_effect,
             100 * (TRACK_ALPHA_HEADLINE + TRACK_ALPHA_RING), 100 * TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE],
             100 * TRACK_ALPHA_RING, nfam[CELL_RING], nfam[CELL_MACHINE]);
@@ -707,9 +824,10 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
     fputc('\n', out);
 }
 
-/* The two queries of judging: the run's ok cells, and one cell's series over every run. Returns 0, or
+/* The three queries of judging: the run's ok cells, one cell's series over every run, and a pooled
+ * headline's (load_pooled). Returns 0, or
  * -1 (sqlite3_errmsg says why; what was prepared is finalized by the caller). */
-static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser)
+static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser, sqlite3_stmt **pool)
 {
     if (sqlite3_prepare_v2(hist_db(h),
                            "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
@@ -721,7 +839,12 @@ static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser)
             "trials FROM cells "
             "WHERE cell = ?1 "
             "AND status = 'ok'",
-            -1, ser, NULL) != SQLITE_OK)
+            -1, ser, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(hist_db(h),
+                           "SELECT run_id, MIN(trial_p50_min), MAX(trial_p50_max), count(*) FROM cells WHERE "
+                           "family = ?1 AND size_bytes = ?2 AND window = ?3 AND ctrl != 'device' AND status = 'ok' "
+                           "GROUP BY run_id",
+                           -1, pool, NULL) != SQLITE_OK)
         return -1;
     return 0;
 }
@@ -757,7 +880,7 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     for (size_t i = 0; i < n; i++)
         map[i] = (id_pos){runs[i].id, i};
     qsort(map, n, sizeof *map, cmp_id);
-    if (prepare_queries(h, &cells, &c.ser) != 0) {
+    if (prepare_queries(h, &cells, &c.ser, &c.pool) != 0) {
         snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
         goto out;
     }
@@ -777,7 +900,8 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     sqlite3_bind_int64(cells, 1, run_id);
     if (judge_cells(&c, cells, &j, &nj) != 0)
         goto out;
-    mark_headline(j, nj);
+    if (add_pooled_headlines(&c, &j, &nj, mark_headline(j, nj)) != 0)
+        goto out;
     size_t nfam[3] = {0}, count[TRACK_KINDS] = {0};
     for (size_t i = 0; i < nj; i++)
         nfam[j[i].role]++;
@@ -794,6 +918,7 @@ out:
         snprintf(err, errlen, "cannot judge run %lld: out of memory or index error", run_id);
     sqlite3_finalize(cells);
     sqlite3_finalize(c.ser);
+    sqlite3_finalize(c.pool);
     free(one);
     free(runs);
     free(j);

@@ -5,7 +5,7 @@
 #   tests/gpu_session.sh OUTDIR STEP...
 #
 # Steps (in the order given):
-#   build     configure (sm_90 only, to build fast) and build into build-gpu/
+#   build     configure (sm_90 only, to build fast) and build into build-gpu/ (log: build-gpu.log)
 #   gputests  ctest -L gpu, then compute-sanitizer memcheck/racecheck/synccheck on the ring kernel
 #   sanitize  the compute-sanitizer half of gputests alone
 #   anatomy   ringbench anatomy of the best mode and its variants, the copy modes and the fallback
@@ -63,12 +63,16 @@ window_rows() { # window_rows LABEL RINGBENCH ANATOMY-ARGS...: the rows of anato
     "$bin" anatomy "$@" 2>&1 | awk -v h="$label" '/^\| +[0-9]+ \|/ {printf "%s | %s\n", h, $0}'
 }
 
+configure_build() { # configure_build DIR LOG: configures and builds the tree in the current folder into DIR (sm_90 only)
+    cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DRINGBENCH_CUDA_ARCHITECTURES=90 \
+        -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" >"$2" 2>&1 &&
+        cmake --build "$1" -j "$(nproc)" >>"$2" 2>&1 || { tail -40 "$2"; return 1; }
+}
+
 for step in "$@"; do
     case $step in
     build)
-        timed configure cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DRINGBENCH_CUDA_ARCHITECTURES=90 \
-            -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" &&
-            timed build cmake --build build-gpu -j "$(nproc)" || { tail -40 "$out/build.log"; exit 1; }
+        timed build configure_build build-gpu "$out/build-gpu.log" || { cat "$out/build.log"; exit 1; }
         ;;
     gputests | sanitize)
         if [ "$step" = gputests ]; then
@@ -169,9 +173,7 @@ for step in "$@"; do
         ab=/tmp/ringbench-ab
         rm -rf "$ab" && mkdir -p "$ab" && tar --exclude=./build-gpu --exclude=./results/data -cf - . | tar -xf - -C "$ab"
         cp "${RINGBENCH_AB_KERNEL:?the kernel to compare against}" "$ab/kernels/ring_kernel.cu"
-        (cd "$ab" && cmake -S . -B build-ab -DCMAKE_BUILD_TYPE=Release -DRINGBENCH_CUDA_ARCHITECTURES=90 \
-            -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" >"$out/build-ab.log" 2>&1 &&
-            cmake --build build-ab -j "$(nproc)" >>"$out/build-ab.log" 2>&1) || { tail -40 "$out/build-ab.log"; exit 1; }
+        (cd "$ab" && configure_build build-ab "$out/build-ab.log") || exit 1
         for round in 1 2; do
             for side in A B; do
                 b=$rb

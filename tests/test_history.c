@@ -36,9 +36,9 @@ static double noise(void)
 
 static void set_str(char *dst, const char *s) { snprintf(dst, RB_NAME_LEN, "%s", s); }
 
-/* A row as add_row appends it; edit (may be NULL) changes it before it is written. */
-static int add_row_edited(h5out *w, const char *family, const char *const mode[4], uint64_t size, const char *unit,
-                          double p50, void (*edit)(rb_row *))
+/* A row as add_row appends it: an ok cell of p50 with a +-1% trial-level interval. */
+static void fill_row(rb_row *rp, const char *family, const char *const mode[4], uint64_t size, const char *unit,
+                     double p50)
 {
     rb_row r;
     memset(&r, 0, sizeof r);
@@ -63,6 +63,15 @@ static int add_row_edited(h5out *w, const char *family, const char *const mode[4
     r.trial_cv = 0.01;
     r.stddev = r.msgs_per_s = r.ratio_floor = r.ratio_memcpy = r.trial_p50_min = r.trial_p50_max = NAN;
     rb_row_calls_clear(&r);
+    *rp = r;
+}
+
+/* A row as add_row appends it; edit (may be NULL) changes it before it is written. */
+static int add_row_edited(h5out *w, const char *family, const char *const mode[4], uint64_t size, const char *unit,
+                          double p50, void (*edit)(rb_row *))
+{
+    rb_row r;
+    fill_row(&r, family, mode, size, unit, p50);
     if (edit != NULL)
         edit(&r);
     return h5out_append(w, &r, NULL, 0);
@@ -73,18 +82,9 @@ static int add_row(h5out *w, const char *family, const char *const mode[4], uint
     return add_row_edited(w, family, mode, size, unit, p50, NULL);
 }
 
-/* A synthetic run of host `host` at day `day` with driver `driver`; `step` multiplies the 8 B
- * latency of the native mode. */
-static void write_run(const char *path, const char *host, int day, const char *driver, double step)
+/* The provenance of a synthetic run of host `host` started at `when` with driver `driver`. */
+static void write_provenance(h5out *w, const char *host, const char *when, const char *driver)
 {
-    static const char *const native[4] = {"pinned", "async", "coop", "mapped"};
-    static const char *const fallback[4] = {"malloc", "sync", "noncoop", "device"};
-    static const char *const none[4] = {"-", "-", "-", "-"};
-    h5out *w;
-    char err[512], when[64];
-    double scale = strcmp(host, "B") == 0 ? 2.0 : 1.0;
-    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
-    snprintf(when, sizeof when, "2026-11-%02dT02:00:00Z", day);
     const char *kv[][2] = {{"hostname", host},
                            {"backend", "cpu"},
                            {"gpu_name", ""},
@@ -99,6 +99,21 @@ static void write_run(const char *path, const char *host, int day, const char *d
                            {"preset", "default"}};
     for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
         CHECK(h5out_attr_str(w, RB_H5_PROVENANCE, kv[i][0], kv[i][1]) == 0);
+}
+
+/* A synthetic run of host `host` at day `day` with driver `driver`; `step` multiplies the 8 B
+ * latency of the native mode. */
+static void write_run(const char *path, const char *host, int day, const char *driver, double step)
+{
+    static const char *const native[4] = {"pinned", "async", "coop", "mapped"};
+    static const char *const fallback[4] = {"malloc", "sync", "noncoop", "device"};
+    static const char *const none[4] = {"-", "-", "-", "-"};
+    h5out *w;
+    char err[512], when[64];
+    double scale = strcmp(host, "B") == 0 ? 2.0 : 1.0;
+    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
+    snprintf(when, sizeof when, "2026-11-%02dT02:00:00Z", day);
+    write_provenance(w, host, when, driver);
     CHECK(add_row(w, "base_floor", none, 4, "us", scale * 1.9 * (1 + noise())) == 0);
     CHECK(add_row(w, "latency", native, 8, "us", scale * 23.0 * step * (1 + noise())) == 0);
     CHECK(add_row(w, "latency", fallback, 8, "us", scale * 27.0 * (1 + noise())) == 0);
@@ -120,20 +135,7 @@ static void write_run_c(const char *path, int day, double machine, double refs)
     char err[512], when[64];
     CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
     snprintf(when, sizeof when, "2026-12-%02dT02:00:00Z", day);
-    const char *kv[][2] = {{"hostname", "C"},
-                           {"backend", "cpu"},
-                           {"gpu_name", ""},
-                           {"pci_bus_id", ""},
-                           {"wsl2", "0"},
-                           {"kernel_release", "6.1.0"},
-                           {"suite_version", "0.1.0"},
-                           {"git_commit", "abc"},
-                           {"nvml_driver_version", "580.95"},
-                           {"start_utc", when},
-                           {"runtime_version", "13000"},
-                           {"preset", "default"}};
-    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
-        CHECK(h5out_attr_str(w, RB_H5_PROVENANCE, kv[i][0], kv[i][1]) == 0);
+    write_provenance(w, "C", when, "580.95");
     const double m = machine, r = machine * refs;
     CHECK(add_row(w, "base_floor", none, 4, "us", r * 1.9 * (1 + noise())) == 0);
     CHECK(add_row(w, "base_launch", none, 8, "us", r * 9.0 * (1 + noise())) == 0);
@@ -391,18 +393,6 @@ static void two_modes(rb_row *r)
 static void test_modes_from_file(void)
 {
     static const char *const native[4] = {"pinned", "async", "coop", "mapped"};
-    static const char *const kv[][2] = {{"hostname", "M"},
-                                        {"backend", "cpu"},
-                                        {"gpu_name", ""},
-                                        {"pci_bus_id", ""},
-                                        {"wsl2", "0"},
-                                        {"kernel_release", "6.1.0"},
-                                        {"suite_version", "0.1.0"},
-                                        {"git_commit", "abc"},
-                                        {"nvml_driver_version", "580.95"},
-                                        {"start_utc", "2026-12-01T02:00:00Z"},
-                                        {"runtime_version", "13000"},
-                                        {"preset", "default"}};
     char dir[1100], path[1300], err[512];
     snprintf(dir, sizeof dir, "%s/history-modes", g_work);
     snprintf(path, sizeof path, "%s/modes.h5", g_work);
@@ -410,8 +400,7 @@ static void test_modes_from_file(void)
     CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
     if (w == NULL)
         return;
-    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
-        CHECK(h5out_attr_str(w, RB_H5_PROVENANCE, kv[i][0], kv[i][1]) == 0);
+    write_provenance(w, "M", "2026-12-01T02:00:00Z", "580.95");
     CHECK(add_row_edited(w, "latency", native, 8, "us", 2.9, two_modes) == 0);
     CHECK(add_row(w, "latency", native, 64, "us", 3.1) == 0);
     CHECK(add_row_edited(w, "cb_read", native, 0, "us", 0.05, two_modes) == 0);
@@ -444,6 +433,98 @@ static void test_modes_from_file(void)
     hist_close(h);
 }
 
+/* A synthetic run of machine D at day `day`: control-block writes in three native modes and the
+ * fallback's device control block, each cell's best trial 2% under its p50, and throughput at 4 MiB
+ * in two native modes. slow[k] multiplies native mode k's write (k = 3: the fallback's), fast[k] its
+ * best trial alone (a mode whose trials land slow but one). */
+static void write_run_d(const char *path, int day, const double slow[4], const double fast[4])
+{
+    static const char *const modes[4][4] = {{"pinned", "async", "coop", "mapped"},
+                                            {"pinned", "zerocopy", "noncoop", "managed"},
+                                            {"malloc", "sync", "coop", "managed"},
+                                            {"malloc", "sync", "noncoop", "device"}};
+    h5out *w;
+    char err[512], when[64];
+    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
+    snprintf(when, sizeof when, "2027-01-%02dT02:00:00Z", day);
+    write_provenance(w, "D", when, "580.95");
+    CHECK(add_row(w, "latency", modes[0], 8, "us", 2.4 * (1 + noise())) == 0);
+    for (int k = 0; k < 4; k++) {
+        rb_row r;
+        double p50 = (k == 3 ? 6.5 : 0.0040) * slow[k] * (1 + noise());
+        fill_row(&r, "cb_write", modes[k], 0, "us", p50);
+        r.trial_p50_min = p50 * 0.98 * fast[k];
+        r.trial_p50_max = p50 * 1.02;
+        CHECK(h5out_append(w, &r, NULL, 0) == 0);
+    }
+    for (int k = 0; k < 2; k++) {
+        rb_row r;
+        double p50 = 20.0 * (1 + noise());
+        fill_row(&r, "throughput", modes[k], 4194304, "GB/s", p50);
+        r.trial_p50_min = p50 * 0.98;
+        r.trial_p50_max = p50 * 1.02;
+        CHECK(h5out_append(w, &r, NULL, 0) == 0);
+    }
+    CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+}
+
+/* Pooled headline figures: the control-block write is judged, besides each cell, on the best trial of
+ * every native mode (cb_write/native-best), and the throughput at the largest size likewise. A night
+ * when one native mode's trials all land slow, or when only the fallback's device control block is
+ * slower, leaves it unchanged; a night when every native mode's writes are 12% slower is a headline
+ * regression. */
+static void test_pooled_headlines(void)
+{
+    char dir[1100], path[1300], cmd[3500];
+    const double one[4] = {1, 1, 1, 1};
+    snprintf(dir, sizeof dir, "%s/history-d", g_work);
+    int regr;
+    long long nruns;
+    for (int day = 1; day <= 12; day++) {
+        snprintf(path, sizeof path, "%s/D-day%02d.h5", g_work, day);
+        write_run_d(path, day, one, one);
+        char *s = track(dir, path, &regr, &nruns);
+        CHECK_MSG(regr == 0, "day %d: a regression in a quiet series:\n%s", day, s);
+        if (day == 12) {
+            CHECK_MSG(strstr(s, "cb_write/native-best ") != NULL && strstr(s, "throughput/native-best/4 MiB/w64"),
+                      "no pooled headline figures:\n%s", s);
+            CHECK_MSG(strstr(s, "cb_write/pinned/async/coop/mapped ") == NULL || !strstr(s, "headline cells:\n  cb_write/p"),
+                      "the single cell is still a headline:\n%s", s);
+        }
+        free(s);
+    }
+    /* What the pooled write is called each night: 0 unchanged, 1 regression, 2 improvement, 3 watch. */
+    struct {
+        const char *name;
+        double slow[4], fast[4];
+        int kind;
+    } nights[] = {{"one native mode's trials slow but one", {1.6, 1, 1, 1}, {1 / 1.6, 1, 1, 1}, 0},
+                  {"the fallback's device control block as fast as native", {1, 1, 1, 0.0006}, {1, 1, 1, 0.9}, 0},
+                  {"every native mode 12% slower", {1.12, 1.12, 1.12, 1}, {1, 1, 1, 1}, 1}};
+    static const char *const section[] = {"REGRESSIONS:", "improvements:", "watch:", "unchanged:"};
+    for (size_t k = 0; k < sizeof nights / sizeof *nights; k++) {
+        char copy[1120];
+        snprintf(copy, sizeof copy, "%.1100s-%zu", dir, k);
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s' '%s'", copy, dir, copy);
+        CHECK(system(cmd) == 0);
+        snprintf(path, sizeof path, "%s/D-day13-%zu.h5", g_work, k);
+        write_run_d(path, 13, nights[k].slow, nights[k].fast);
+        char *s = track(copy, path, &regr, &nruns);
+        const char *hit = strstr(s, "\n  cb_write/native-best "), *judged = strstr(s, "REGRESSIONS:");
+        hit = hit && judged ? strstr(judged, "\n  cb_write/native-best ") : NULL;
+        int kind = 0;
+        for (int m = 0; m < 3 && hit; m++)
+            if (strstr(s, section[m]) < hit && hit < strstr(s, section[m + 1]))
+                kind = m + 1;
+        CHECK_MSG(kind == nights[k].kind, "%s: cb_write/native-best is %d, not %d:\n%s", nights[k].name, kind,
+                  nights[k].kind, s);
+        if (kind == 1)
+            CHECK_MSG(strstr(hit, "[headline] [best trial of 3 native cells]") != NULL, "%s: not tagged:\n%s",
+                      nights[k].name, s);
+        free(s);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -459,5 +540,6 @@ int main(int argc, char **argv)
     test_machine_shift();
     test_hostile_runs();
     test_modes_from_file();
+    test_pooled_headlines();
     CHECK_DONE();
 }
