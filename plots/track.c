@@ -641,8 +641,8 @@ static int fallback_ctrl(const char *mode)
 
 /* Appends the pooled headline figure of family at size and window (unit as its cells') to *j, judged
  * on every z like the cells. Returns 0, or -1 when out of memory. */
-static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *family, uint64_t size,
-                      uint64_t window, const char *unit)
+static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *family, uint64_t size, uint64_t window,
+                      const char *unit)
 {
     judged *t = realloc(*j, (*nj + 1) * sizeof **j);
     if (!t)
@@ -651,8 +651,8 @@ static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *fa
     judged *x = &t[(*nj)++];
     memset(x, 0, sizeof *x);
     if (strcmp(family, "throughput") == 0)
-        snprintf(x->cell, sizeof x->cell, "%s/native-best/%s/w%llu", family,
-                 report_size_str(size, (char[32]){0}, 32), (unsigned long long)window);
+        snprintf(x->cell, sizeof x->cell, "%s/native-best/%s/w%llu", family, report_size_str(size, (char[32]){0}, 32),
+                 (unsigned long long)window);
     else
         snprintf(x->cell, sizeof x->cell, "%s/native-best", family);
     snprintf(x->unit, sizeof x->unit, "%s", unit);

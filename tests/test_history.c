@@ -488,7 +488,8 @@ static void test_pooled_headlines(void)
         if (day == 12) {
             CHECK_MSG(strstr(s, "cb_write/native-best ") != NULL && strstr(s, "throughput/native-best/4 MiB/w64"),
                       "no pooled headline figures:\n%s", s);
-            CHECK_MSG(strstr(s, "cb_write/pinned/async/coop/mapped ") == NULL || !strstr(s, "headline cells:\n  cb_write/p"),
+            CHECK_MSG(strstr(s, "cb_write/pinned/async/coop/mapped ") == NULL ||
+                          !strstr(s, "headline cells:\n  cb_write/p"),
                       "the single cell is still a headline:\n%s", s);
         }
         free(s);
