@@ -505,11 +505,17 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
     }
 }
 
+// Payload quads a message can have: (max_payload + 15) / 16.
+__device__ __forceinline__ unsigned int rk_payload_quads(const ring_kernel_args &a)
+{
+    return (a.max_payload + 15u) / 16u;
+}
+
 // Blocks per message in the block tier: enough that each thread moves at most one quad, at most the
 // grid.
 __device__ __forceinline__ unsigned int rk_blocks_per_msg(const ring_kernel_args &a)
 {
-    const unsigned int quads = (a.max_payload / 4 + 3) / 4;
+    const unsigned int quads = rk_payload_quads(a);
     const unsigned int b = (quads + RK_THREADS - 1) / RK_THREADS;
     return b < gridDim.x ? (b ? b : 1) : gridDim.x;
 }
@@ -648,12 +654,6 @@ __device__ void rk_warp_message(const ring_kernel_args &a, rk_scratch *s, const 
         const unsigned int flags = rk_reply_flags(a, s, seq, len, sum, sums.x);
         __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(sums.y, seq, len), flags));
     }
-}
-
-// Payload quads a warp-tier message can have: (max_payload + 15) / 16.
-__device__ __forceinline__ unsigned int rk_payload_quads(const ring_kernel_args &a)
-{
-    return (a.max_payload + 15u) / 16u;
 }
 
 // Whether block 0 does a batch of the warp tier as one block group (rk_block_group): its slots hold
