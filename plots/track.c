@@ -124,7 +124,7 @@ static int same_env(const run_info *a, const run_info *b)
 enum { CELL_RING = 0, CELL_HEADLINE, CELL_MACHINE };
 
 typedef struct judged {
-    char cell[256], unit[16], family[32], mode[64];
+    char cell[256], unit[16], family[32], mode[64], ctrl[16];
     uint64_t size, window;
     int role;          /* CELL_* */
     int bimodal;       /* a latency cell with two modes in some run of its series: judged on its fast mode */
@@ -132,7 +132,10 @@ typedef struct judged {
     size_t pool_n;     /* pooled: how many cells the newest run's figure was taken from */
     double slow_share; /* the newest run's share of samples in the slow mode (NAN: unimodal) */
     double thr;        /* the |z| its family needs tonight */
-    track_result r;
+    track_result r;    /* on its figures beyond the machine's shift (as measured with --raw, and for references) */
+    track_result raw;  /* a ring cell's figures as measured, when r is beyond the shift (has_raw) */
+    int has_raw;
+    int machine_only; /* beyond the shift it changed, as measured not: watched (apply_budget) */
     size_t first_run; /* index in the runs array */
     char coincides[512];
 } judged;
@@ -316,13 +319,18 @@ static track_point run_figure(sqlite3_stmt *st, const judged *x, int best)
 /* The series of one cell over runs[0..n-1] (NaN where a run lacks it), each run's figure by
  * run_figure (best: ring cells' best trial). A latency cell with two modes in a run is judged on its
  * fast mode there (x->bimodal is set); a run with one mode keeps its figure. */
-static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n, track_point *s, double *slow,
-                        int best)
+static void blank_series(track_point *s, double *slow, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         s[i] = (track_point){NAN, NAN, NAN};
         slow[i] = NAN;
     }
+}
+
+static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n, track_point *s, double *slow,
+                        int best)
+{
+    blank_series(s, slow, n);
     sqlite3_reset(st);
     sqlite3_bind_text(st, 1, x->cell, -1, SQLITE_TRANSIENT);
     x->bimodal = 0;
@@ -363,6 +371,10 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
     if (j->bimodal)
         fprintf(out, isfinite(j->slow_share) ? " [bimodal: fast mode; slow share %.0f%%]" : " [bimodal: fast mode]",
                 100 * j->slow_share);
+    if (j->machine_only)
+        fprintf(out, " [beyond the machine shift only: as measured %+.1f%%, z %.1f]", 100 * j->raw.change, j->raw.z);
+    else if (j->has_raw && (j->r.kind == TRACK_REGRESSION || j->r.kind == TRACK_IMPROVEMENT))
+        fprintf(out, " [as measured %+.1f%%]", 100 * j->raw.change);
     fputc('\n', out);
     if (j->r.kind == TRACK_REGRESSION || j->r.kind == TRACK_IMPROVEMENT)
         fprintf(out, "  %-52s first seen in %s (%s)%s%s\n", "", runs[j->first_run].file, runs[j->first_run].start,
@@ -573,7 +585,9 @@ static void print_shift(FILE *out, machine_detail *md, const double *common, siz
             "machine shift tonight: %+.1f%% (median over every machine reference: memcpy, launch, graph, CUDA "
             "call costs, floor); ring cells are judged %s\n",
             100 * expm1(common[n - 1]),
-            raw ? "on their raw figures (--raw)" : "beyond it (each run's ring figures divided by its shift)");
+            raw ? "on their raw figures (--raw)"
+                : "beyond it (each run's ring figures divided by its shift) and as measured: a change must show both "
+                  "ways");
 }
 
 /* What judging a cell needs: the runs, the series query and its buffers, the machine's shift. */
@@ -597,10 +611,7 @@ typedef struct judge_ctx {
  * its median on each of 12. Each point gets TRACK_POOL_FLOOR as its standard error. */
 static void load_pooled(const judge_ctx *c, judged *x)
 {
-    for (size_t i = 0; i < c->n; i++) {
-        c->series[i] = (track_point){NAN, NAN, NAN};
-        c->slow[i] = NAN;
-    }
+    blank_series(c->series, c->slow, c->n);
     int rate = strcmp(x->unit, "GB/s") == 0;
     sqlite3_reset(c->pool);
     sqlite3_bind_text(c->pool, 1, x->family, -1, SQLITE_TRANSIENT);
@@ -617,26 +628,45 @@ static void load_pooled(const judge_ctx *c, judged *x)
     }
 }
 
-/* Loads the series of cell x into c->series: a ring cell's figures (best trials where
- * track_best_trial_family says so, unless --p50; a pooled headline's by load_pooled), shift removed
- * unless --raw; a machine reference's p50s as they are. */
-static void cell_series(const judge_ctx *c, judged *x)
+/* Is x judged beyond the machine's shift? A ring cell, unless --raw; machine references never. */
+static int beyond_shift(const judge_ctx *c, const judged *x) { return x->role != CELL_MACHINE && !c->o->raw; }
+
+/* Loads the series of cell x into c->series as measured: a ring cell's figures (best trials where
+ * track_best_trial_family says so, unless --p50; a pooled headline's by load_pooled); a machine
+ * reference's p50s. */
+static void cell_figures(const judge_ctx *c, judged *x)
 {
-    int ring = x->role != CELL_MACHINE;
     if (x->pooled)
         load_pooled(c, x);
     else
         load_series(c->ser, x, c->map, c->n, c->series, c->slow,
-                    ring && !c->o->p50 && track_best_trial_family(x->family));
-    if (ring && !c->o->raw)
+                    x->role != CELL_MACHINE && !c->o->p50 && track_best_trial_family(x->family));
+}
+
+/* The series x is judged on: its figures, the machine's shift removed where beyond_shift. */
+static void cell_series(const judge_ctx *c, judged *x)
+{
+    cell_figures(c, x);
+    if (beyond_shift(c, x))
         track_remove_shift(c->series, c->n, c->common, strcmp(x->unit, "GB/s") == 0);
 }
 
-/* Is mode ("host/xfer/launch/ctrl") one whose control block is the fallback's device copy? */
-static int fallback_ctrl(const char *mode)
+/* First-pass judgement of x on every z (the families' thresholds decide in apply_budget): beyond the
+ * machine's shift into x->r and, for a ring cell so judged, as measured into x->raw. */
+static void judge_one(const judge_ctx *c, judged *x)
 {
-    size_t n = strlen(mode);
-    return n >= 7 && strcmp(mode + n - 7, "/device") == 0;
+    track_params loose = c->o->params;
+    loose.z_min = 0.5;
+    int rate = strcmp(x->unit, "GB/s") == 0;
+    cell_figures(c, x);
+    x->slow_share = c->slow[c->n - 1];
+    x->has_raw = beyond_shift(c, x);
+    if (x->has_raw) {
+        track_judge(c->series, c->n, rate, &loose, &x->raw);
+        track_remove_shift(c->series, c->n, c->common, rate);
+    }
+    track_judge(c->series, c->n, rate, &loose, &x->r);
+    x->first_run = x->r.first;
 }
 
 /* Appends the pooled headline figure of family at size and window (unit as its cells') to *j, judged
@@ -663,12 +693,7 @@ static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *fa
     x->role = CELL_HEADLINE;
     x->pooled = 1;
     x->thr = NAN;
-    x->slow_share = NAN;
-    track_params loose = c->o->params;
-    loose.z_min = 0.5;
-    cell_series(c, x);
-    track_judge(c->series, c->n, strcmp(unit, "GB/s") == 0, &loose, &x->r);
-    x->first_run = x->r.first;
+    judge_one(c, x);
     return 0;
 }
 
@@ -690,7 +715,7 @@ static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj, long
     long native[2] = {-1, -1}; /* a native cell of each control-block family: its size, window and unit */
     for (size_t i = 0; i < *nj; i++)
         for (int k = 0; k < 2; k++)
-            if (native[k] < 0 && strcmp((*j)[i].family, cb[k]) == 0 && !fallback_ctrl((*j)[i].mode))
+            if (native[k] < 0 && strcmp((*j)[i].family, cb[k]) == 0 && strcmp((*j)[i].ctrl, "device") != 0)
                 native[k] = (long)i;
     for (int k = 0; k < 2; k++)
         if (native[k] >= 0) {
@@ -711,8 +736,6 @@ static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj, long
 static int judge_cells(const judge_ctx *c, sqlite3_stmt *cells, judged **j, size_t *nj)
 {
     size_t cap = 0;
-    track_params loose = c->o->params;
-    loose.z_min = 0.5; /* first pass: every z; the families' thresholds decide in apply_budget */
     while (sqlite3_step(cells) == SQLITE_ROW) {
         if (*nj == cap) {
             cap = cap ? 2 * cap : 256;
@@ -729,12 +752,10 @@ static int judge_cells(const judge_ctx *c, sqlite3_stmt *cells, judged **j, size
         x->size = (uint64_t)sqlite3_column_int64(cells, 3);
         x->window = (uint64_t)sqlite3_column_int64(cells, 4);
         copy_col(x->mode, sizeof x->mode, cells, 5);
+        copy_col(x->ctrl, sizeof x->ctrl, cells, 6);
         x->role = is_ring_family(x->family) ? CELL_RING : CELL_MACHINE;
         x->thr = NAN;
-        cell_series(c, x);
-        x->slow_share = c->slow[c->n - 1];
-        track_judge(c->series, c->n, strcmp(x->unit, "GB/s") == 0, &loose, &x->r);
-        x->first_run = x->r.first;
+        judge_one(c, x);
     }
     return 0;
 }
@@ -760,6 +781,11 @@ static void apply_budget(const judge_ctx *c, judged *j, size_t nj, const size_t 
                 /* One mode tonight, far from the fast one: all its samples may be in the known slow
                  * mode, which the history has seen. A mode flip is watched, not a regression. */
                 x->r.kind = TRACK_WATCH;
+            } else if (x->has_raw && (x->raw.kind != x->r.kind || fabs(x->raw.z) < TRACK_RAW_CONFIRM * x->thr)) {
+                /* A change beyond the machine's shift that the figures as measured do not confirm
+                 * (TRACK_RAW_CONFIRM): watched, not called. */
+                x->r.kind = TRACK_WATCH;
+                x->machine_only = 1;
             } else {
                 /* The first run that shows it, with the family's threshold. */
                 track_params strict = o->params;
@@ -795,9 +821,11 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
     fputs("headline cells:", out);
     for (size_t i = 0, k = 0; i < nj; i++)
         if (j[i].role == CELL_HEADLINE) {
+            /* a change must show beyond the shift and as measured (TRACK_RAW_CONFIRM): what both need */
             double thr = track_family_threshold(TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE], j[i].r.n_baseline);
+            double sd = j[i].has_raw ? fmax(j[i].r.sd, TRACK_RAW_CONFIRM * j[i].raw.sd) : j[i].r.sd;
             fprintf(out, "%s\n  %-52s z %+5.1f, needs %.1f: catches a change of %.0f%% or more (noise %.1f%%)",
-                    k++ ? "," : "", j[i].cell, j[i].r.z, thr, 100 * fmax(expm1(thr * j[i].r.sd), o->params.min_effect),
+                    k++ ? "," : "", j[i].cell, j[i].r.z, thr, 100 * fmax(expm1(thr * sd), o->params.min_effect),
                     100 * j[i].r.sigma);
         }
     fputs("\n\n", out);
@@ -829,10 +857,11 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
  * -1 (sqlite3_errmsg says why; what was prepared is finalized by the caller). */
 static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser, sqlite3_stmt **pool)
 {
-    if (sqlite3_prepare_v2(hist_db(h),
-                           "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
-                           "|| launch || '/' || ctrl FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
-                           -1, cells, NULL) != SQLITE_OK ||
+    if (sqlite3_prepare_v2(
+            hist_db(h),
+            "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
+            "|| launch || '/' || ctrl, ctrl FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
+            -1, cells, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(
             hist_db(h),
             "SELECT run_id, p50, ci_lo, ci_hi, mode_lo, slow_share, trial_p50_min, trial_p50_max, ci_method, "
