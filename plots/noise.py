@@ -15,7 +15,11 @@ Usage:
                                       every mode but the fallback's device control block), their MAD,
                                       standard deviation and worst night
   noise.py aa A.h5 B.h5               an A/A pair: median |change| of latency and throughput cells
-                                      after the machine shift, for each candidate per-run figure
+                                      after the machine shift, for each candidate per-run figure; then
+                                      the pair as README.md's opening table has it (the floor, native
+                                      and fallback control-block operations, 8 B and 4 MiB round trips,
+                                      4 MiB throughput, fallback over native, the best 8 B round trip
+                                      against the floor, the 8 B full window)
 
 The candidate figures (results/RESULTS.md "Nightly tracking" says which `track` uses and why):
   p50    the cell's p50 as the file has it (the median of all its samples)
@@ -310,6 +314,56 @@ def aa(a, b):
         print(f"| {how} | {out[0]} | {out[1]} | {out[2]} |")
 
 
+NATIVE, FALLBACK = "pinned/async/coop/mapped", "malloc/sync/noncoop/device"
+
+
+def readme_table(a, b):
+    """README.md's opening table of an A/A pair: run a, run b, run a's between-trial spread (trial_cv)."""
+    def p50(r, k):
+        return float(r.cells[k]["p50"]) if r.ok(k) else float("nan")
+
+    def cv(r, k):
+        return f"{100 * float(r.cells[k]['trial_cv']):.1f}%" if r.ok(k) else "-"
+
+    def best(r, keep, rate):
+        """The ok cell of r with the highest rate (lowest time) among those keep(family, mode, size, window) takes."""
+        ks = [k for k in r.cells if r.ok(k) and keep(k.split("/")[0], "/".join(k.split("/")[1:5]),
+                                                      int(k.split("/")[5]), int(k.split("/")[6]))]
+        return (max if rate else min)(ks, key=lambda k: p50(r, k)) if ks else None
+
+    print("\n| what (p50, median of the trials) | run a | run b | between-trial spread (run a) | fallback / native (a, b) |")
+    print("| --- | --- | --- | --- | --- |")
+    rows = [("floor: one-word ping-pong through mapped pinned memory", FLOOR, None, "us")]
+    for fam in ("cb_read", "cb_write", "cb_handshake"):
+        rows.append((f"{fam}, native / fallback", f"{fam}/{NATIVE}/0/0", f"{fam}/{FALLBACK}/0/0", "us"))
+    for size, name in ((8, "8 B"), (4194304, "4 MiB")):
+        rows.append((f"ring round trip, {name}, native `{NATIVE}` / fallback", f"latency/{NATIVE}/{size}/1",
+                     f"latency/{FALLBACK}/{size}/1", "us"))
+    size = max((int(k.split("/")[5]) for k in a.cells if k.startswith("throughput/")), default=0)
+    nat = best(a, lambda f, m, s, w: f == "throughput" and s == size and not m.endswith("/device"), True)
+    fb = best(a, lambda f, m, s, w: f == "throughput" and s == size and m == FALLBACK, True)
+    if nat and fb:
+        rows.append((f"throughput at {size >> 20} MiB, best native (`{'/'.join(nat.split('/')[1:5])}`, window "
+                     f"{nat.split('/')[6]}) / fallback (window {fb.split('/')[6]})", nat, fb, "GB/s"))
+    for name, kn, kf, unit in rows:
+        val = [f"{p50(r, kn):.4g}" + (f" / {p50(r, kf):.4g}" if kf else "") + f" {unit}" for r in (a, b)]
+        ratio = "" if not kf else " / ".join(
+            f"{x:.3g}x" if x < 100 else f"{x:.0f}x"
+            for x in ((p50(r, kn) / p50(r, kf) if unit == "GB/s" else p50(r, kf) / p50(r, kn)) for r in (a, b)))
+        spread = cv(a, kn) + (f" / {cv(a, kf)}" if kf else "")
+        print(f"| {name} | {val[0]} | {val[1]} | {spread} | {ratio} |")
+    print()
+    for r, n in ((a, "a"), (b, "b")):
+        lat = best(r, lambda f, m, s, w: f == "latency" and s == 8, False)
+        wmax = max((int(k.split("/")[6]) for k in r.cells if k.startswith("throughput/") and k.split("/")[5] == "8"),
+                   default=0)
+        full = best(r, lambda f, m, s, w: f == "throughput" and s == 8 and w == wmax, True)
+        if lat and full:
+            print(f"run {n}: best 8 B round trip `{lat}` {p50(r, lat):.3f} us = {p50(r, lat) / p50(r, FLOOR):.2f}x the "
+                  f"floor ({p50(r, FLOOR):.3f} us); 8 B at the full window (W = {wmax}) `{full}` "
+                  f"{r.cells[full]['msgs_per_s'] / 1e6:.1f} M msg/s")
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] in ("-h", "--help"):
         print(__doc__)
@@ -318,7 +372,8 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     runs = [Run(p) for p in argv[2:]]
-    {"decompose": decompose, "series": series, "aa": lambda r: aa(r[0], r[1])}[argv[1]](runs)
+    {"decompose": decompose, "series": series, "aa": lambda r: (aa(r[0], r[1]), readme_table(r[0], r[1]))}[argv[1]](
+        runs)
     return 0
 
 
