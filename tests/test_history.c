@@ -191,6 +191,14 @@ static char *track(const char *dir, const char *path, int *regr, long long *nrun
     return track_with(dir, path, 0, regr, nruns);
 }
 
+/* A fresh copy of the history at from, at to (a night is tracked onto it, from stays as it was). */
+static void copy_history(const char *from, const char *to)
+{
+    char cmd[3500];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s' '%s'", to, from, to);
+    CHECK(system(cmd) == 0);
+}
+
 /* A change beyond the machine's shift is called only when the figures as measured confirm it: on a
  * night when the machine references alone run 10% faster, the unmoved ring cells are +11% beyond the
  * shift and only watched; a night when the ring alone is 12% slower is a regression both ways. Each
@@ -204,12 +212,11 @@ static void test_shift_confirmed(const char *dir)
     } nights[] = {{"the machine references alone 10% faster", 1.0, 0.9, 0},
                   {"the ring alone 12% slower", 1.12, 1 / 1.12, 1}};
     for (size_t k = 0; k < sizeof nights / sizeof *nights; k++) {
-        char copy[1120], path[1300], cmd[3500];
+        char copy[1120], path[1300];
         int regr;
         long long nruns;
         snprintf(copy, sizeof copy, "%.1100s-confirm%zu", dir, k);
-        snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s' '%s'", copy, dir, copy);
-        CHECK(system(cmd) == 0);
+        copy_history(dir, copy);
         snprintf(path, sizeof path, "%s/C-confirm%zu.h5", g_work, k);
         write_run_c(path, 13, nights[k].machine, nights[k].refs);
         char *s = track(copy, path, &regr, &nruns);
@@ -232,7 +239,7 @@ static void test_shift_confirmed(const char *dir)
  * watched, never regressions). */
 static void test_machine_shift(void)
 {
-    char dir[1100], raw_dir[1100], path[1300], cmd[2600];
+    char dir[1100], raw_dir[1100], path[1300];
     snprintf(dir, sizeof dir, "%s/history-c", g_work);
     snprintf(raw_dir, sizeof raw_dir, "%s/history-c-raw", g_work);
     int regr;
@@ -243,8 +250,7 @@ static void test_machine_shift(void)
         free(track(dir, path, &regr, &nruns));
         CHECK_MSG(regr == 0, "day %d: a regression in a quiet series", day);
     }
-    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s'", dir, raw_dir);
-    CHECK(system(cmd) == 0);
+    copy_history(dir, raw_dir);
     test_shift_confirmed(dir);
     snprintf(path, sizeof path, "%s/C-day13.h5", g_work);
     write_run_c(path, 13, 1.12, 1.0);
@@ -512,7 +518,7 @@ static void write_run_d(const char *path, int day, const double slow[4], const d
  * regression. */
 static void test_pooled_headlines(void)
 {
-    char dir[1100], path[1300], cmd[3500];
+    char dir[1100], path[1300];
     const double one[4] = {1, 1, 1, 1};
     snprintf(dir, sizeof dir, "%s/history-d", g_work);
     int regr;
@@ -543,8 +549,7 @@ static void test_pooled_headlines(void)
     for (size_t k = 0; k < sizeof nights / sizeof *nights; k++) {
         char copy[1120];
         snprintf(copy, sizeof copy, "%.1100s-%zu", dir, k);
-        snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s' '%s'", copy, dir, copy);
-        CHECK(system(cmd) == 0);
+        copy_history(dir, copy);
         snprintf(path, sizeof path, "%s/D-day13-%zu.h5", g_work, k);
         write_run_d(path, 13, nights[k].slow, nights[k].fast);
         char *s = track(copy, path, &regr, &nruns);
