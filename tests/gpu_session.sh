@@ -35,6 +35,9 @@
 #             reads and writes timed 16 at a time track a 10% change (cbbatch.md)
 #   user      the README's commands as a user runs them: `make bench`, then `make test`, in a fresh
 #             copy of the tree, with the machine as it comes (user-bench, user-test: each half)
+#   hostmem   tests/hostmem_probe.c: fresh malloc and cudaHostAlloc buffers against one kept buffer, their
+#             first touch, read and write passes, RINGBENCH_HOSTMEM_N times at 64 MiB and 4x that at 1 MiB
+#             (hostmem-64M.log, hostmem-1M.log): whether a slow ring is slow host memory
 #   causes    the reproducibility experiments of results/RESULTS.md "Reproducibility": GPU warm-up off/on, host
 #             threads pinned/not pinned, one-core placement, and five processes of one mode
 # Logs and results go to OUTDIR; a short table of what ran ends the output.
@@ -283,6 +286,17 @@ PY
         tail -22 "$out/default_b.log"
         python3 plots/variance.py "$out/h100-a.h5" "$out/h100-b.h5" >"$out/aa-variance.md" 2>&1
         tail -30 "$out/aa-variance.md"
+        ;;
+    hostmem)
+        cuda=$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")
+        mkdir -p build-gpu
+        cc -O2 -std=c11 -Wall -Wextra tests/hostmem_probe.c -I"$cuda/include" -L"$cuda/lib64" \
+            -Wl,-rpath,"$cuda/lib64" -lcudart -o build-gpu/hostmem_probe >"$out/hostmem-build.log" 2>&1 ||
+            { cat "$out/hostmem-build.log"; exit 1; }
+        n=${RINGBENCH_HOSTMEM_N:-100}
+        timed hostmem-64M build-gpu/hostmem_probe "$n" 64
+        timed hostmem-1M build-gpu/hostmem_probe $((4 * n)) 1
+        for f in 64M 1M; do tail -n 7 "$out/hostmem-$f.log"; done
         ;;
     causes)
         q=(--preset quick --trials 5)
