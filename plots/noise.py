@@ -331,7 +331,7 @@ def readme_table(a, b):
                                                       int(k.split("/")[5]), int(k.split("/")[6]))]
         return (max if rate else min)(ks, key=lambda k: p50(r, k)) if ks else None
 
-    print("\n| what (p50, median of the trials) | run a | run b | between-trial spread (run a) | fallback / native (a, b) |")
+    print("\n| what (p50, median of the trials) | run a | run b | between-trial spread (run a) | fallback's cost, x (a, b) |")
     print("| --- | --- | --- | --- | --- |")
     rows = [("floor: one-word ping-pong through mapped pinned memory", FLOOR, None, "us")]
     for fam in ("cb_read", "cb_write", "cb_handshake"):
@@ -343,8 +343,8 @@ def readme_table(a, b):
     nat = best(a, lambda f, m, s, w: f == "throughput" and s == size and not m.endswith("/device"), True)
     fb = best(a, lambda f, m, s, w: f == "throughput" and s == size and m == FALLBACK, True)
     if nat and fb:
-        rows.append((f"throughput at {size >> 20} MiB, best native (`{'/'.join(nat.split('/')[1:5])}`, window "
-                     f"{nat.split('/')[6]}) / fallback (window {fb.split('/')[6]})", nat, fb, "GB/s"))
+        rows.append((f"throughput at {size >> 20} MiB, best native in run a (`{'/'.join(nat.split('/')[1:5])}`, "
+                     f"window {nat.split('/')[6]}) / fallback (window {fb.split('/')[6]})", nat, fb, "GB/s"))
     for name, kn, kf, unit in rows:
         val = [f"{p50(r, kn):.4g}" + (f" / {p50(r, kf):.4g}" if kf else "") + f" {unit}" for r in (a, b)]
         ratio = "" if not kf else " / ".join(

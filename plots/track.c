@@ -452,6 +452,11 @@ static int export_judged(const char *path, int json, const run_info *newest, con
             json_object_set_new(o, "baseline_runs", json_integer((json_int_t)j[i].r.n_baseline));
             json_object_set_new(o, "first_run", export_json_text(runs[j[i].first_run].file, NULL));
             json_object_set_new(o, "environment_change", export_json_text(j[i].coincides, NULL));
+            json_object_set_new(o, "change_as_measured",
+                                j[i].has_raw && isfinite(j[i].raw.change) ? json_real(j[i].raw.change) : json_null());
+            json_object_set_new(o, "z_as_measured",
+                                j[i].has_raw && isfinite(j[i].raw.z) ? json_real(j[i].raw.z) : json_null());
+            json_object_set_new(o, "beyond_shift_only", json_boolean(j[i].machine_only));
             json_array_append_new(arr, o);
         }
         json_object_set_new(doc, "cells", arr);
@@ -463,7 +468,7 @@ static int export_judged(const char *path, int json, const run_info *newest, con
 #endif
     } else {
         fputs("run,cell,unit,verdict,newest,baseline,change,change_lo,change_hi,z,baseline_runs,first_run,"
-              "environment_change\n",
+              "environment_change,change_as_measured,z_as_measured,beyond_shift_only\n",
               f);
         for (size_t i = 0; i < n; i++) {
             export_csv_field(f, newest->file);
@@ -475,7 +480,10 @@ static int export_judged(const char *path, int json, const run_info *newest, con
             export_csv_field(f, runs[j[i].first_run].file);
             fputc(',', f);
             export_csv_field(f, j[i].coincides);
-            fputc('\n', f);
+            if (j[i].has_raw)
+                fprintf(f, ",%.10g,%.4g,%d\n", j[i].raw.change, j[i].raw.z, j[i].machine_only);
+            else
+                fputs(",,,0\n", f);
         }
     }
     if (fclose(f) != 0 || rc != 0) {
@@ -760,6 +768,30 @@ static int judge_cells(const judge_ctx *c, sqlite3_stmt *cells, judged **j, size
     return 0;
 }
 
+/* The first run that shows x's change with its family's threshold: beyond the machine's shift and,
+ * for a cell confirmed as measured, on its raw figures too at TRACK_RAW_CONFIRM of it (the later of the
+ * two, so a night that moved only beyond the shift is never named); with the environment change it
+ * coincides with. */
+static void find_first_run(const judge_ctx *c, judged *x)
+{
+    track_params strict = c->o->params;
+    track_result again;
+    const int rate = strcmp(x->unit, "GB/s") == 0;
+    strict.z_min = x->thr;
+    cell_series(c, x);
+    if (track_judge(c->series, c->n, rate, &strict, &again) == 0 && again.kind == x->r.kind)
+        x->first_run = again.first;
+    if (x->has_raw) {
+        strict.z_min = TRACK_RAW_CONFIRM * x->thr;
+        cell_figures(c, x);
+        if (track_judge(c->series, c->n, rate, &strict, &again) == 0 && again.kind == x->r.kind &&
+            again.first > x->first_run)
+            x->first_run = again.first;
+    }
+    if (x->first_run > 0)
+        env_diff(&c->runs[x->first_run - 1], &c->runs[x->first_run], x->coincides, sizeof x->coincides);
+}
+
 /* The night's false-alarm budget, family-wise: TRACK_ALPHA_HEADLINE over the headline cells,
  * TRACK_ALPHA_RING over the other ring cells; within a family Bonferroni on a t with the baseline's
  * degrees of freedom. Sets each cell's final kind and counts the kinds. */
@@ -786,18 +818,8 @@ static void apply_budget(const judge_ctx *c, judged *j, size_t nj, const size_t 
                  * (TRACK_RAW_CONFIRM): watched, not called. */
                 x->r.kind = TRACK_WATCH;
                 x->machine_only = 1;
-            } else {
-                /* The first run that shows it, with the family's threshold. */
-                track_params strict = o->params;
-                strict.z_min = x->thr;
-                track_result again;
-                cell_series(c, x);
-                if (track_judge(c->series, c->n, strcmp(x->unit, "GB/s") == 0, &strict, &again) == 0 &&
-                    again.kind == x->r.kind)
-                    x->first_run = again.first;
-                if (x->first_run > 0)
-                    env_diff(&c->runs[x->first_run - 1], &c->runs[x->first_run], x->coincides, sizeof x->coincides);
-            }
+            } else
+                find_first_run(c, x);
         }
         count[x->r.kind]++;
     }
@@ -836,8 +858,8 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
                 print_judged(out, &j[i], runs);
     }
     fprintf(out,
-            "watch: %zu (|z| >= %.1f and >= %.0f%% but within the budget, machine references, or a bimodal "
-            "cell in one mode)%s\n",
+            "watch: %zu (|z| >= %.1f and >= %.0f%% but within the budget, machine references, a bimodal "
+            "cell in one mode, or a change beyond the machine shift only)%s\n",
             count[TRACK_WATCH], o->params.z_min, 100 * o->params.min_effect,
             count[TRACK_WATCH] > 12 ? "; the 12 largest" : "");
     for (size_t i = 0, shown = 0; i < nj && shown < 12; i++)

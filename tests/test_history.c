@@ -231,6 +231,19 @@ static void test_shift_confirmed(const char *dir)
         }
         free(s);
     }
+    /* The night after the references-only night, the ring alone 12% slower: first seen that night, never
+     * the night before, which moved beyond the shift only. */
+    char copy[1120], path[1300];
+    int regr;
+    long long nruns;
+    snprintf(copy, sizeof copy, "%.1100s-confirm0", dir);
+    snprintf(path, sizeof path, "%s/C-confirm-next.h5", g_work);
+    write_run_c(path, 14, 1.12, 1 / 1.12);
+    char *s = track(copy, path, &regr, &nruns);
+    CHECK_MSG(regr > 0 && strstr(s, "first seen in C-confirm-next.h5") != NULL &&
+                  strstr(s, "first seen in C-confirm0.h5") == NULL,
+              "the slowdown after a references-only night is not first seen on its own night:\n%s", s);
+    free(s);
 }
 
 /* The machine apart from the code: a night when the whole machine is 12% slower (ring cells and
