@@ -278,7 +278,7 @@ static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, doub
         const char *unit = (const char *)sqlite3_column_text(st, 2);
         double v = sqlite3_column_double(st, 3);
         if (i != (size_t)-1 && isfinite(v) && v > 0)
-            dv[(ncells - 1) * n + i] = unit && strcmp(unit, "GB/s") == 0 ? -log(v) : log(v);
+            dv[(ncells - 1) * n + i] = unit && report_unit_is_rate(unit) ? -log(v) : log(v);
     }
     sqlite3_finalize(st);
     if (rc == 0) {
@@ -310,7 +310,7 @@ static track_point run_figure(sqlite3_stmt *st, const judged *x, int best)
     const char *method = (const char *)sqlite3_column_text(st, 8);
     if (method && strcmp(method, "trials") == 0 && sqlite3_column_int(st, 9) >= 2)
         track_unwiden_trials_interval(&t, (size_t)sqlite3_column_int(st, 9));
-    int col = strcmp(x->unit, "GB/s") == 0 ? 7 : 6;
+    int col = report_unit_is_rate(x->unit) ? 7 : 6;
     if (best && sqlite3_column_type(st, col) != SQLITE_NULL)
         track_use_best_trial(&t, sqlite3_column_double(st, col));
     return t;
@@ -620,7 +620,7 @@ typedef struct judge_ctx {
 static void load_pooled(const judge_ctx *c, judged *x)
 {
     blank_series(c->series, c->slow, c->n);
-    int rate = strcmp(x->unit, "GB/s") == 0;
+    int rate = report_unit_is_rate(x->unit);
     sqlite3_reset(c->pool);
     sqlite3_bind_text(c->pool, 1, x->family, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(c->pool, 2, (sqlite3_int64)x->size);
@@ -651,29 +651,32 @@ static void cell_figures(const judge_ctx *c, judged *x)
                     x->role != CELL_MACHINE && !c->o->p50 && track_best_trial_family(x->family));
 }
 
-/* The series x is judged on: its figures, the machine's shift removed where beyond_shift. */
-static void cell_series(const judge_ctx *c, judged *x)
+/* Judges x's series once loaded: where x->has_raw, as measured with |z| >= z_raw into *raw, then beyond
+ * the machine's shift with |z| >= z_min into *r (otherwise its figures as they are). Returns 0, or -1
+ * when a judgement failed (out of memory). */
+static int judge_both(const judge_ctx *c, judged *x, double z_min, double z_raw, track_result *r, track_result *raw)
 {
+    track_params p = c->o->params;
+    const int rate = report_unit_is_rate(x->unit);
+    int rc = 0;
     cell_figures(c, x);
-    if (beyond_shift(c, x))
-        track_remove_shift(c->series, c->n, c->common, strcmp(x->unit, "GB/s") == 0);
+    if (x->has_raw) {
+        p.z_min = z_raw;
+        rc |= track_judge(c->series, c->n, rate, &p, raw);
+        track_remove_shift(c->series, c->n, c->common, rate);
+    }
+    p.z_min = z_min;
+    rc |= track_judge(c->series, c->n, rate, &p, r);
+    return rc;
 }
 
 /* First-pass judgement of x on every z (the families' thresholds decide in apply_budget): beyond the
  * machine's shift into x->r and, for a ring cell so judged, as measured into x->raw. */
 static void judge_one(const judge_ctx *c, judged *x)
 {
-    track_params loose = c->o->params;
-    loose.z_min = 0.5;
-    int rate = strcmp(x->unit, "GB/s") == 0;
-    cell_figures(c, x);
-    x->slow_share = c->slow[c->n - 1];
     x->has_raw = beyond_shift(c, x);
-    if (x->has_raw) {
-        track_judge(c->series, c->n, rate, &loose, &x->raw);
-        track_remove_shift(c->series, c->n, c->common, rate);
-    }
-    track_judge(c->series, c->n, rate, &loose, &x->r);
+    judge_both(c, x, 0.5, 0.5, &x->r, &x->raw);
+    x->slow_share = c->slow[c->n - 1];
     x->first_run = x->r.first;
 }
 
@@ -774,19 +777,12 @@ static int judge_cells(const judge_ctx *c, sqlite3_stmt *cells, judged **j, size
  * coincides with. */
 static void find_first_run(const judge_ctx *c, judged *x)
 {
-    track_params strict = c->o->params;
-    track_result again;
-    const int rate = strcmp(x->unit, "GB/s") == 0;
-    strict.z_min = x->thr;
-    cell_series(c, x);
-    if (track_judge(c->series, c->n, rate, &strict, &again) == 0 && again.kind == x->r.kind)
-        x->first_run = again.first;
-    if (x->has_raw) {
-        strict.z_min = TRACK_RAW_CONFIRM * x->thr;
-        cell_figures(c, x);
-        if (track_judge(c->series, c->n, rate, &strict, &again) == 0 && again.kind == x->r.kind &&
-            again.first > x->first_run)
+    track_result again, raw;
+    if (judge_both(c, x, x->thr, TRACK_RAW_CONFIRM * x->thr, &again, &raw) == 0) {
+        if (again.kind == x->r.kind)
             x->first_run = again.first;
+        if (x->has_raw && raw.kind == x->r.kind && raw.first > x->first_run)
+            x->first_run = raw.first;
     }
     if (x->first_run > 0)
         env_diff(&c->runs[x->first_run - 1], &c->runs[x->first_run], x->coincides, sizeof x->coincides);
