@@ -266,6 +266,20 @@ static void window_row(const anatomy_window *w, double rate1, double rate_full)
            w->per_announce, w->per_fetch, 100 * w->early_replies, 100 * w->split_replies);
 }
 
+/* Where a window's time goes: the kernel's parts of a batch (p50, its own clock) and the host's. */
+static void window_times(const anatomy_window *w, size_t nw)
+{
+    printf("\n| window | k poll us | k work us | k publish us | k gap us | h post us | h reap us/msg | h busy |\n");
+    printf("| ---    | ---       | ---       | ---          | ---      | ---       | ---           | ---    |\n");
+    for (size_t i = 0; i < nw; i++)
+        printf("| %6u | %9.3f | %9.3f | %12.3f | %8.3f | %9.3f | %13.4f | %4.0f %% |\n", w[i].window, w[i].poll.p50,
+               w[i].work.p50, w[i].publish.p50, w[i].gap.p50, w[i].post_us, w[i].reap_us, 100 * w[i].host_busy);
+    printf("\nk poll/work/publish/gap: us per kernel batch at p50 (finding poll issued to its reads back; to every\n"
+           "reply written; to in_head/out_tail stored; published to the next finding poll issued); h post: host\n"
+           "us per post (staging, announcing and the progress a post makes); h reap: host us per reply taken\n"
+           "outside a post; h busy: share of the pump the host spent posting or taking replies.\n");
+}
+
 static void windows_print(const anatomy_args *a, const anatomy_plan *p, const anatomy_window *w, size_t nw,
                           const uint32_t *asked)
 {
@@ -291,6 +305,7 @@ static void windows_print(const anatomy_args *a, const anatomy_plan *p, const an
            "msg/post, msg/ann, msg/fetch: messages per host post, per in_tail move, per out_tail read that\n"
            "found replies; h early: replies the host took before out_tail or their copy said so; h split:\n"
            "replies verified in batches shared out over the host's worker pool (--verify-split).\n");
+    window_times(w, nw);
 }
 
 /* `anatomy --window LIST`: every window of LIST pumped with the trace on, then the table. */

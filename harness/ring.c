@@ -788,17 +788,23 @@ int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile s
     uint32_t seen = r->consumed;
     int draining = 0, rc;
     const uint32_t piece = xfer_is(r, RB_XFER_ZEROCOPY) ? r->cfg.post_max : 0;
+    const int timed = r->cfg.trace;
     for (uint64_t polls = 1;; polls++) {
-        const uint32_t in_flight = r->issued - r->consumed;
+        const uint32_t in_flight = r->issued - r->consumed, c0 = r->consumed;
+        const uint64_t p0 = timed ? timing_now_ns() : 0;
+        int posted = 0;
         if (!draining && in_flight < window) {
             uint32_t n = window - in_flight;
             if (piece && n > piece)
                 n = piece;
             rc = post(r, len, n, "ring_pump");
+            posted = 1;
         } else
             rc = ring_progress(r);
         if (rc != RING_OK)
             return rc;
+        if (timed && (posted || r->consumed != c0))
+            *(posted ? &r->st.post_ns : &r->st.reap_ns) += timing_now_ns() - p0;
         r->delivered = r->consumed;
         if (draining && r->consumed == r->issued)
             break;

@@ -148,6 +148,10 @@ typedef struct ring_stats {
     uint64_t split;         /* of received: verified in a batch shared out over the pool (verify_split) */
     uint64_t payload_ns;    /* host time generating, summing and checking payloads of at least
                              * RING_TIMED_MIN_BYTES (smaller ones are not timed) */
+    /* With ring_config.trace only, ring_pump's own time by what each pass of its loop did: posted
+     * (staging, announcing, and the progress a post makes), or took replies without posting. The
+     * rest of a pump is the host waiting for the kernel. Two clock reads a pass, so off otherwise. */
+    uint64_t post_ns, reap_ns;
 } ring_stats;
 
 /* Payload passes from this size on are timed into ring_stats.payload_ns: two clock reads are nothing

@@ -12,6 +12,8 @@
 #             (anatomy.md)
 #   windows   ringbench anatomy --window 1,8,64,cap: where a window's messages wait, per mode,
 #             size and shortcut switch (windows.md)
+#   wintimes  ringbench anatomy --window 1,8,16,32,64,cap with both tables: the kernel's parts of a batch
+#             and the host's time per post and per reply, per mode and size (wintimes.md)
 #   postmax   ringbench anatomy --window 64,cap with --post-max 0 (a window's room at once), 256, 512
 #             and 1024, alternated twice, per mode and size (postmax.md): the default's measurement
 #   split     ringbench anatomy --window 1,8,64,cap with --verify-split 0 (every reply on the polling
@@ -134,6 +136,26 @@ for step in "$@"; do
         done >"$out/windows.md" 2>&1
         say "windows: $(grep -c '^###' "$out/windows.md") anatomies"
         cat "$out/windows.md"
+        ;;
+    wintimes)
+        # Where a window's time goes (issue 19): ringbench anatomy --window 1,8,16,32,64,cap, both of its
+        # tables (the kernel's parts of a batch and the host's time per post and per reply), per mode
+        # and size, at 8 B also without the host's early replies and in pieces of 16 and 32 (wintimes.md).
+        for m in pinned/zerocopy/coop/mapped pinned/async/coop/mapped; do
+            for s in 8 64 4K; do
+                v=(defaults)
+                [ "$s" = 8 ] && [ "$m" = pinned/zerocopy/coop/mapped ] && v+=(--no-early-replies "--post-max 16" "--post-max 32")
+                for x in "${v[@]}"; do
+                    sw=()
+                    [ "$x" != defaults ] && read -ra sw <<<"$x"
+                    echo "### $m, $s, $x"
+                    "$rb" anatomy --mode "$m" --size "$s" --window 1,8,16,32,64,cap --warmup 0 "${sw[@]}" 2>&1 |
+                        grep -E '^\|'
+                    echo
+                done
+            done
+        done >"$out/wintimes.md" 2>&1
+        say "wintimes: $(grep -c '^###' "$out/wintimes.md") anatomies"
         ;;
     postmax)
         # How many messages a throughput trial hands over per post (ring_config.post_max): a whole
