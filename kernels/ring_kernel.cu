@@ -123,6 +123,21 @@ __device__ __forceinline__ uint4 ld_volatile4(const void *p)
     return v;
 }
 
+// One 16-byte read with acquire semantics at system scope: no later load or store of this thread
+// happens before it, so the slots read after it (by this thread, or by others after a barrier or the
+// fan-out) are at least as new as the in_tail it returned. It replaces a read followed by
+// __threadfence_system(), a sequentially consistent fence, which cost the batch path about a
+// microsecond (results/RESULTS.md "Where a window's time goes").
+__device__ __forceinline__ uint4 ld_acquire4(const void *p)
+{
+    uint4 v;
+    asm volatile("ld.acquire.sys.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p)
+                 : "memory");
+    return v;
+}
+
 // A release fence at system scope: the writes before it (this thread's, and those other threads of
 // the block made visible to it at a barrier) are seen by anyone who sees a store after it. It is all
 // publication needs; __threadfence_system() is a sequentially consistent fence, which also orders
@@ -437,7 +452,7 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
         const void *mine = rk_poll_addr(a, L, lane);
         uint4 v = make_uint4(0u, 0u, 0u, 0u);
         if (mine)
-            v = ld_volatile4(mine);
+            v = ld_acquire4(mine);
         // Lane 0's clock, issued before the reads above are back.
         const unsigned long long now = __shfl_sync(0xFFFFFFFFu, globaltimer_ns(), 0);
         const uint4 h = rk_shfl4(v, 0);                             // in_tail, out_ack, flag, cmd
@@ -490,8 +505,6 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
         const unsigned int trace_i = L->batches;
         rk_trace_take(a, L, now, L->dispatched, n, ahead <= 0 ? RING_TRACE_EARLY : 0u);
         if (lane == 0) {
-            if (!small)
-                __threadfence_system(); // lane 0 read in_tail: the acquire is its
             job->trace_i = trace_i;
             job->kind = JOB_BATCH;
             job->first = L->dispatched;
