@@ -35,10 +35,12 @@
 // thread 0 (cumulative), the publisher writes the block tier's headers, one more system fence, then
 // in_head and out_tail advance by n with two stores.
 //
-// Memory ordering. The leader warp reads the host half with uncached loads (lane 0, the lane that
-// also issues the acquire fence); before any thread reads a
-// batch's slots it issues __threadfence_system() (acquire), and every other block only reads slots
-// after it saw the fan-out epoch (release by the leader's fence + atomic). Slot loads are __ldcg (L2,
+// Memory ordering. The leader warp reads the host half with an acquire read at system scope (lane 0,
+// ld.acquire.sys: nothing after it is issued before in_tail is back), so the slots any thread of
+// block 0 reads after the block barrier that hands out the batch are at least as new as the in_tail
+// that announced them - no fence (a __threadfence_system() there cost the batch path 0.5-1 us), and
+// every other block only reads slots after it saw the fan-out epoch (release by the leader's fence +
+// atomic). Slot loads are __ldcg (L2,
 // never L1: a slot is reused every `capacity` messages). With one message in flight the leader's
 // read-ahead of the next slots' headers and first payload quads (concurrent with the control-block
 // read; as many slots as the last batch had, up to RK_AHEAD_MAX) lets messages of up to 16 bytes go
@@ -111,17 +113,6 @@ struct rk_scratch {
 __device__ __forceinline__ unsigned int ld_volatile(const unsigned int *p) { return *(const volatile unsigned int *)p; }
 
 __device__ __forceinline__ void st_volatile(unsigned int *p, unsigned int v) { *(volatile unsigned int *)p = v; }
-
-// One uncached 16-byte read of the host half's first four words (in_tail, out_ack, flag, cmd).
-__device__ __forceinline__ uint4 ld_volatile4(const void *p)
-{
-    uint4 v;
-    asm volatile("ld.volatile.v4.u32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p)
-                 : "memory");
-    return v;
-}
 
 // One 16-byte read with acquire semantics at system scope: no later load or store of this thread
 // happens before it, so the slots read after it (by this thread, or by others after a barrier or the
@@ -450,11 +441,13 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
     const unsigned int lane = threadIdx.x & 31u;
     for (;;) {
         const void *mine = rk_poll_addr(a, L, lane);
+        // The poll's issue time: read before the reads, since nothing after an acquire read is
+        // issued before its value is back (read after it, the trace's poll time was 0.3 us).
+        const unsigned long long t_issue = globaltimer_ns();
         uint4 v = make_uint4(0u, 0u, 0u, 0u);
         if (mine)
             v = ld_acquire4(mine);
-        // Lane 0's clock, issued before the reads above are back.
-        const unsigned long long now = __shfl_sync(0xFFFFFFFFu, globaltimer_ns(), 0);
+        const unsigned long long now = __shfl_sync(0xFFFFFFFFu, t_issue, 0);
         const uint4 h = rk_shfl4(v, 0);                             // in_tail, out_ack, flag, cmd
         const uint4 hdr = rk_shfl4(v, (int)((2 * lane + 1) & 31u)); // lane j: message dispatched + j
         const uint4 q0 = rk_shfl4(v, (int)((2 * lane + 2) & 31u));
@@ -499,8 +492,8 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
             rk_leader_reply(a, L, hdr, q0, n, now, ahead <= 0);
             continue;
         }
-        // A lone small message read ahead whole is complete as read. Anything else is read behind
-        // an acquire fence: the slots were written before in_tail.
+        // A lone small message read ahead whole is complete as read. Anything else is read after
+        // the poll's acquire read of in_tail (ld_acquire4): the slots were written before in_tail.
         const bool small = n == 1 && held;
         const unsigned int trace_i = L->batches;
         rk_trace_take(a, L, now, L->dispatched, n, ahead <= 0 ? RING_TRACE_EARLY : 0u);

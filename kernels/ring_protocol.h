@@ -20,8 +20,8 @@
  * atomic_store_explicit(memory_order_release)); reads of out_tail are acquire loads before the reply
  * slot is read. When the slot or the control block lives in device memory, "store" and "load" are
  * staged copies, and the copy that publishes in_tail is issued only after the payload copy completed.
- * Device: the leader thread reads the host half with volatile (uncached) loads and issues
- * __threadfence_system() before any thread reads the batch the new in_tail announces; the replies'
+ * Device: the leader thread reads the host half with an acquire load at system scope
+ * (ld.acquire.sys), before any thread reads the batch the new in_tail announces; the replies'
  * payloads and headers are written, then __threadfence_system(), then out_tail (see the design note
  * in ring_kernel.cu for how a batch spread over the grid gets there). Payload loads bypass L1 (__ldcg),
  * because a slot is reused every `capacity` messages and an SM's L1 may still hold the old bytes.
