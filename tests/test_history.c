@@ -9,7 +9,8 @@
  * while every other run stays; a deleted and a damaged index are rebuilt from the files; the history
  * page is written. Machine C: a whole-machine shift is no regression (a regression on raw figures),
  * and machine references that move alone are watched, never regressions; a change beyond the shift is
- * called only when the figures as measured confirm it. The index takes a
+ * called only when the figures as measured confirm it. Machine E: how far they must confirm it
+ * (TRACK_RAW_CONFIRM, half the |z| the cell needs) is pinned by two nights either side. The index takes a
  * latency cell's two modes from its file's schema-4 columns, and only a bimodal latency cell's.
  */
 #include <errno.h>
@@ -281,6 +282,107 @@ static void test_machine_shift(void)
     CHECK_MSG(regr == 0, "machine references alone were called a regression:\n%s", s);
     CHECK_MSG(strstr(s, "[machine reference]") != NULL, "the moved references are not watched:\n%s", s);
     free(s);
+}
+
+/* A synthetic run of machine E at day `day`, free of noise: the machine references (floor, launch,
+ * pinned memcpy both ways at 8 B and 4 MiB) times `refs` (GB/s divided by it), and the one ring cell,
+ * the native 8 B latency (so the night's only headline cell), times `ring`. */
+static void write_run_e(const char *path, int day, double refs, double ring)
+{
+    static const char *const native[4] = {"pinned", "async", "coop", "mapped"};
+    static const char *const none[4] = {"-", "-", "-", "-"};
+    h5out *w;
+    char err[512], when[64];
+    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
+    if (w == NULL)
+        return;
+    snprintf(when, sizeof when, "2027-02-%02dT02:00:00Z", day);
+    write_provenance(w, "E", when, "580.95");
+    CHECK(add_row(w, "base_floor", none, 4, "us", refs * 1.9) == 0);
+    CHECK(add_row(w, "base_launch", none, 8, "us", refs * 9.0) == 0);
+    for (uint64_t size = 8; size <= 4194304; size *= 524288) {
+        CHECK(add_row(w, "memcpy_h2d_pinned", none, size, "GB/s", (double)size / 1e4 / refs) == 0);
+        CHECK(add_row(w, "memcpy_d2h_pinned", none, size, "GB/s", (double)size / 1e4 / refs) == 0);
+    }
+    CHECK(add_row(w, "latency", native, 8, "us", ring * 2.0) == 0);
+    CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+}
+
+/* Machine E's quiet history: night `day` (1..E_NIGHTS) the whole machine, ring and references alike,
+ * times exp(3.3% x -1, 0 or +1). Beyond the shift the ring never moves; as measured it carries the
+ * machine's noise: MAD 3.3%, a spread of 1.4826 x 3.3% = 4.9% (the handshake's as measured on
+ * results/data/nightly-series-d028bc4, track_detect.h TRACK_RAW_CONFIRM), median exactly 1. */
+#define E_NIGHTS 12
+static double e_machine(int day)
+{
+    static const int c[E_NIGHTS] = {0, 1, -1, 1, -1, 0, 1, -1, 1, -1, 0, 0};
+    return exp(0.033 * c[(day - 1) % E_NIGHTS]);
+}
+
+/* The ring factor whose change as measured has |z| = frac x the |z| the night's one headline cell
+ * needs (*thr), from the detector itself: E's ring series as the tracker reads it (p50, trial-level
+ * interval of 5 trials unwidened, plots/track.c run_figure) judged by track_judge, whose sigma_d does
+ * not depend on the newest figure (its own standard error is under the history's spread). */
+static double e_raw_factor(double frac, double *thr)
+{
+    track_point s[E_NIGHTS + 1];
+    for (int i = 0; i <= E_NIGHTS; i++) {
+        double est = 2.0 * (i < E_NIGHTS ? e_machine(i + 1) : 1.0);
+        s[i] = (track_point){est, est * 0.99, est * 1.01};
+        track_unwiden_trials_interval(&s[i], 5);
+    }
+    track_params p = TRACK_PARAMS_DEFAULT;
+    track_result r;
+    CHECK(track_judge(s, E_NIGHTS + 1, 0, &p, &r) == 0);
+    *thr = track_family_threshold(TRACK_ALPHA_HEADLINE, 1, E_NIGHTS);
+    double f = exp(frac * *thr * r.sd);
+    CHECK_MSG(f - 1 >= 1.2 * p.min_effect, "frac %.2f: %+.1f%% as measured is too close to the minimum effect", frac,
+              100 * (f - 1));
+    return f;
+}
+
+/* TRACK_RAW_CONFIRM itself: on two nights of machine E the references run 8% faster and the ring as
+ * measured is slower by more than the minimum effect (3%), so beyond the shift it is far slower (+14%
+ * and +17%, z 34 and 40); its |z| as measured is 0.6 x the 2.26 the headline cell needs on one night
+ * (+7.3%: a regression) and 0.4 x on the other (+4.8%: watched, beyond the machine shift only). Any
+ * factor outside (0.4, 0.6] calls one of them wrongly: at 1.0 the first is watched, at 0.25 the
+ * second is a regression (shown when the factor was introduced). */
+static void test_raw_confirm_factor(void)
+{
+    char dir[1100], copy[1120], path[1300], needs[32];
+    int regr;
+    long long nruns;
+    snprintf(dir, sizeof dir, "%s/history-e", g_work);
+    for (int day = 1; day <= E_NIGHTS; day++) {
+        snprintf(path, sizeof path, "%s/E-day%02d.h5", g_work, day);
+        write_run_e(path, day, e_machine(day), e_machine(day));
+        free(track(dir, path, &regr, &nruns));
+        CHECK_MSG(regr == 0, "machine E day %d: a regression in a quiet series", day);
+    }
+    const struct {
+        double frac;
+        int regression;
+    } nights[] = {{0.6, 1}, {0.4, 0}};
+    for (size_t k = 0; k < sizeof nights / sizeof *nights; k++) {
+        double thr, f = e_raw_factor(nights[k].frac, &thr);
+        snprintf(copy, sizeof copy, "%.1100s-%zu", dir, k);
+        copy_history(dir, copy);
+        snprintf(path, sizeof path, "%s/E-raw%02.0f.h5", g_work, 10 * nights[k].frac);
+        write_run_e(path, E_NIGHTS + 1, 0.92, f);
+        char *s = track(copy, path, &regr, &nruns);
+        snprintf(needs, sizeof needs, ", needs %.1f)", thr);
+        CHECK_MSG(strstr(s, needs) != NULL, "the headline cell does not need |z| %.2f:\n%s", thr, s);
+        const char *tag = strstr(s, "[beyond the machine shift only: as measured +");
+        if (nights[k].regression)
+            CHECK_MSG(regr == 1 && tag == NULL && strstr(s, "[as measured +") != NULL,
+                      "raw |z| %.2f x the %.2f needed (%+.1f%% as measured) is not confirmed:\n%s", nights[k].frac, thr,
+                      100 * (f - 1), s);
+        else
+            CHECK_MSG(regr == 0 && tag != NULL,
+                      "raw |z| %.2f x the %.2f needed (%+.1f%% as measured) is not only watched:\n%s", nights[k].frac,
+                      thr, 100 * (f - 1), s);
+        free(s);
+    }
 }
 
 static void test_history(void)
@@ -594,6 +696,7 @@ int main(int argc, char **argv)
         return 1;
     test_history();
     test_machine_shift();
+    test_raw_confirm_factor();
     test_hostile_runs();
     test_modes_from_file();
     test_pooled_headlines();
