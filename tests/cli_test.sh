@@ -215,6 +215,20 @@ anatomy)
         grep -Eq "^\| $part +\| +[0-9]" "$work/out" && ok || bad "anatomy: no numbers for '$part'"
     done
     grep -q "^floor (ping-pong, same process): p10 [0-9]" "$work/out" && ok || bad "anatomy: no floor"
+    # With --window: per window the rate table, then where its time goes - the kernel's parts of a
+    # batch and the host's time per post and per reply, its busy share a percentage (ring_stats
+    # post_ns and reap_ns, timed with the trace on).
+    "$rb" anatomy --backend cpu --window 1,8 --seconds 0.05 --no-pin >"$work/out" 2>"$work/err"
+    st=$?
+    [ $st -eq 0 ] && ok || bad "anatomy --window exit $st: $(tail -3 "$work/err")"
+    [ "$(grep -Ec '^\| +(1|8) \| +[0-9.]+ \| +[0-9.]+ \| +[0-9]+ % \|' "$work/out")" -eq 2 ] && ok ||
+        bad "anatomy --window: no rate row per window: $(head -8 "$work/out")"
+    awk -F'|' '/^\| window \| k poll/ {t = 1; next} t && /^\| +[0-9]+ \|/ {
+            n++; busy = $9 + 0
+            for (f = 3; f <= 9; f++) if ($f !~ /^ *[0-9]+(\.[0-9]+)? *%? *$/) bad = 1
+            if ($3 + 0 <= 0 || $7 + 0 <= 0 || busy > 100) bad = 1
+        } END { exit !(n == 2 && !bad) }' "$work/out" && ok ||
+        bad "anatomy --window: the time table is missing or out of range: $(tail -12 "$work/out")"
     ;;
 badinput)
     expect 2
