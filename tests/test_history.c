@@ -10,8 +10,10 @@
  * page is written. Machine C: a whole-machine shift is no regression (a regression on raw figures),
  * and machine references that move alone are watched, never regressions; a change beyond the shift is
  * called only when the figures as measured confirm it. Machine E: how far they must confirm it
- * (TRACK_RAW_CONFIRM, half the |z| the cell needs) is pinned by two nights either side. The index takes a
- * latency cell's two modes from its file's schema-4 columns, and only a bimodal latency cell's.
+ * (TRACK_RAW_CONFIRM, half the |z| the cell needs) is pinned by two nights either side. Machine F: the
+ * change a headline cell "catches" is what tracking catches (2% above it is a regression, 0.8 of it is
+ * not), whichever term sets it: the noise beyond the shift, as measured, or the minimum effect. The index
+ * takes a latency cell's two modes from its file's schema-4 columns, and only a bimodal latency cell's.
  */
 #include <errno.h>
 #include <math.h>
@@ -385,6 +387,142 @@ static void test_raw_confirm_factor(void)
     }
 }
 
+/* The catches figure of the headline cells (plots/track.c print_judgement): machine F is machine E with
+ * the ring's own noise apart from the machine's. Night k moves the ring by exp(own x f_own[k]) beyond
+ * the machine, and the whole machine, ring and references alike, by exp(mach x f_mach[k]). The pairs
+ * (f_own[k], f_mach[k]) are symmetric under negation, so the ring's baseline median is exactly 2 us both
+ * beyond the shift and as measured, and a night whose references are at 1 has a shift of exactly 0. */
+static const int f_own[E_NIGHTS] = {1, -1, 0, 1, -1, 0, 0, 0, 1, -1, 1, -1};
+static const int f_mach[E_NIGHTS] = {1, -1, 0, -1, 1, 1, -1, 0, 1, -1, 1, -1};
+
+/* One history of machine F: its noise beyond the shift and the machine's, and what sets its catches
+ * figure: 0 the minimum effect, 1 the noise beyond the shift, 2 TRACK_RAW_CONFIRM x the noise as
+ * measured. */
+typedef struct catches_case {
+    const char *name;
+    double own, mach;
+    int sets;
+} catches_case;
+
+/* Machine F's references and its ring as measured on night `day` (1..E_NIGHTS; a later night: 1). */
+static double f_refs(const catches_case *c, int day) { return day <= E_NIGHTS ? exp(c->mach * f_mach[day - 1]) : 1; }
+static double f_ring(const catches_case *c, int day)
+{
+    return f_refs(c, day) * (day <= E_NIGHTS ? exp(c->own * f_own[day - 1]) : 1);
+}
+
+/* The catches figure as print_judgement computes it, from the detector itself: F's ring series as the
+ * tracker reads it (run_figure, as in e_raw_factor) with a quiet 13th night, judged as measured and with
+ * the machine's shift removed; *sets: which of the three terms is the largest (0, 1, 2 as in
+ * catches_case), each checked to be clear of the others by 15%, so that the case exercises its branch. */
+static double catches_exact(const catches_case *c, int *sets)
+{
+    track_point s[E_NIGHTS + 1];
+    double shift[E_NIGHTS + 1];
+    for (int day = 1; day <= E_NIGHTS + 1; day++) {
+        double est = f_ring(c, day) * 2.0;
+        s[day - 1] = (track_point){est, est * 0.99, est * 1.01};
+        track_unwiden_trials_interval(&s[day - 1], 5);
+        shift[day - 1] = log(f_refs(c, day));
+    }
+    track_params p = TRACK_PARAMS_DEFAULT;
+    track_result r, raw;
+    CHECK(track_judge(s, E_NIGHTS + 1, 0, &p, &raw) == 0);
+    track_remove_shift(s, E_NIGHTS + 1, shift, 0);
+    CHECK(track_judge(s, E_NIGHTS + 1, 0, &p, &r) == 0);
+    const double thr = track_family_threshold(TRACK_ALPHA_HEADLINE, 1, E_NIGHTS);
+    const double term[3] = {p.min_effect, expm1(thr * r.sd), expm1(thr * TRACK_RAW_CONFIRM * raw.sd)};
+    *sets = 0;
+    for (int k = 1; k < 3; k++)
+        *sets = term[k] > term[*sets] ? k : *sets;
+    for (int k = 0; k < 3; k++)
+        CHECK_MSG(k == *sets || term[*sets] >= 1.15 * term[k],
+                  "%s: the terms are too close to tell the branch: min %.2f%%, beyond %.2f%%, as measured %.2f%%",
+                  c->name, 100 * term[0], 100 * term[1], 100 * term[2]);
+    return term[*sets];
+}
+
+/* The line of the ring cell, the night's only headline (write_run_e), in a list of cells. */
+#define F_CELL_LINE "\n  latency/pinned/async/coop/mapped/8B "
+
+/* The one catches figure printed in s (whole percent), checked to be the headline ring cell's; -1: none. */
+static int printed_catches(const char *s)
+{
+    static const char key[] = "catches a change of ";
+    const char *hit = strstr(s, key), *line = hit;
+    int pct = -1;
+    while (line && line > s && line[0] != '\n')
+        line--;
+    CHECK_MSG(hit && strstr(hit + 1, key) == NULL, "not exactly one catches figure:\n%s", s);
+    CHECK_MSG(line && strncmp(line, F_CELL_LINE, strlen(F_CELL_LINE)) == 0,
+              "the catches figure is not the ring cell's:\n%s", s);
+    if (hit == NULL || sscanf(hit + sizeof key - 1, "%d%%", &pct) != 1)
+        return -1;
+    return pct;
+}
+
+/* Night 13 of F's history `dir` (case k) tracked onto a copy named `tag`: the references at 1 (no
+ * shift) and the ring times `ring`. Returns the text (caller frees) and *regr. */
+static char *catches_night(const char *dir, size_t k, const char *tag, double ring, int *regr)
+{
+    char copy[1200], path[1300];
+    long long nruns;
+    snprintf(copy, sizeof copy, "%.1100s-%s", dir, tag);
+    copy_history(dir, copy);
+    snprintf(path, sizeof path, "%s/F%zu-%s.h5", g_work, k, tag);
+    write_run_e(path, E_NIGHTS + 1, 1.0, ring);
+    return track(copy, path, regr, &nruns);
+}
+
+/* The figure is what tracking catches: on F's history of case k, a night whose ring alone is slower by
+ * 2% more than the printed figure X (above its rounding to whole percent) is a regression naming the
+ * ring cell, one slower by 0.8 X is not. The printed X is the exact figure rounded. */
+static void test_catches_case(const catches_case *c, size_t k)
+{
+    char dir[1100], path[1300];
+    int regr, sets;
+    long long nruns;
+    snprintf(dir, sizeof dir, "%s/history-f%zu", g_work, k);
+    for (int day = 1; day <= E_NIGHTS; day++) {
+        snprintf(path, sizeof path, "%s/F%zu-day%02d.h5", g_work, k, day);
+        write_run_e(path, day, f_refs(c, day), f_ring(c, day));
+        free(track(dir, path, &regr, &nruns));
+        CHECK_MSG(regr == 0, "%s: day %d: a regression in a quiet series", c->name, day);
+    }
+    const double exact = catches_exact(c, &sets);
+    CHECK_MSG(sets == c->sets, "%s: the figure is set by term %d, not %d", c->name, sets, c->sets);
+    char *s = catches_night(dir, k, "quiet", 1.0, &regr);
+    const int pct = printed_catches(s);
+    CHECK_MSG(regr == 0 && fabs(pct - 100 * exact) <= 0.5 + 1e-9, "%s: prints %d%%, not %.2f%% rounded:\n%s", c->name,
+              pct, 100 * exact, s);
+    free(s);
+    printf("%s: catches %d%% (exact %.3f%%)\n", c->name, pct, 100 * exact);
+    if (pct < 0)
+        return;
+    const double x = pct / 100.0;
+    s = catches_night(dir, k, "above", (1 + x) * 1.02, &regr);
+    const char *reg = strstr(s, "REGRESSIONS: 1" F_CELL_LINE);
+    CHECK_MSG(regr == 1 && reg != NULL, "%s: a change of %.1f%% (printed %d%%, x 1.02) is not caught:\n%s", c->name,
+              100 * ((1 + x) * 1.02 - 1), pct, s);
+    free(s);
+    s = catches_night(dir, k, "below", 1 + 0.8 * x, &regr);
+    CHECK_MSG(regr == 0, "%s: a change of %.1f%% (0.8 x the printed %d%%) is a regression:\n%s", c->name, 80 * x, pct,
+              s);
+    free(s);
+}
+
+/* Three histories, one for each term of the catches figure: the ring's own noise (3%) over the machine's
+ * (2%), so that as measured it is noisier but not twice; the machine's (6%) far over the ring's own (1%);
+ * both 0.3%, under what the minimum effect (3%) allows. */
+static void test_catches(void)
+{
+    static const catches_case cases[] = {{"F: noise beyond the shift", 0.03, 0.02, 1},
+                                         {"F: the machine's noise as measured", 0.01, 0.06, 2},
+                                         {"F: quiet, the minimum effect", 0.003, 0.003, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        test_catches_case(&cases[k], k);
+}
+
 static void test_history(void)
 {
     char dir[1100], path[1300];
@@ -697,6 +835,7 @@ int main(int argc, char **argv)
     test_history();
     test_machine_shift();
     test_raw_confirm_factor();
+    test_catches();
     test_hostile_runs();
     test_modes_from_file();
     test_pooled_headlines();
