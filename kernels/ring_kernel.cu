@@ -40,9 +40,8 @@
 // block 0 reads after the block barrier that hands out the batch are at least as new as the in_tail
 // that announced them - no fence (a __threadfence_system() there cost the batch path 0.5-1 us), and
 // every other block only reads slots after it saw the fan-out epoch (release by the leader's fence +
-// atomic). Slot loads are __ldcg (L2,
-// never L1: a slot is reused every `capacity` messages). With one message in flight the leader's
-// read-ahead of the next slots' headers and first payload quads (concurrent with the control-block
+// atomic). Slot loads are __ldcg (L2, never L1: a slot is reused every `capacity` messages). With one
+// message in flight the leader's read-ahead of the next slots' headers and first payload quads (concurrent with the control-block
 // read; as many slots as the last batch had, up to RK_AHEAD_MAX) lets messages of up to 16 bytes go
 // without a second read across the bus - and, with RING_KFLAG_EARLY_TAKE, a lone one without
 // waiting for in_tail at all: a sealed header naming exactly the next sequence number and a payload
@@ -299,7 +298,7 @@ __device__ __forceinline__ unsigned int rk_quad_sum(uint4 q, unsigned int nwords
 // reads the next slot's header and first payload quad, concurrently with the control block, so a
 // lone small message is usually in hand the moment in_tail announces it. Those two reads may
 // predate the host's writes; the header's check word, sequence number and the payload's checksum
-// tell, and anything not vouched for is read again after the acquire fence.
+// tell, and anything not vouched for is read again after the poll's acquire read of in_tail.
 __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job);
 
 // The leader takes a batch: its trace record (when the trace is on) gets the poll's issue time and,
