@@ -41,10 +41,10 @@
 // that announced them - no fence (a __threadfence_system() there cost the batch path 0.5-1 us), and
 // every other block only reads slots after it saw the fan-out epoch (release by the leader's fence +
 // atomic). Slot loads are __ldcg (L2, never L1: a slot is reused every `capacity` messages). With one
-// message in flight the leader's read-ahead of the next slots' headers and first payload quads (concurrent with the control-block
-// read; as many slots as the last batch had, up to RK_AHEAD_MAX) lets messages of up to 16 bytes go
-// without a second read across the bus - and, with RING_KFLAG_EARLY_TAKE, a lone one without
-// waiting for in_tail at all: a sealed header naming exactly the next sequence number and a payload
+// message in flight the leader's read-ahead of the next slots' headers and first payload quads
+// (concurrent with the control-block read; as many slots as the last batch had, up to RK_AHEAD_MAX)
+// lets messages of up to 16 bytes go without a second read across the bus - and, with
+// RING_KFLAG_EARLY_TAKE, a lone one without waiting for in_tail at all: a sealed header naming exactly the next sequence number and a payload
 // matching its checksum are the message, whether or not in_tail says so yet (in copy modes the host
 // would otherwise wait for the copy's event before it stores in_tail). The early take is limited to
 // a message the host marked lone (RING_HDR_LONE: posted alone onto an idle ring) - taken early, the
