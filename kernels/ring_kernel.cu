@@ -44,13 +44,14 @@
 // message in flight the leader's read-ahead of the next slots' headers and first payload quads
 // (concurrent with the control-block read; as many slots as the last batch had, up to RK_AHEAD_MAX)
 // lets messages of up to 16 bytes go without a second read across the bus - and, with
-// RING_KFLAG_EARLY_TAKE, a lone one without waiting for in_tail at all: a sealed header naming exactly the next sequence number and a payload
-// matching its checksum are the message, whether or not in_tail says so yet (in copy modes the host
-// would otherwise wait for the copy's event before it stores in_tail). The early take is limited to
-// a message the host marked lone (RING_HDR_LONE: posted alone onto an idle ring) - taken early, the
-// first message of a batch would split it from the rest, which cost most of a window's throughput
-// (results/RESULTS.md "Throughput at every window") - and to up to 16 bytes, because only those are
-// vouched for by what the leader has already read; anything else waits for in_tail.
+// RING_KFLAG_EARLY_TAKE, a lone one without waiting for in_tail at all: a sealed header naming
+// exactly the next sequence number and a payload matching its checksum are the message, whether or
+// not in_tail says so yet (in copy modes the host would otherwise wait for the copy's event before
+// it stores in_tail). The early take is limited to a message the host marked lone (RING_HDR_LONE:
+// posted alone onto an idle ring) - taken early, the first message of a batch would split it from
+// the rest, which cost most of a window's throughput (results/RESULTS.md "Throughput at every
+// window") - and to up to 16 bytes, because only those are vouched for by what the leader has
+// already read; anything else waits for in_tail.
 //
 // The leader's own reply (RING_KFLAG_LEADER_REPLY, rk_leader_reply). A batch of up to RK_AHEAD_MAX
 // messages of up to 16 bytes that the leader warp holds whole from its poll is answered by that warp
