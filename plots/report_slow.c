@@ -30,6 +30,7 @@ typedef struct slow_size {
     uint64_t size;
     int ring; /* 1: ring latency and throughput cells, 0: the memcpy baselines */
     size_t trials;
+    size_t stolen[2], stolen_slow[2]; /* trials without [0] and with [1] steal, and of them the slow ones */
     slow_group slow, rest;
 } slow_size;
 
@@ -147,6 +148,10 @@ static int add_row(const report_run *run, size_t i, slow_sizes *s)
             continue;
         const int slow = rate ? t->p50 * REPORT_SLOW_FACTOR < med : t->p50 > med * REPORT_SLOW_FACTOR;
         z->trials++;
+        if (isfinite(t->steal_ms)) { /* NaN: a file before schema 4 */
+            z->stolen[t->steal_ms > 0]++;
+            z->stolen_slow[t->steal_ms > 0] += (size_t)slow;
+        }
         if (group_push(slow ? &z->slow : &z->rest, t) != 0)
             return -1;
     }
@@ -168,6 +173,13 @@ static void row_md(FILE *md, const slow_size *z)
     fprintf(md, "| %s | %s | %zu | %zu | %s%.1f%%%s |", z->ring ? "ring" : "memcpy",
             report_size_str(z->size, sz, sizeof sz), z->trials, z->slow.n, share > 0.01 ? "**" : "", 100 * share,
             share > 0.01 ? "**" : "");
+    for (int k = 1; k >= 0; k--) {
+        if (z->stolen[k])
+            fprintf(md, " %.1f%% of %zu", 100.0 * (double)z->stolen_slow[k] / (double)z->stolen[k], z->stolen[k]);
+        else
+            fputs(" -", md);
+        fputs(k ? " /" : " |", md);
+    }
     for (int c = 0; c < C_T; c++) {
         const double a = group_median(&z->slow, c), b = group_median(&z->rest, c);
         const double ka = c == C_PAYLOAD ? 100 * a : a, kb = c == C_PAYLOAD ? 100 * b : b;
@@ -217,10 +229,14 @@ void report_slow_md(FILE *md, const report_run *run)
         "processes' CPU time and interrupt time (ms/s, all CPUs; counted in 10 ms ticks per CPU, so in a trial of "
         "a fraction of a second only differences of hundreds of ms/s mean anything, and others can read below 0), "
         "the host's share of the part in payload passes (messages of 64 KiB or more), page faults and involuntary "
-        "context switches of this process. n/a: not recorded (a file before schema 4).\n\n"
-        "| cells | size | trials | slow | share | steal ms/s | most-stolen CPU | others ms/s | irq ms/s | payload %% | faults/s "
+        "context switches of this process. n/a: not recorded (a file before schema 4). The share is also given "
+        "apart for the trials during which the hypervisor stole any CPU time from this machine (`/proc/stat` "
+        "steal, in ticks of 10 ms) and for those during which it stole none: on lent H100s, trials with steal "
+        "were slow 2-10 %% of the time and those without 0.1-3.4 %% "
+        "(results/data/h100-slow-trials/steal-33ca1bd.md).\n\n"
+        "| cells | size | trials | slow | share | share with steal / without | steal ms/s | most-stolen CPU | others ms/s | irq ms/s | payload %% | faults/s "
         "| ctx sw/s | slow trials started |\n"
-        "| --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+        "| --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
         REPORT_SLOW_FACTOR, REPORT_SLOW_FACTOR);
     for (size_t i = 0; i < s.n; i++)
         row_md(md, &s.v[i]);

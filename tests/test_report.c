@@ -863,7 +863,8 @@ static const char *slow_line(const char *md, const char *size)
 }
 
 /* Round 0 of every latency cell at 256 KiB runs 2x slow with 800 ms/s of steal: the report counts
- * exactly those trials as slow at that size, none elsewhere, and shows their steal beside the others'. */
+ * exactly those trials as slow at that size, none elsewhere, shows their steal beside the others', and
+ * the slow share of the trials with steal apart from that of the trials without. */
 static void case_slowtrials(void)
 {
     char a[4200], dir[4200], path[4300];
@@ -888,7 +889,10 @@ static void case_slowtrials(void)
     snprintf(want, sizeof want, "| ring | 256 KiB | %zu | %zu | **", 5 * cells * 2, cells);
     CHECK_MSG(l256 && strncmp(l256, want, strlen(want)) == 0, "wanted '%s', got '%.80s'", want, l256 ? l256 : "");
     CHECK_MSG(l256 && strstr(l256, "| 800 / 0 | 100 / 0 |"), "steal not beside: '%.160s'", l256 ? l256 : "");
-    snprintf(want, sizeof want, "| ring | 8 B | %zu | 0 | 0.0%% |", 5 * cells * 2);
+    /* The slow trials are exactly the ones with steal: all of those slow, none of the others. */
+    snprintf(want, sizeof want, "| 100.0%% of %zu / 0.0%% of %zu |", cells, 5 * cells * 2 - cells);
+    CHECK_MSG(l256 && strstr(l256, want), "wanted '%s' in '%.160s'", want, l256 ? l256 : "");
+    snprintf(want, sizeof want, "| ring | 8 B | %zu | 0 | 0.0%% | - / 0.0%% of %zu |", 5 * cells * 2, 5 * cells * 2);
     CHECK_MSG(l8 && strncmp(l8, want, strlen(want)) == 0, "wanted '%s', got '%.80s'", want, l8 ? l8 : "");
     free(md);
 }
