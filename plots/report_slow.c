@@ -232,7 +232,7 @@ void report_slow_md(FILE *md, const report_run *run)
         "context switches of this process. n/a: not recorded (a file before schema 4). The share is also given "
         "apart for the trials during which the hypervisor stole any CPU time from this machine (`/proc/stat` "
         "steal, in ticks of 10 ms) and for those during which it stole none: on lent H100s, trials with steal "
-        "were slow 2-10 %% of the time and those without 0.1-3.4 %% "
+        "were slow 1.7-10.5 %% of the time and those without 0-3.4 %% "
         "(results/data/h100-slow-trials/steal-33ca1bd.md).\n\n"
         "| cells | size | trials | slow | share | share with steal / without | steal ms/s | most-stolen CPU | others ms/s | irq ms/s | payload %% | faults/s "
         "| ctx sw/s | slow trials started |\n"
