@@ -44,11 +44,25 @@
  * length checks). Counted by payload alone, a zero-copy window of 8-byte replies, posted in pieces of
  * 512, never reached 32 KiB and was checked by one thread: 31 / 22 M msg/s at the full window on the
  * H100, against 44 / 38 split (results/data/h100-windows/postsplit-1ccd68b.md). A piece of a shared
- * pass is VERIFY_PIECE_BYTES of payload, at least one reply. */
+ * pass is VERIFY_PIECE_BYTES of that work (verify_piece). Counted by payload, a piece was 2 048 replies
+ * of 8 bytes, so a post's 512 replies went to one thread while the others woke for nothing, and the
+ * full window's rate followed that thread's speed from ring to ring: zero-copy 8 B moved 37-39 M msg/s
+ * (33-58 between rings), 120 replies a piece 62-70 (49-93), 64 B 39 against 55, async 8 B 35-37
+ * against 43-48 (results/data/h100-windows/verifypiece-8b42bfd.md). From 1 KiB a piece is within a
+ * reply of what payload alone gives; at 4 KiB, 3 replies a piece (work, rounded down) instead of 4 cost
+ * async 9 %, hence the rounding. */
 #define VERIFY_REPLY_BYTES 128u
 #define VERIFY_PIECE_BYTES (16u * 1024u)
 
 static uint64_t verify_work(uint64_t n, uint32_t len) { return n * ((uint64_t)len + VERIFY_REPLY_BYTES); }
+
+/* Replies of len bytes per piece of a shared pass: VERIFY_PIECE_BYTES of work, rounded to the
+ * nearest reply, at least one. */
+static uint32_t verify_piece(uint32_t len)
+{
+    const uint64_t w = verify_work(1, len), n = (VERIFY_PIECE_BYTES + w / 2) / w;
+    return n ? (uint32_t)n : 1u;
+}
 
 /* How often (in polls) a waiting loop reads the clock, and how often (in ns) it asks the backend
  * whether the kernel is still alive: a cudaStreamQuery costs about a microsecond, too much for every
@@ -496,8 +510,7 @@ static void verify_range(ring *r, uint32_t from, uint32_t to)
         return;
     }
     const uint32_t len = len_max ? len_max : 4;
-    verify_job j = {
-        .r = r, .from = from, .n = n, .per_piece = len >= VERIFY_PIECE_BYTES ? 1 : VERIFY_PIECE_BYTES / len};
+    verify_job j = {.r = r, .from = from, .n = n, .per_piece = verify_piece(len)};
     atomic_init(&j.next, 0);
     for (int k = 0; k < 4; k++)
         atomic_init(&j.count[k], 0);
