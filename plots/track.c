@@ -130,6 +130,7 @@ typedef struct judged {
     int bimodal;       /* a latency cell with two modes in some run of its series: judged on its fast mode */
     int pooled;        /* a headline figure pooled over modes (load_pooled), not one cell of the file */
     size_t pool_n;     /* pooled: how many cells the newest run's figure was taken from */
+    double pool_floor; /* pooled: each point's standard error (TRACK_POOL_FLOOR, _WINDOW) */
     double slow_share; /* the newest run's share of samples in the slow mode (NAN: unimodal) */
     double thr;        /* the |z| its family needs tonight */
     track_result r;    /* on its figures beyond the machine's shift (as measured with --raw, and for references) */
@@ -382,13 +383,13 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
 }
 
 /* The headline cells of tonight's run, chosen from what it measured (six at most, so each can have
- * its share of the budget): the best latency at the smallest size, the native path's control-block
- * handshake, and the best throughput at the largest window of the smallest size. "Best" is by the
- * baseline, so the choice does not move with tonight's noise. The control-block reads and writes and
- * the throughput at the largest size are headline figures pooled over modes (add_pooled_headlines);
- * the index of the best throughput cell at the largest size, whose size and window that pool takes,
- * is returned (-1: none). */
-static long mark_headline(judged *j, size_t nj)
+ * its share of the budget): the best latency at the smallest size and the native path's control-block
+ * handshake. "Best" is by the baseline, so the choice does not move with tonight's noise. The
+ * control-block reads and writes, the throughput at the largest size and the throughput at the
+ * largest window of the smallest size are headline figures pooled over modes (add_pooled_headlines):
+ * the index of the best throughput cell at the largest size is returned and that of the best at the
+ * smallest size's largest window set in *win, whose sizes and windows those pools take (-1: none). */
+static long mark_headline(judged *j, size_t nj, long *win)
 {
     uint64_t smin = UINT64_MAX, smax = 0;
     for (size_t i = 0; i < nj; i++)
@@ -417,10 +418,9 @@ static long mark_headline(judged *j, size_t nj)
         if (strcmp(x->family, "cb_handshake") == 0 && strcmp(x->mode, "pinned/async/coop/mapped") == 0)
             j[i].role = CELL_HEADLINE;
     }
-    long picks[] = {best_lat, best_win};
-    for (size_t k = 0; k < sizeof picks / sizeof *picks; k++)
-        if (picks[k] >= 0)
-            j[picks[k]].role = CELL_HEADLINE;
+    if (best_lat >= 0)
+        j[best_lat].role = CELL_HEADLINE;
+    *win = best_win;
     return best_thr;
 }
 
@@ -616,7 +616,7 @@ typedef struct judge_ctx {
  * does not depend on the mode's transfers or launch, yet a whole trial of it lands slow (between-trial
  * spread 11-22 % in the quick preset, 0.1 % within a trial): the best of one mode's three trials is
  * still slow on one night in ten, the best of the 48 trials of every native mode was within 4 % of
- * its median on each of 12. Each point gets TRACK_POOL_FLOOR as its standard error. */
+ * its median on each of 12. Each point gets x->pool_floor as its standard error. */
 static void load_pooled(const judge_ctx *c, judged *x)
 {
     blank_series(c->series, c->slow, c->n);
@@ -630,7 +630,7 @@ static void load_pooled(const judge_ctx *c, judged *x)
         size_t i = pos_of(c->map, c->n, sqlite3_column_int64(c->pool, 0));
         if (i == (size_t)-1 || sqlite3_column_type(c->pool, rate ? 2 : 1) == SQLITE_NULL)
             continue;
-        c->series[i] = track_floored_point(sqlite3_column_double(c->pool, rate ? 2 : 1), TRACK_POOL_FLOOR);
+        c->series[i] = track_floored_point(sqlite3_column_double(c->pool, rate ? 2 : 1), x->pool_floor);
         if (i == c->n - 1)
             x->pool_n = (size_t)sqlite3_column_int64(c->pool, 3);
     }
@@ -683,7 +683,7 @@ static void judge_one(const judge_ctx *c, judged *x)
 /* Appends the pooled headline figure of family at size and window (unit as its cells') to *j, judged
  * on every z like the cells. Returns 0, or -1 when out of memory. */
 static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *family, uint64_t size, uint64_t window,
-                      const char *unit)
+                      const char *unit, double floor)
 {
     judged *t = realloc(*j, (*nj + 1) * sizeof **j);
     if (!t)
@@ -703,17 +703,24 @@ static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *fa
     x->window = window;
     x->role = CELL_HEADLINE;
     x->pooled = 1;
+    x->pool_floor = floor;
     x->thr = NAN;
     judge_one(c, x);
     return 0;
 }
 
-/* The pooled headline figures: the control-block read and write of the native modes, and the
- * throughput at the largest size and the window of its best cell (thr: mark_headline's pick; -1 none).
- * --p50 judges cells on their p50s and adds none. */
-static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj, long thr)
+/* The pooled headline figures: the control-block read and write of the native modes, the throughput
+ * at the largest size and the window of its best cell, and the throughput at the smallest size and
+ * the full window (the cells mark_headline picks, marking the single headline cells as it goes). The
+ * full window's rate is the host's and varies from ring to ring (CV 13-20 % between fresh rings of one
+ * mode on one machine, results/data/h100-windows/verifypiece-8b42bfd.md): judged on the best of its
+ * three trials, one cell's night-to-night noise was 12-23 % on the committed series; its pool has a
+ * floor of its own (TRACK_POOL_FLOOR_WINDOW). --p50 judges cells on their p50s and adds none. */
+static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj)
 {
     static const char *const cb[] = {"cb_read", "cb_write"};
+    long win = -1;
+    const long thr = mark_headline(*j, *nj, &win);
     if (c->o->p50) { /* the single cells, as before pooling */
         for (size_t i = 0; i < *nj; i++)
             if (strcmp((*j)[i].mode, "pinned/async/coop/mapped") == 0 &&
@@ -721,6 +728,8 @@ static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj, long
                 (*j)[i].role = CELL_HEADLINE;
         if (thr >= 0)
             (*j)[thr].role = CELL_HEADLINE;
+        if (win >= 0)
+            (*j)[win].role = CELL_HEADLINE;
         return 0;
     }
     long native[2] = {-1, -1}; /* a native cell of each control-block family: its size, window and unit */
@@ -731,14 +740,17 @@ static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj, long
     for (int k = 0; k < 2; k++)
         if (native[k] >= 0) {
             judged x = (*j)[native[k]];
-            if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit) != 0)
+            if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit, TRACK_POOL_FLOOR) != 0)
                 return -1;
         }
-    if (thr >= 0) {
-        judged x = (*j)[thr];
-        if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit) != 0)
-            return -1;
-    }
+    const long picks[2] = {thr, win};
+    for (int k = 0; k < 2; k++)
+        if (picks[k] >= 0) {
+            judged x = (*j)[picks[k]];
+            if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit,
+                           k ? TRACK_POOL_FLOOR_WINDOW : TRACK_POOL_FLOOR) != 0)
+                return -1;
+        }
     return 0;
 }
 
@@ -947,7 +959,7 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     sqlite3_bind_int64(cells, 1, run_id);
     if (judge_cells(&c, cells, &j, &nj) != 0)
         goto out;
-    if (add_pooled_headlines(&c, &j, &nj, mark_headline(j, nj)) != 0)
+    if (add_pooled_headlines(&c, &j, &nj) != 0)
         goto out;
     size_t nfam[3] = {0}, count[TRACK_KINDS] = {0};
     for (size_t i = 0; i < nj; i++)
