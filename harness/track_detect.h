@@ -130,7 +130,7 @@ void track_unwiden_trials_interval(track_point *p, size_t k);
  * host's (its check of the replies) and a whole run of it can land slow with no machine reference
  * moving: on one night of the d028bc4 series every native zero-copy trial at 8 B and the full window
  * was 17 % slow (plots/README.md "Pooled headline figures"), which with 12 earlier runs and a noise
- * floor of 6 % is z -3.1 against the 3.3 a headline needs: watched, not a regression. On the series
+ * floor of 6 % is z -3.1 against the 3.3 a headline needs: not a regression. On the series
  * of 8d5e547's rule (results/data/nightly-series-d225db9) the figure's own MAD was 5.8 %. */
 #define TRACK_POOL_FLOOR_WINDOW 0.06
 

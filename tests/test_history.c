@@ -731,8 +731,9 @@ static void test_modes_from_file(void)
 
 /* A synthetic run of machine D at day `day`: control-block writes in three native modes and the
  * fallback's device control block, each cell's best trial 2% under its p50, and throughput at 4 MiB
- * in two native modes. slow[k] multiplies native mode k's write (k = 3: the fallback's), fast[k] its
- * best trial alone (a mode whose trials land slow but one). */
+ * and 8 B at the full window in two native modes. slow[k] multiplies native mode k's write (k = 3: the
+ * fallback's), fast[k] its best trial alone (a mode whose trials land slow but one), win the full
+ * window's rate in both. */
 static void write_run_d(const char *path, int day, const double slow[4], const double fast[4], double win)
 {
     static const char *const modes[4][4] = {{"pinned", "async", "coop", "mapped"},
