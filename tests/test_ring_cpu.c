@@ -615,7 +615,9 @@ static void test_early_replies(void)
     }
     /* Early replies step aside while more than 256 messages are in flight (ring.c
      * EARLY_MAX_IN_FLIGHT): a pump of a 1024-message window takes few of its replies early (those
-     * of its start and its drain), one of a window of 8 most. */
+     * of its start and its drain), one of a window of 8 many more. The line between them is a
+     * quarter: a window of 8 took 99 % early here, but 46 % under ASan on a loaded CI machine (the
+     * CPU kernel thread's replies are then often seen through out_tail first). */
     ring_config c = cpu_config(1024, 64, modes[0]);
     c.early_replies = 1;
     ring *r = open_config(&c);
@@ -630,7 +632,7 @@ static void test_early_replies(void)
     const double narrow = (double)(s->early - e0) / (double)(s->verified - v0);
     printf("early replies at window 1024: %.1f %%, at window 8: %.1f %%\n", 100 * wide, 100 * narrow);
     CHECK_MSG(wide < 0.25, "%.1f %% of a full window's replies taken early", 100 * wide);
-    CHECK_MSG(narrow > 0.5, "%.1f %% of a window of 8's replies taken early", 100 * narrow);
+    CHECK_MSG(narrow > 0.25, "%.1f %% of a window of 8's replies taken early", 100 * narrow);
     CHECK(ring_terminate(r) == RING_OK);
     ring_close(r);
 #endif
