@@ -67,8 +67,9 @@ typedef struct ring_config {
     int early_take;
     /* CUDA backend: the kernel's leader thread answers such a lone message of up to 16 bytes by
      * itself - reply, fence, out_tail - without handing it to a warp behind two block barriers
-     * (kernels/ring_kernel.cu, rk_leader_reply). 1 = on (the default), 0 = off, for measuring what
-     * it saves. */
+     * (kernels/ring_kernel.cu, rk_leader_reply); in a zero-copy ring it also answers a batch of up
+     * to 32 small messages in flight 15 at a time (RING_KFLAG_LEADER_SPLIT). 1 = on (the default),
+     * 0 = off, for measuring what it saves. */
     int leader_reply;
     /* Async copies from pinned staging with a directly accessible control block (mapped or
      * managed): when the ring is idle, a post queues its whole round trip in stream order - the

@@ -337,6 +337,7 @@ static int cuda_launch(ring *r)
         .max_payload = r->cfg.max_payload,
         .flags = (r->cfg.early_take ? RING_KFLAG_EARLY_TAKE : 0u) |
                  (r->cfg.leader_reply ? RING_KFLAG_LEADER_REPLY : 0u) |
+                 (r->cfg.leader_reply && s->zerocopy ? RING_KFLAG_LEADER_SPLIT : 0u) |
                  (r->cfg.shortcuts_busy ? RING_KFLAG_SHORTCUTS_BUSY : 0u),
         .trace = s->trace,
     };

@@ -56,7 +56,10 @@
 // The leader's own reply (RING_KFLAG_LEADER_REPLY, rk_leader_reply). A batch of up to RK_AHEAD_MAX
 // messages of up to 16 bytes that the leader warp holds whole from its poll is answered by that warp
 // itself, inside its polling loop: lane j transforms message j's words and writes its reply, then
-// one release fence by lane 0, in_head and out_tail.
+// one release fence by lane 0, in_head and out_tail. In a zero-copy ring with up to
+// RK_LEADER_SPLIT_MAX messages in flight (RING_KFLAG_LEADER_SPLIT), the poll reads ahead as many
+// slots as are in flight, up to RK_AHEAD_MAX, and a larger batch whose first RK_AHEAD_MAX it holds
+// whole is answered in parts: those now, the rest from the next poll.
 // The warp path costs two block barriers and a dozen shuffles around four words of work; `ringbench
 // anatomy` measured it at 0.8 us from the poll's return to the reply written, against 0.1 us here
 // (H100, results/RESULTS.md "Where a round trip goes"). Two variants were measured and dropped: issuing the
@@ -82,6 +85,11 @@ namespace cg = cooperative_groups;
 #define RK_WARPS (RK_THREADS / 32u) // warps per block
 #define RK_WARP_MSG_MAX 2048u       // slots of up to this many payload bytes: a warp per message
 #define RK_AHEAD_MAX 15u            // slots a poll reads ahead: two lanes each, lane 0 the control block
+// Up to this many messages in flight, a batch larger than the leader can answer (more than RK_AHEAD_MAX
+// of up to 16 bytes) is answered RK_AHEAD_MAX at a time by the leader, not by block 0's warps
+// (RING_KFLAG_LEADER_SPLIT, rk_lead). Measured on the H100 at 8 B, zero-copy: windows of 16 to 32
+// +19 to +23 %; with 64, windows of 48 and 64 lost 5-25 % (results/RESULTS.md "Throughput at every window").
+#define RK_LEADER_SPLIT_MAX 32u
 // The most messages of a block-tier batch (slots above RK_WARP_MSG_MAX bytes, RING_BATCH_BYTES a batch).
 #define RK_BLOCK_BATCH_MAX (RING_BATCH_BYTES / RK_WARP_MSG_MAX)
 
@@ -427,6 +435,26 @@ __device__ __forceinline__ bool rk_poll_control(const ring_kernel_args &a, rk_le
     return true;
 }
 
+// Sets how many slots the next poll reads ahead (L->ahead) after a batch of n pending messages of which
+// the leader holds the first `held` whole, and returns the batch it takes now. The next poll reads
+// ahead as many slots as this batch had, or, with RING_KFLAG_LEADER_SPLIT and up to
+// RK_LEADER_SPLIT_MAX in flight (in_tail - out_ack: sent, not yet acknowledged), as many as are in
+// flight, up to RK_AHEAD_MAX; otherwise, after a batch larger than the leader can answer, one: reading
+// 15 slots on every poll of a full window only loads the bus and the host's cache lines it is
+// writing. Split, a batch just larger than what the leader holds, all of whose first RK_AHEAD_MAX
+// messages it holds whole, is cut to those: the leader answers them and leaves the rest to its next
+// poll. Block 0's warps would read the slots again across the bus (a window of 16 at 8 B was slower
+// than one of 8).
+__device__ __forceinline__ unsigned int rk_ahead_split(const ring_kernel_args &a, rk_leader *L, uint4 h, unsigned int n,
+                                                       unsigned int held)
+{
+    const int inflight = (int)(h.x - h.y);
+    const bool split = (a.flags & RING_KFLAG_LEADER_SPLIT) && (a.flags & RING_KFLAG_LEADER_REPLY) &&
+                       a.max_payload <= 16 && inflight > 0 && inflight <= (int)RK_LEADER_SPLIT_MAX;
+    L->ahead = split ? min(max(n, (unsigned int)inflight), RK_AHEAD_MAX) : n <= RK_AHEAD_MAX ? n : 1u;
+    return split && n > held && held == RK_AHEAD_MAX ? held : n;
+}
+
 // Run by the whole leader warp (warp 0 of block 0). Its lanes read one poll with ONE load
 // instruction - lane 0 the control block's host half, lanes 1.. the next L->ahead slots' headers and
 // first payload quads (rk_poll_addr) - and every lane then takes the same decisions on the same
@@ -483,10 +511,7 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
             n = ring_batch_max(a.capacity, a.max_payload);
         if (n == 0)
             continue;
-        // The next poll reads ahead as many slots as this batch had; after a batch larger than the
-        // leader can answer, one: reading 15 slots on every poll of a full window only loads the bus
-        // and the host's cache lines it is writing.
-        L->ahead = n <= RK_AHEAD_MAX ? n : 1u;
+        n = rk_ahead_split(a, L, h, n, held);
         // Every message of the batch in hand: this warp answers them (rk_leader_reply).
         if (n <= held && (a.flags & RING_KFLAG_LEADER_REPLY)) {
             rk_leader_reply(a, L, hdr, q0, n, now, ahead <= 0);

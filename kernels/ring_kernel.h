@@ -33,6 +33,11 @@ typedef struct ring_kernel_args {
 #define RING_KFLAG_EARLY_TAKE 1u     /* take a lone small message by its own header (see rk_lead) */
 #define RING_KFLAG_LEADER_REPLY 2u   /* the leader answers a lone small message itself (rk_leader_reply) */
 #define RING_KFLAG_SHORTCUTS_BUSY 4u /* the early take applies to any message, not only lone ones (RING_HDR_LONE) */
+/* With the leader's reply: up to RK_LEADER_SPLIT_MAX messages in flight, the leader answers a batch
+ * of more small messages than it holds in parts, RK_AHEAD_MAX at a time (rk_lead). Set for zero-copy
+ * rings, where it saves block 0 a second read of the slots across the bus; in copy modes each part
+ * costs the host a copy of its replies. */
+#define RING_KFLAG_LEADER_SPLIT 8u
 
 /* Bytes of device scratch the kernel needs (fan-out job, fan-in sums and counters). */
 size_t ring_kernel_scratch_bytes(void);

@@ -10,7 +10,7 @@
  *
  * Per size from 8 B to 4 MiB, a ring whose slots hold that size with the capacity the sweep uses
  * (ring_capacity_for: 4096 slots for small messages, 16 at 4 MiB), and on it at least
- * messages-per-size (default 10000) verified messages: some at window 1, some at window 8, partial
+ * messages-per-size (default 10000) verified messages: some at windows 1, 8 and 24, partial
  * batches of odd sizes and lengths straddling the end of the ring, a deactivation with a batch in
  * flight and a batch posted while idle (nothing consumed while idle, nothing lost after
  * reactivation), and the rest at the full capacity. The first ring also runs the lifecycle checks
@@ -216,7 +216,7 @@ static long deactivate_in_flight(ring *r, uint32_t size, uint32_t capacity, uint
 }
 
 /* One size: a ring whose slots hold exactly `size` bytes (as the sweep opens them), its capacity from
- * ring_capacity_for. Window 1, window 8, partial batches, deactivation with a batch in flight, and
+ * ring_capacity_for. Windows 1, 8 and 24, partial batches, deactivation with a batch in flight, and
  * the rest of per_size at the full capacity; every reply verified. */
 static int one_size(const mode_spec *m, uint32_t size, uint32_t per_size, uint32_t blocks, int first)
 {
@@ -257,11 +257,13 @@ static int one_size(const mode_spec *m, uint32_t size, uint32_t per_size, uint32
     if (ok && first)
         lifecycle(r, size);
     const ring_stats before = *ring_get_stats(r);
-    const uint32_t w1 = size >= (256u << 10) ? per_size / 50 : per_size / 20, w8 = per_size / 5;
-    const uint32_t windows[2] = {1, 8}, counts[2] = {w1, w8};
+    /* Window 24: batches of 12 to 24 small messages, which the leader answers in parts in a
+     * zero-copy ring (RING_KFLAG_LEADER_SPLIT). */
+    const uint32_t w1 = size >= (256u << 10) ? per_size / 50 : per_size / 20, w8 = per_size / 5, w24 = per_size / 10;
+    const uint32_t windows[3] = {1, 8, 24}, counts[3] = {w1, w8, w24};
     long done = 0;
-    double secs[3] = {0, 0, 0};
-    for (int w = 0; ok && w < 2; w++) {
+    double secs[4] = {0, 0, 0, 0};
+    for (int w = 0; ok && w < 3; w++) {
         const uint64_t t0 = timing_now_ns();
         ok = exchange(r, counts[w], size, windows[w] < c.capacity ? windows[w] : c.capacity) == 0;
         secs[w] = timing_seconds_since(t0);
@@ -275,17 +277,18 @@ static int one_size(const mode_spec *m, uint32_t size, uint32_t per_size, uint32
     const uint64_t t0 = timing_now_ns();
     if (ok)
         ok = exchange(r, rest, size, c.capacity) == 0;
-    secs[2] = timing_seconds_since(t0);
+    secs[3] = timing_seconds_since(t0);
     const ring_stats *s = ring_get_stats(r);
     printf(
         "size %8u, %4u slots: %llu sent (%llu stream-ordered), %llu verified (%llu early), lost %llu, duplicated %llu, corrupted %llu | "
-        "window 1: %u in %.3f s (%.1f us each), window 8: %u in %.3f s, window %u: %u in %.3f s (%.0f msg/s, %.2f GB/s)\n",
+        "window 1: %u in %.3f s (%.1f us each), window 8: %u in %.3f s, window 24: %u in %.3f s, window %u: %u in %.3f s "
+        "(%.0f msg/s, %.2f GB/s)\n",
         size, c.capacity, (unsigned long long)(s->sent - before.sent),
         (unsigned long long)(s->ordered - before.ordered), (unsigned long long)(s->verified - before.verified),
         (unsigned long long)(s->early - before.early), (unsigned long long)(s->lost - before.lost),
         (unsigned long long)(s->duplicated - before.duplicated), (unsigned long long)(s->corrupted - before.corrupted),
-        w1, secs[0], secs[0] / (w1 ? w1 : 1) * 1e6, w8, secs[1], c.capacity, rest, secs[2],
-        rest / (secs[2] > 0 ? secs[2] : 1), (double)rest * size / (secs[2] > 0 ? secs[2] : 1) * 1e-9);
+        w1, secs[0], secs[0] / (w1 ? w1 : 1) * 1e6, w8, secs[1], w24, secs[2], c.capacity, rest, secs[3],
+        rest / (secs[3] > 0 ? secs[3] : 1), (double)rest * size / (secs[3] > 0 ? secs[3] : 1) * 1e-9);
     fflush(stdout);
     CHECK_MSG(ok, "exchange at %u bytes failed", size);
     CHECK_INT(s->sent - before.sent, s->verified - before.verified);
