@@ -149,8 +149,9 @@ static int add_row(const report_run *run, size_t i, slow_sizes *s)
         const int slow = rate ? t->p50 * REPORT_SLOW_FACTOR < med : t->p50 > med * REPORT_SLOW_FACTOR;
         z->trials++;
         if (isfinite(t->steal_ms)) { /* NaN: a file before schema 4 */
-            z->stolen[t->steal_ms > 0]++;
-            z->stolen_slow[t->steal_ms > 0] += (size_t)slow;
+            const int stolen = t->steal_ms > 0;
+            z->stolen[stolen]++;
+            z->stolen_slow[stolen] += (size_t)slow;
         }
         if (group_push(slow ? &z->slow : &z->rest, t) != 0)
             return -1;

@@ -737,18 +737,12 @@ static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj)
         for (int k = 0; k < 2; k++)
             if (native[k] < 0 && strcmp((*j)[i].family, cb[k]) == 0 && strcmp((*j)[i].ctrl, "device") != 0)
                 native[k] = (long)i;
-    for (int k = 0; k < 2; k++)
-        if (native[k] >= 0) {
-            judged x = (*j)[native[k]];
-            if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit, TRACK_POOL_FLOOR) != 0)
-                return -1;
-        }
-    const long picks[2] = {thr, win};
-    for (int k = 0; k < 2; k++)
+    const long picks[4] = {native[0], native[1], thr, win};
+    const double floors[4] = {TRACK_POOL_FLOOR, TRACK_POOL_FLOOR, TRACK_POOL_FLOOR, TRACK_POOL_FLOOR_WINDOW};
+    for (int k = 0; k < 4; k++)
         if (picks[k] >= 0) {
             judged x = (*j)[picks[k]];
-            if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit,
-                           k ? TRACK_POOL_FLOOR_WINDOW : TRACK_POOL_FLOOR) != 0)
+            if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit, floors[k]) != 0)
                 return -1;
         }
     return 0;
