@@ -261,7 +261,7 @@ def series(runs):
             s = mad(v)
             row.append(f"{pct(s)} ({100 * math.expm1(Z_NEED * s * math.sqrt(1 + math.pi / 2 / w)):.0f}%)")
         print(f"| {k} | " + " | ".join(row) + " |")
-    pooled_series(runs, shift, headline_cells(runs)[-2])
+    pooled_series(runs, shift, headline_cells(runs)[-2:])
 
 
 def pooled(run, family, size, window):
@@ -276,15 +276,15 @@ def pooled(run, family, size, window):
     return max(v) if family == "throughput" else min(v)
 
 
-def pooled_series(runs, shift, big):
+def pooled_series(runs, shift, picks):
     w = len(runs) - 1
     print(f"\nPooled headline figures (track's native-best), machine shift removed: 1.4826 MAD, standard deviation "
           f"and the worst night of the log figure; in brackets the change a night could catch with |z| {Z_NEED}, "
           f"{w} baseline runs and the MAD as the noise:\n")
     print("| figure | MAD | sd | worst night |")
     print("| --- | --- | --- | --- |")
-    fam, size, window = big.split("/")[0], int(big.split("/")[5]), int(big.split("/")[6])
-    for f, sz, win in (("cb_read", 0, 0), ("cb_write", 0, 0), (fam, size, window)):
+    cells = [(k.split("/")[0], int(k.split("/")[5]), int(k.split("/")[6])) for k in picks]
+    for f, sz, win in [("cb_read", 0, 0), ("cb_write", 0, 0)] + cells:
         v = np.log([pooled(r, f, sz, win) for r in runs])
         v = v + shift if f == "throughput" else v - shift
         s, d = mad(v), v - np.nanmedian(v)
