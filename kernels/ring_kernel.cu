@@ -88,7 +88,7 @@ namespace cg = cooperative_groups;
 // Up to this many messages in flight, a batch larger than the leader can answer (more than RK_AHEAD_MAX
 // of up to 16 bytes) is answered RK_AHEAD_MAX at a time by the leader, not by block 0's warps
 // (RING_KFLAG_LEADER_SPLIT, rk_lead). Measured on the H100 at 8 B, zero-copy: windows of 16 to 32
-// +19 to +23 %; with 64, windows of 48 and 64 lost 5-25 % (results/RESULTS.md "Throughput at every window").
+// +4 to +25 %; with 64, windows of 48 and 64 lost 5-25 % (results/RESULTS.md "Throughput at every window").
 #define RK_LEADER_SPLIT_MAX 32u
 // The most messages of a block-tier batch (slots above RK_WARP_MSG_MAX bytes, RING_BATCH_BYTES a batch).
 #define RK_BLOCK_BATCH_MAX (RING_BATCH_BYTES / RK_WARP_MSG_MAX)
@@ -270,7 +270,7 @@ struct rk_leader {
     unsigned long long start_ns, last_beat_ns;
     unsigned int beats, state, flag_ack, dispatched;
     unsigned int polls, batches; // for the trace: polls since the last batch, batches taken
-    unsigned int ahead;          // slots the next poll reads ahead: the last batch's size, 1..RK_AHEAD_MAX
+    unsigned int ahead;          // slots the next poll reads ahead, 1..RK_AHEAD_MAX (rk_ahead_split)
 };
 
 // The batch every working thread reads from shared memory. For a batch of one message of up to 16
@@ -462,8 +462,9 @@ __device__ __forceinline__ unsigned int rk_ahead_split(const ring_kernel_args &a
 // thread to one 32-byte sector of host memory are served one after the other: read by one thread,
 // the header and the payload quad made a poll of a zero-copy slot 2.24 us against 1.28 us for one
 // load (H100, results/RESULTS.md "Where a round trip goes"); spread over lanes they are one request
-// per slot, issued together. L->ahead is the size of the last batch (1 to RK_AHEAD_MAX): a window
-// of w small messages is read whole by the poll that finds it and answered by this warp alone.
+// per slot, issued together. L->ahead is the size of the last batch, or the messages in flight (1 to
+// RK_AHEAD_MAX, rk_ahead_split): a window of up to 15 small messages is read whole by the poll that
+// finds it and answered by this warp alone, one of up to 32 in a zero-copy ring 15 at a time.
 __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
 {
     const unsigned int lane = threadIdx.x & 31u;
