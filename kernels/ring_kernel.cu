@@ -85,6 +85,7 @@ namespace cg = cooperative_groups;
 #define RK_WARPS (RK_THREADS / 32u) // warps per block
 #define RK_WARP_MSG_MAX 2048u       // slots of up to this many payload bytes: a warp per message
 #define RK_AHEAD_MAX 15u            // slots a poll reads ahead: two lanes each, lane 0 the control block
+#define RK_LEAD_PAYLOAD_MAX 16u     // payload bytes a poll reads with a slot's header: its first quad
 // Up to this many messages in flight, a batch larger than the leader can answer (more than RK_AHEAD_MAX
 // of up to 16 bytes) is answered RK_AHEAD_MAX at a time by the leader, not by block 0's warps
 // (RING_KFLAG_LEADER_SPLIT, rk_lead). Measured on the H100 at 8 B, zero-copy: windows of 16 to 32
@@ -393,8 +394,9 @@ __device__ __forceinline__ bool rk_whole(const ring_kernel_args &a, const rk_lea
 {
     *lone = hdr.w == ring_hdr_check_lone(hdr.x, hdr.y, hdr.z);
     return j < L->ahead && a.max_payload <= RK_WARP_MSG_MAX && hdr.x == L->dispatched + j &&
-           (*lone || hdr.w == ring_hdr_check(hdr.x, hdr.y, hdr.z)) && hdr.y <= 16 && hdr.y <= a.max_payload &&
-           hdr.y % 4 == 0 && hdr.y > 0 && ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) == hdr.z;
+           (*lone || hdr.w == ring_hdr_check(hdr.x, hdr.y, hdr.z)) && hdr.y <= RK_LEAD_PAYLOAD_MAX &&
+           hdr.y <= a.max_payload && hdr.y % 4 == 0 && hdr.y > 0 &&
+           ring_seal(rk_quad_sum(q0, hdr.y / 4), hdr.x, hdr.y) == hdr.z;
 }
 
 // The poll's housekeeping on the control block's host half h: heartbeat, handshake flag, exit and
@@ -450,7 +452,7 @@ __device__ __forceinline__ unsigned int rk_ahead_split(const ring_kernel_args &a
 {
     const int inflight = (int)(h.x - h.y);
     const bool split = (a.flags & RING_KFLAG_LEADER_SPLIT) && (a.flags & RING_KFLAG_LEADER_REPLY) &&
-                       a.max_payload <= 16 && inflight > 0 && inflight <= (int)RK_LEADER_SPLIT_MAX;
+                       a.max_payload <= RK_LEAD_PAYLOAD_MAX && inflight > 0 && inflight <= (int)RK_LEADER_SPLIT_MAX;
     L->ahead = split ? min(max(n, (unsigned int)inflight), RK_AHEAD_MAX) : n <= RK_AHEAD_MAX ? n : 1u;
     return split && n > held && held == RK_AHEAD_MAX ? held : n;
 }
