@@ -128,11 +128,15 @@ void track_unwiden_trials_interval(track_point *p, size_t k);
 
 /* The same floor for the pooled throughput at the smallest size's full window. That rate is the
  * host's (its check of the replies) and a whole run of it can land slow with no machine reference
- * moving: on one night of the d028bc4 series every native zero-copy trial at 8 B and the full window
- * was 17 % slow (plots/README.md "Pooled headline figures"), which with 12 earlier runs and a noise
- * floor of 6 % is z -3.1 against the 3.3 a headline needs: not a regression. On the series
- * of 8d5e547's rule (results/data/nightly-series-d225db9) the figure's own MAD was 5.8 %. */
-#define TRACK_POOL_FLOOR_WINDOW 0.06
+ * moving: on night 11 of the d028bc4 series (results/data/nightly-series-d028bc4, whose run files are
+ * in the tree) every native zero-copy trial at 8 B and the full window was slow, and the figure track
+ * judges (the best trial of 16 native cells) fell 22.5 % as measured, 24.5 % beyond the machine shift.
+ * With 6 % (the value until 65fdf93, set from that night's trial medians, -17 %) that was z -4.4, a red
+ * night of one unchanged build; with 10 % it is z -2.6 against the 3.4 a headline needs. The cost: the
+ * pool catches 43 % on that series. On the series of 65fdf93 (results/data/nightly-series-65fdf93) the
+ * figure's own MAD is 14.7 % and sets the line itself (a 69 % catch): the full window's night-to-night
+ * spread on a lent machine, not the floor, is what bounds it. */
+#define TRACK_POOL_FLOOR_WINDOW 0.10
 
 /* A point est whose interval is +- floor in log space as a 95% interval's standard error. */
 track_point track_floored_point(double est, double floor);

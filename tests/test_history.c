@@ -810,9 +810,10 @@ static void test_pooled_headlines(void)
         free(s);
     }
     /* What the pooled write (or, with win_kind set, the pooled full window) is called each night: 0
-     * unchanged, 1 regression, 2 improvement, 3 watch. The full window's pool has a floor of 6 %
-     * (TRACK_POOL_FLOOR_WINDOW): every native cell 17 % slower is not a regression (with the 2.5 % of
-     * the other pools it would be), 30 % slower is. */
+     * unchanged, 1 regression, 2 improvement, 3 watch. The full window's pool has a floor of 10 %
+     * (TRACK_POOL_FLOOR_WINDOW): every native cell 22.5 % slower, as on a night of one build's series
+     * (results/data/nightly-series-d028bc4, q11), is not a regression (with the 6 % floor before, or
+     * the 2.5 % of the other pools, it would be), 40 % slower is. */
     struct {
         const char *name;
         double slow[4], fast[4], win;
@@ -821,8 +822,8 @@ static void test_pooled_headlines(void)
         {"one native mode's trials slow but one", {1.6, 1, 1, 1}, {1 / 1.6, 1, 1, 1}, 1, 0, -1},
         {"the fallback's device control block as fast as native", {1, 1, 1, 0.0006}, {1, 1, 1, 0.9}, 1, 0, -1},
         {"every native mode 12% slower", {1.12, 1.12, 1.12, 1}, {1, 1, 1, 1}, 1, 1, -1},
-        {"the full window 17% slower", {1, 1, 1, 1}, {1, 1, 1, 1}, 0.83, 0, 0},
-        {"the full window 30% slower", {1, 1, 1, 1}, {1, 1, 1, 1}, 0.70, 0, 1}};
+        {"the full window 22.5% slower", {1, 1, 1, 1}, {1, 1, 1, 1}, 0.775, 0, 0},
+        {"the full window 40% slower", {1, 1, 1, 1}, {1, 1, 1, 1}, 0.60, 0, 1}};
     static const char *const section[] = {"REGRESSIONS:", "improvements:", "watch:", "unchanged:"};
     for (size_t k = 0; k < sizeof nights / sizeof *nights; k++) {
         char copy[1120];
