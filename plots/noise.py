@@ -284,7 +284,7 @@ def pooled_series(runs, shift, picks):
     print("| figure | MAD | sd | worst night |")
     print("| --- | --- | --- | --- |")
     cells = [(k.split("/")[0], int(k.split("/")[5]), int(k.split("/")[6])) for k in picks]
-    for f, sz, win in [("cb_read", 0, 0), ("cb_write", 0, 0)] + cells:
+    for f, sz, win in [("cb_read", 0, 0), ("cb_write", 0, 0), ("cb_handshake", 0, 0)] + cells:
         v = np.log([pooled(r, f, sz, win) for r in runs])
         v = v + shift if f == "throughput" else v - shift
         s, d = mad(v), v - np.nanmedian(v)
