@@ -47,8 +47,10 @@ bench: build
 # WSL2 the kernel lifetime defaults to 1.5 s, below the Windows watchdog; the file records it.
 # The nightly job (bench/nightly/ has cron, systemd and CI examples): the default preset, then
 # `ringbench track` into HISTORY, which refreshes HISTORY/history.md. Exit status: track's (0 no
-# regression, 1 a regression, 2 a file error), or 1 when the run itself failed a cell. The run is
-# written under BUILD/nightly/ and removed once the history holds its copy.
+# regression, 1 a regression, 2 a file error or no tracking in this build), or 1 when the run itself
+# failed a cell. The run is written under BUILD/nightly/ and removed once the history holds its copy;
+# otherwise kept there, and the last line says so (a machine without SQLite, such as the lent H100s,
+# measures and tracks elsewhere).
 HISTORY ?= results/data/history
 TRACK_ARGS ?=
 nightly: build
@@ -57,7 +59,7 @@ nightly: build
 	$(BUILD)/bench/ringbench run --preset default --quiet -o "$$out" $(BENCH_ARGS); run=$$?; \
 	if [ ! -f "$$out" ]; then echo "nightly: the run wrote no file (exit $$run)" >&2; exit 2; fi; \
 	$(BUILD)/bench/ringbench track "$$out" --history $(HISTORY) $(TRACK_ARGS); track=$$?; \
-	if [ $$track -le 1 ]; then rm -f "$$out"; fi; \
+	if [ $$track -le 1 ]; then rm -f "$$out"; else echo "nightly: track did not take the run (above: why); it is kept in $$out for ringbench track FILE --history DIR, here or on a machine whose ringbench has SQLite" >&2; fi; \
 	if [ $$track -eq 0 ] && [ $$run -ne 0 ]; then echo "nightly: the run reported a failure (exit $$run)" >&2; exit 1; fi; \
 	exit $$track
 
