@@ -337,12 +337,12 @@ __device__ ring_trace_rec *rk_trace_take(const ring_kernel_args &a, rk_leader *L
 // and writes reply j, the warp meets at a __syncwarp (which orders its lanes' writes before lane
 // 0's fence), and lane 0 issues one release fence and stores in_head and out_tail - no block
 // barrier, no other warp, no second read of the slots. Every message was vouched for by its sealed
-// checksum, so none can be a bad input.
+// checksum, so none can be a bad input. how: the trace's RING_TRACE_EARLY and RING_TRACE_SPLIT bits.
 __device__ void rk_leader_reply(const ring_kernel_args &a, rk_leader *L, uint4 hdr, uint4 q0, unsigned int n,
-                                unsigned long long poll_ns, bool early)
+                                unsigned long long poll_ns, unsigned int how)
 {
     const unsigned int lane = threadIdx.x & 31u, first = L->dispatched, mask = a.capacity - 1;
-    ring_trace_rec *t = rk_trace_take(a, L, poll_ns, first, n, RING_TRACE_LEADER | (early ? RING_TRACE_EARLY : 0u));
+    ring_trace_rec *t = rk_trace_take(a, L, poll_ns, first, n, RING_TRACE_LEADER | how);
     L->dispatched = first + n;
     if (lane < n) {
         const unsigned int seq = hdr.x, len = hdr.y, nwords = len / 4;
@@ -514,10 +514,12 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
             n = ring_batch_max(a.capacity, a.max_payload);
         if (n == 0)
             continue;
+        const unsigned int pending = n;
         n = rk_ahead_split(a, L, h, n, held);
         // Every message of the batch in hand: this warp answers them (rk_leader_reply).
         if (n <= held && (a.flags & RING_KFLAG_LEADER_REPLY)) {
-            rk_leader_reply(a, L, hdr, q0, n, now, ahead <= 0);
+            rk_leader_reply(a, L, hdr, q0, n, now,
+                            (ahead <= 0 ? RING_TRACE_EARLY : 0u) | (n < pending ? RING_TRACE_SPLIT : 0u));
             continue;
         }
         // A lone small message read ahead whole is complete as read. Anything else is read after

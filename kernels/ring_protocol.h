@@ -218,6 +218,7 @@ RING_STATIC_ASSERT(sizeof(ring_trace_rec) == 48, "ring_trace_rec layout is share
 #define RING_TRACE_RECS 4096u
 #define RING_TRACE_EARLY 1u  /* taken before in_tail announced it (the early take) */
 #define RING_TRACE_LEADER 2u /* answered by the leader thread itself (the leader's reply) */
+#define RING_TRACE_SPLIT 4u  /* cut to what the leader held, more pending (RING_KFLAG_LEADER_SPLIT) */
 
 /* The check word of an input header. The kernel reads a header while the host may be writing it
  * (it reads ahead, see ring_kernel.cu rk_lead), and a 16-byte read across the bus can see part of

@@ -14,11 +14,13 @@ if(RINGBENCH_HAVE_CUDA)
                          LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK gpu)
   endforeach()
   # The protocol's other paths on modes that would otherwise not take them (FLAG:MODE): without the
-  # early take (every message waits for in_tail), with stream ops (ring_config.stream_ops), and with
-  # the kernel's trace on (ring_config.trace, checked against what was sent).
+  # early take (every message waits for in_tail), with stream ops (ring_config.stream_ops), with
+  # the kernel's trace on (ring_config.trace, checked against what was sent), and the leader's split
+  # of a zero-copy window seen in the trace (none in a copy mode or without the leader's reply).
   foreach(t plain:pinned/async/coop/mapped plain:pinned/zerocopy/noncoop/managed
             stream-ops:pinned/async/coop/mapped stream-ops:pinned/async/noncoop/managed
-            trace:pinned/zerocopy/noncoop/mapped trace:pinned/async/coop/device)
+            trace:pinned/zerocopy/noncoop/mapped trace:pinned/async/coop/device
+            split:pinned/zerocopy/noncoop/mapped split:pinned/zerocopy/coop/managed split:pinned/async/coop/mapped)
     string(REPLACE ":" ";" parts ${t})
     list(GET parts 0 flag)
     list(GET parts 1 m)

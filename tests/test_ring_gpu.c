@@ -189,6 +189,58 @@ static void check_trace(ring *r, uint64_t sent)
     printf("trace: %zu batches kept, %llu taken early\n", n, (unsigned long long)early);
 }
 
+/* --split: windows of 24 messages of 8 bytes with the kernel's trace on, in a ring with the defaults
+ * and in one without the leader's reply. In a zero-copy ring with it, the leader answers a batch
+ * larger than what its poll read ahead in parts (RING_KFLAG_LEADER_SPLIT): some batches are cut
+ * (RING_TRACE_SPLIT), every one of them answered by the leader. Without the leader's reply, or in a
+ * copy mode, where the host does not set the flag, none is. Every reply verified as everywhere. */
+static void split_test(const mode_spec *m)
+{
+    const int zerocopy = m->v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY;
+    for (int plain = 0; plain < 2; plain++) {
+        ring_config c;
+        ring_config_default(&c);
+        c.backend = g_backend;
+        c.mode = *m;
+        c.max_payload = 8;
+        c.capacity = ring_capacity_for(8);
+        c.timeout_s = 10;
+        c.max_lifetime_s = 600;
+        c.trace = 1;
+        c.leader_reply = !plain;
+        char err[320];
+        ring *r = NULL;
+        if (ring_open(&c, &r, err, sizeof err) != RING_OK) {
+            CHECK_MSG(0, "ring_open: %s", err);
+            return;
+        }
+        const uint32_t n = 2400; /* at most 2 400 batches: the trace keeps them all */
+        CHECK_MSG(ring_launch(r) == RING_OK && ring_activate(r) == RING_OK && exchange(r, n, 8, 24) == 0,
+                  "window 24: %s", ring_error(r));
+        CHECK_MSG(ring_terminate(r) == RING_OK, "terminate: %s", ring_error(r));
+        const ring_stats *s = ring_get_stats(r);
+        check_trace(r, s->sent);
+        static ring_trace_rec t[RING_TRACE_RECS];
+        uint64_t split = 0, unled = 0, batches = 0;
+        if (ring_trace_read(r, t) == RING_OK)
+            for (size_t i = 0; i < RING_TRACE_RECS; i++) {
+                batches += t[i].poll_ns != 0;
+                split += t[i].poll_ns && (t[i].how & RING_TRACE_SPLIT);
+                unled += t[i].poll_ns && (t[i].how & RING_TRACE_SPLIT) && !(t[i].how & RING_TRACE_LEADER);
+            }
+        printf("leader's reply %s: %llu messages in %llu batches, %llu cut by the split\n", plain ? "off" : "on",
+               (unsigned long long)s->sent, (unsigned long long)batches, (unsigned long long)split);
+        if (zerocopy && !plain)
+            CHECK_MSG(split > 0, "a zero-copy window of 24 small messages was never answered in parts");
+        else
+            CHECK_MSG(split == 0, "%llu batches cut without the leader's split flag", (unsigned long long)split);
+        CHECK_MSG(unled == 0, "%llu cut batches not answered by the leader", (unsigned long long)unled);
+        CHECK(s->sent >= n && s->verified == s->sent && s->lost == 0 && s->duplicated == 0 && s->corrupted == 0 &&
+              s->kernel_errors == 0);
+        ring_close(r);
+    }
+}
+
 /* Deactivates with a batch in flight, posts another batch while idle, checks nothing is consumed
  * while idle, reactivates and receives everything. */
 static long deactivate_in_flight(ring *r, uint32_t size, uint32_t capacity, uint32_t per_size)
@@ -317,7 +369,13 @@ int main(int argc, char **argv)
             TEST_SKIP("no CUDA device: %s", caps.cuda_error);
         return lifetime_test(&m, &caps);
     }
-    if (argc > 2 && strcmp(argv[1], "--cpu") == 0) {
+    int split = 0;
+    if (argc == 3 && strcmp(argv[1], "--split") == 0) { /* the GPU backend only: the kernel's split */
+        split = 1;
+        argv++;
+        argc--;
+    }
+    if (!split && argc > 2 && strcmp(argv[1], "--cpu") == 0) {
         g_backend = RING_BACKEND_CPU;
         argv++;
         argc--;
@@ -337,7 +395,8 @@ int main(int argc, char **argv)
     if (argc < 2 || mode_parse_label(argv[1], &m) < 0) {
         fprintf(
             stderr,
-            "usage: test_ring_gpu [--cpu] [--plain] [--stream-ops] [--trace] HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n");
+            "usage: test_ring_gpu [--cpu] [--plain] [--stream-ops] [--trace] HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n"
+            "       test_ring_gpu --split HOST/XFER/LAUNCH/CTRL | --lifetime HOST/XFER/LAUNCH/CTRL\n");
         return 2;
     }
     const uint32_t per_size = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 10000;
@@ -363,6 +422,10 @@ int main(int argc, char **argv)
     if (g_backend == RING_BACKEND_CUDA && probe_caps_unsupported_reason(&caps, &m, why, sizeof why))
         TEST_SKIP("unsupported here: %s", why);
     printf("%s on %s: ", argv[1], caps.name);
+    if (split) {
+        split_test(&m);
+        CHECK_DONE();
+    }
     /* 8..2048: warp tier (2048 is its largest slot); 4096 and up: block tier, one block per message
      * up to 8 KiB, the whole grid at 4 MiB. */
     static const uint32_t sizes[] = {8, 64, 512, 2048, 4096, 32768, 262144, 4u << 20};
