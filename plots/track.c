@@ -396,9 +396,9 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
  * baseline, so the choice does not move with tonight's noise. The control-block reads, writes and
  * handshakes, the throughput at the largest size and the throughput at the largest window of the
  * smallest size are headline figures pooled over modes (add_pooled_headlines):
- * the index of the best throughput cell at the largest size is returned and that of the best at the
- * smallest size's largest window set in *win, whose sizes and windows those pools take (-1: none). */
-static long mark_headline(judged *j, size_t nj, long *win)
+ * the index of the best throughput cell at the largest size is set in *thr and that of the best at the
+ * smallest size's largest window in *win, whose sizes and windows those pools take (-1: none). */
+static void mark_headline(judged *j, size_t nj, long *thr, long *win)
 {
     uint64_t smin = UINT64_MAX, smax = 0;
     for (size_t i = 0; i < nj; i++)
@@ -427,8 +427,8 @@ static long mark_headline(judged *j, size_t nj, long *win)
     }
     if (best_lat >= 0)
         j[best_lat].role = CELL_HEADLINE;
+    *thr = best_thr;
     *win = best_win;
-    return best_thr;
 }
 
 static int export_judged(const char *path, int json, const run_info *newest, const judged *j, size_t n,
@@ -746,8 +746,8 @@ static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *fa
 static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj)
 {
     static const char *const cb[] = {"cb_read", "cb_write", "cb_handshake"};
-    long win = -1;
-    const long thr = mark_headline(*j, *nj, &win);
+    long thr = -1, win = -1;
+    mark_headline(*j, *nj, &thr, &win);
     if (c->o->p50) { /* the single cells, as before pooling */
         for (size_t i = 0; i < *nj; i++)
             for (int k = 0; k < 3; k++)
