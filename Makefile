@@ -59,7 +59,7 @@ nightly: build
 	$(BUILD)/bench/ringbench run --preset default --quiet -o "$$out" $(BENCH_ARGS); run=$$?; \
 	if [ ! -f "$$out" ]; then echo "nightly: the run wrote no file (exit $$run)" >&2; exit 2; fi; \
 	$(BUILD)/bench/ringbench track "$$out" --history $(HISTORY) $(TRACK_ARGS); track=$$?; \
-	if [ $$track -le 1 ]; then rm -f "$$out"; else echo "nightly: track did not take the run (above: why); it is kept in $$out for ringbench track FILE --history DIR, here or on a machine whose ringbench has SQLite" >&2; fi; \
+	if [ $$track -le 1 ]; then rm -f "$$out"; else echo "nightly: track exited $$track (above: why); the run is kept in $$out for ringbench track FILE --history DIR, here or on a machine whose ringbench has SQLite" >&2; fi; \
 	if [ $$track -eq 0 ] && [ $$run -ne 0 ]; then echo "nightly: the run reported a failure (exit $$run)" >&2; exit 1; fi; \
 	exit $$track
 

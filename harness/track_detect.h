@@ -70,16 +70,19 @@ const char *track_kind_name(track_kind k); /* "unchanged", "regression", ... */
 #define TRACK_ALPHA_HEADLINE 0.045
 #define TRACK_ALPHA_RING 0.005
 
-/* How far the figures as measured must confirm a ring cell's change beyond the machine's shift: the
- * same direction, at least min_effect (as every change), and at least this share of the |z| its
- * family needs (plots/track.c apply_budget).
+/* How far the figures as measured must confirm a ring cell's change beyond the machine's shift (or,
+ * for the pooled figures judged as measured, plots/track.c add_pooled_headlines, the figures beyond
+ * the shift confirm a change as measured): the same direction, at least min_effect (as every
+ * change), and at least this share of the |z| its family needs (plots/track.c apply_budget).
  * The shift is one number for the whole machine (the median change of ~30 references) and not every
  * cell follows it: on night 11 of results/data/nightly-series-2a5169e the references ran 8.3% faster,
  * CUDA call costs 10-47%, while the 8 B zero-copy round trip stayed where it was (+1.6% as measured);
  * divided by the shift it became +10.6%, z 5.2, a red night. Confirmed at the full z, both ways
- * (an intersection-union test, valid whichever way a cell relates to the machine) the handshake on
- * results/data/nightly-series-d028bc4, whose figures as measured carry the machine's noise (4.9%
- * against 2.1% beyond it), would catch 19% instead of 8%; at half, 9%. Both series: 0 red nights. */
+ * (an intersection-union test, valid whichever way a cell relates to the machine) the handshake
+ * cell pinned/async/coop/mapped on results/data/nightly-series-d028bc4, whose figures as measured
+ * carry the machine's noise (4.9% against 2.1% beyond it), would catch 19% instead of 8%; at half, 9%.
+ * Both series: 0 red nights. (The pooled handshake that is the headline since 7585f15 goes the other
+ * way: 1.4% as measured, 5.6% beyond the shift.) */
 #define TRACK_RAW_CONFIRM 0.5
 
 /* The |z| a cell of a family of m cells needs for the family to keep its share alpha of the night's

@@ -211,7 +211,7 @@ typedef struct ring_trace_rec {
     uint64_t published_ns; /* after the publishing fence and the stores of in_head and out_tail */
     uint32_t first, n;     /* the batch: messages first .. first + n - 1 */
     uint32_t polls;        /* polls since the previous batch was taken, the finding one included */
-    uint32_t how;          /* RING_TRACE_EARLY | RING_TRACE_LEADER bits: how the batch was taken */
+    uint32_t how;          /* RING_TRACE_EARLY | RING_TRACE_LEADER | RING_TRACE_SPLIT bits: how it was taken */
 } ring_trace_rec;
 RING_STATIC_ASSERT(sizeof(ring_trace_rec) == 48, "ring_trace_rec layout is shared with the kernel");
 
