@@ -163,10 +163,18 @@ static int by_first(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* What the kept records of a trace say about how batches were taken. */
+typedef struct trace_counts {
+    size_t batches;
+    uint64_t early; /* RING_TRACE_EARLY */
+    uint64_t split; /* RING_TRACE_SPLIT */
+    uint64_t unled; /* RING_TRACE_SPLIT without RING_TRACE_LEADER */
+} trace_counts;
+
 /* The kernel's trace after `sent` messages: the records it kept are the last batches, contiguous in
  * message order and ending at the last message, each with its stamps in order (a grid batch
- * another block published has no written/published stamps). */
-static void check_trace(ring *r, uint64_t sent)
+ * another block published has no written/published stamps). Returns what the records count. */
+static trace_counts check_trace(ring *r, uint64_t sent)
 {
     static ring_trace_rec t[RING_TRACE_RECS];
     CHECK_MSG(ring_trace_read(r, t) == RING_OK, "trace: %s", ring_error(r));
@@ -175,10 +183,13 @@ static void check_trace(ring *r, uint64_t sent)
         if (t[i].poll_ns)
             t[n++] = t[i];
     qsort(t, n, sizeof *t, by_first);
-    uint64_t early = 0, bad = 0;
+    trace_counts k = {n, 0, 0, 0};
+    uint64_t bad = 0;
     for (size_t i = 0; i < n; i++) {
         const ring_trace_rec *x = &t[i];
-        early += (x->how & RING_TRACE_EARLY) != 0;
+        k.early += (x->how & RING_TRACE_EARLY) != 0;
+        k.split += (x->how & RING_TRACE_SPLIT) != 0;
+        k.unled += (x->how & RING_TRACE_SPLIT) && !(x->how & RING_TRACE_LEADER);
         bad += x->n == 0 || x->polls == 0 || x->seen_ns < x->poll_ns ||
                (x->written_ns && (x->written_ns < x->seen_ns || x->published_ns < x->written_ns)) ||
                (i + 1 < n && t[i + 1].first != x->first + x->n);
@@ -186,7 +197,21 @@ static void check_trace(ring *r, uint64_t sent)
     CHECK_MSG(n > 0 && bad == 0, "trace: %zu records, %llu out of order or not contiguous", n, (unsigned long long)bad);
     CHECK_MSG(n > 0 && (uint64_t)t[n - 1].first + t[n - 1].n == sent, "trace ends at %llu, %llu sent",
               n ? (unsigned long long)t[n - 1].first + t[n - 1].n : 0ull, (unsigned long long)sent);
-    printf("trace: %zu batches kept, %llu taken early\n", n, (unsigned long long)early);
+    printf("trace: %zu batches kept, %llu taken early\n", n, (unsigned long long)k.early);
+    return k;
+}
+
+/* A ring of mode m whose slots hold exactly `size` bytes (as the sweep opens them), its capacity from
+ * ring_capacity_for, on the backend under test, with the waits the tests allow. */
+static void test_config(ring_config *c, const mode_spec *m, uint32_t size)
+{
+    ring_config_default(c);
+    c->backend = g_backend;
+    c->mode = *m;
+    c->max_payload = size;
+    c->capacity = ring_capacity_for(size);
+    c->timeout_s = 10;
+    c->max_lifetime_s = 600;
 }
 
 /* --split: 100 bursts of 24 messages of 8 bytes, each posted at once (one in_tail move) and received
@@ -201,13 +226,7 @@ static void split_test(const mode_spec *m)
     const int zerocopy = m->v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY;
     for (int plain = 0; plain < 2; plain++) {
         ring_config c;
-        ring_config_default(&c);
-        c.backend = g_backend;
-        c.mode = *m;
-        c.max_payload = 8;
-        c.capacity = ring_capacity_for(8);
-        c.timeout_s = 10;
-        c.max_lifetime_s = 600;
+        test_config(&c, m, 8);
         c.trace = 1;
         c.leader_reply = !plain;
         char err[320];
@@ -226,22 +245,14 @@ static void split_test(const mode_spec *m)
         CHECK_MSG(ok, "bursts of 24: %s", ring_error(r));
         CHECK_MSG(ring_terminate(r) == RING_OK, "terminate: %s", ring_error(r));
         const ring_stats *s = ring_get_stats(r);
-        check_trace(r, s->sent);
-        static ring_trace_rec t[RING_TRACE_RECS];
-        uint64_t split = 0, unled = 0, batches = 0;
-        if (ring_trace_read(r, t) == RING_OK)
-            for (size_t i = 0; i < RING_TRACE_RECS; i++) {
-                batches += t[i].poll_ns != 0;
-                split += t[i].poll_ns && (t[i].how & RING_TRACE_SPLIT);
-                unled += t[i].poll_ns && (t[i].how & RING_TRACE_SPLIT) && !(t[i].how & RING_TRACE_LEADER);
-            }
-        printf("leader's reply %s: %llu messages in %llu batches, %llu cut by the split\n", plain ? "off" : "on",
-               (unsigned long long)s->sent, (unsigned long long)batches, (unsigned long long)split);
+        const trace_counts k = check_trace(r, s->sent);
+        printf("leader's reply %s: %llu messages in %zu batches, %llu cut by the split\n", plain ? "off" : "on",
+               (unsigned long long)s->sent, k.batches, (unsigned long long)k.split);
         if (zerocopy && !plain)
-            CHECK_MSG(split > 0, "a zero-copy window of 24 small messages was never answered in parts");
+            CHECK_MSG(k.split > 0, "a zero-copy window of 24 small messages was never answered in parts");
         else
-            CHECK_MSG(split == 0, "%llu batches cut without the leader's split flag", (unsigned long long)split);
-        CHECK_MSG(unled == 0, "%llu cut batches not answered by the leader", (unsigned long long)unled);
+            CHECK_MSG(k.split == 0, "%llu batches cut without the leader's split flag", (unsigned long long)k.split);
+        CHECK_MSG(k.unled == 0, "%llu cut batches not answered by the leader", (unsigned long long)k.unled);
         CHECK(s->sent >= n && s->verified == s->sent && s->lost == 0 && s->duplicated == 0 && s->corrupted == 0 &&
               s->kernel_errors == 0);
         ring_close(r);
@@ -280,14 +291,8 @@ static long deactivate_in_flight(ring *r, uint32_t size, uint32_t capacity, uint
 static int one_size(const mode_spec *m, uint32_t size, uint32_t per_size, uint32_t blocks, int first)
 {
     ring_config c;
-    ring_config_default(&c);
-    c.backend = g_backend;
-    c.mode = *m;
-    c.max_payload = size;
-    c.capacity = ring_capacity_for(size);
+    test_config(&c, m, size);
     c.blocks = blocks;
-    c.timeout_s = 10;
-    c.max_lifetime_s = 600;
     c.early_take = !g_plain;
     c.leader_reply = !g_plain;
     c.stream_ops = g_stream_ops;
