@@ -433,6 +433,14 @@ static void mark_headline(judged *j, size_t nj, long *thr, long *win)
     *win = best_win;
 }
 
+/* A cell's judgement on the figures as measured (*m) and beyond the machine's shift (*b): r is the one
+ * its verdict came from, raw the other (judged.as_measured says which). */
+static void judged_series(const judged *x, const track_result **m, const track_result **b)
+{
+    *m = x->as_measured ? &x->r : &x->raw;
+    *b = x->as_measured ? &x->raw : &x->r;
+}
+
 static int export_judged(const char *path, int json, const run_info *newest, const judged *j, size_t n,
                          const run_info *runs, char *err, size_t errlen)
 {
@@ -448,8 +456,8 @@ static int export_judged(const char *path, int json, const run_info *newest, con
         json_object_set_new(doc, "run", export_json_text(newest->file, NULL));
         json_object_set_new(doc, "machine", export_json_text(newest->machine, NULL));
         for (size_t i = 0; i < n; i++) {
-            const track_result *m = j[i].as_measured ? &j[i].r : &j[i].raw; /* the figures as measured */
-            const track_result *b = j[i].as_measured ? &j[i].raw : &j[i].r; /* and beyond the shift */
+            const track_result *m, *b;
+            judged_series(&j[i], &m, &b);
             json_t *o = json_object();
             json_object_set_new(o, "cell", export_json_text(j[i].cell, NULL));
             json_object_set_new(o, "unit", export_json_text(j[i].unit, NULL));
@@ -496,8 +504,8 @@ static int export_judged(const char *path, int json, const run_info *newest, con
             export_csv_field(f, runs[j[i].first_run].file);
             fputc(',', f);
             export_csv_field(f, j[i].coincides);
-            const track_result *m = j[i].as_measured ? &j[i].r : &j[i].raw; /* the figures as measured */
-            const track_result *b = j[i].as_measured ? &j[i].raw : &j[i].r; /* and beyond the shift */
+            const track_result *m, *b;
+            judged_series(&j[i], &m, &b);
             if (j[i].has_raw)
                 fprintf(f, ",%.10g,%.4g,%d,%d,%.10g,%.4g,%d\n", m->change, m->z, j[i].machine_only && !j[i].as_measured,
                         j[i].as_measured, b->change, b->z, j[i].machine_only && j[i].as_measured);
@@ -771,14 +779,21 @@ static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj)
         for (int k = 0; k < 3; k++)
             if (native[k] < 0 && strcmp((*j)[i].family, cb[k]) == 0 && strcmp((*j)[i].ctrl, "device") != 0)
                 native[k] = (long)i;
-    const long picks[5] = {native[0], native[1], native[2], thr, win};
-    const double floors[5] = {TRACK_POOL_FLOOR, TRACK_POOL_FLOOR, TRACK_POOL_FLOOR, TRACK_POOL_FLOOR,
-                              TRACK_POOL_FLOOR_WINDOW};
-    const int as_measured[5] = {0, 0, 1, 1, 0};
-    for (int k = 0; k < 5; k++)
-        if (picks[k] >= 0) {
-            judged x = (*j)[picks[k]];
-            if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit, floors[k], as_measured[k]) != 0)
+    const struct {
+        long pick;       /* a cell of the pool: its family, size, window and unit */
+        double floor;    /* the floor under the pool's noise */
+        int as_measured; /* judged as measured, confirmed beyond the shift */
+    } pools[] = {
+        {native[0], TRACK_POOL_FLOOR, 0},  /* control-block reads */
+        {native[1], TRACK_POOL_FLOOR, 0},  /* writes */
+        {native[2], TRACK_POOL_FLOOR, 1},  /* the handshake */
+        {thr, TRACK_POOL_FLOOR, 1},        /* the largest size's throughput */
+        {win, TRACK_POOL_FLOOR_WINDOW, 0}, /* the smallest size's full window */
+    };
+    for (size_t k = 0; k < sizeof pools / sizeof pools[0]; k++)
+        if (pools[k].pick >= 0) {
+            judged x = (*j)[pools[k].pick];
+            if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit, pools[k].floor, pools[k].as_measured) != 0)
                 return -1;
         }
     return 0;
