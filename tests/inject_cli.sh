@@ -255,7 +255,10 @@ for name, na in zip(names, nat):
     row = next(l for l in md if l.startswith(f"| copies | latency | 8 B | {name} |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     v = [f[1] / n[1] - 1 for f, n in zip(fb, na)]
-    assert cells[4] == "%+.0f%%" % (100 * v[0]), (cells[4], v)
+    # The .dat holds 6 significant digits (%.6g) and the report rounds the unrounded ratio: at 1 300x
+    # (a CPU-backend native path of ~0.01 us) that is a point of the printed percentage either way.
+    printed = float(cells[4].rstrip("%"))
+    assert cells[4].endswith("%") and abs(printed - 100 * v[0]) <= 0.5 + 100 * (1 + abs(v[0])) * 1.1e-5, (cells[4], v)
     zone = lambda x: 0 if x > 0.30 else 1 if x >= 0.10 else 2
     for z in range(3):
         costs = [c for c, x in zip((0, 50), v) if zone(x) == z]
