@@ -393,13 +393,14 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
                 j->coincides[0] ? "; coincides with an environment change: " : "", j->coincides);
 }
 
-/* The headline cells of tonight's run, chosen from what it measured (six at most, so each can have
- * its share of the budget): the best latency at the smallest size, a single cell. "Best" is by the
- * baseline, so the choice does not move with tonight's noise. The control-block reads, writes and
- * handshakes, the throughput at the largest size and the throughput at the largest window of the
- * smallest size are headline figures pooled over modes (add_pooled_headlines):
- * the index of the best throughput cell at the largest size is set in *thr and that of the best at the
- * smallest size's largest window in *win, whose sizes and windows those pools take (-1: none). */
+/* The headline cells of tonight's run, chosen from what it measured (seven at most, so each can have
+ * its share of the budget): the best latency at the smallest size, a single cell (its index also in
+ * *lat, whose size and window its pool takes). "Best" is by the baseline, so the choice does not move
+ * with tonight's noise. That latency, the control-block reads, writes and handshakes, the throughput
+ * at the largest size and the throughput at the largest window of the smallest size are headline
+ * figures pooled over modes (add_pooled_headlines): the index of the best throughput cell at the
+ * largest size is set in *thr and that of the best at the smallest size's largest window in *win,
+ * whose sizes and windows those pools take (-1: none). */
 static void mark_headline(judged *j, size_t nj, long *lat, long *thr, long *win)
 {
     uint64_t smin = UINT64_MAX, smax = 0;
@@ -751,8 +752,8 @@ static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *fa
  * judged as measured: on the series of 581991c (results/data/nightly-series-581991c) that cell's noise
  * was 4.8 % (a 19 % catch) and the pool's under its 2.5 % floor (10 %); judged beyond the shift the
  * pool caught 21 % on the d028bc4 series, as measured 10 %.
- * The pooled handshake and the largest size's pooled throughput are judged as measured and confirmed
- * beyond the machine's shift (as_measured), the others the other way round: those two do not move
+ * The pooled round trip, handshake and largest size's throughput are judged as measured and confirmed
+ * beyond the machine's shift (as_measured), the others the other way round: those three do not move
  * with the machine's references, and divided by their shift they gained the references' noise -
  * the handshake's pool 1.4 % as measured against 5.6 % on the d028bc4 series, the 1 MiB pool 2.6 %
  * against 6.6 % on the 65fdf93 series (results/data/nightly-series-65fdf93), where reads and writes
