@@ -744,8 +744,8 @@ static void test_modes_from_file(void)
  * and the fallback's device control block, each cell's best trial 2% under its p50, and throughput at
  * 4 MiB and 8 B at the full window in two native modes. slow[k] multiplies native mode k's write and
  * handshake (k = 3: the fallback's), fast[k] its best trial alone (a mode whose trials land slow but
- * one), win the full window's rate in both. */
-static void write_run_d(const char *path, int day, const double slow[4], const double fast[4], double win)
+ * one), win the full window's rate in both, lat the 8 B round trip of two native modes. */
+static void write_run_d(const char *path, int day, const double slow[4], const double fast[4], double win, double lat)
 {
     static const char *const modes[4][4] = {{"pinned", "async", "coop", "mapped"},
                                             {"pinned", "zerocopy", "noncoop", "managed"},
@@ -756,7 +756,14 @@ static void write_run_d(const char *path, int day, const double slow[4], const d
     CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
     snprintf(when, sizeof when, "2027-01-%02dT02:00:00Z", day);
     write_provenance(w, "D", when, "580.95");
-    CHECK(add_row(w, "latency", modes[0], 8, "us", 2.4 * (1 + noise())) == 0);
+    for (int k = 0; k < 2; k++) {
+        rb_row r;
+        double p50 = (k ? 2.6 : 2.4) * lat * (1 + noise());
+        fill_row(&r, "latency", modes[k], 8, "us", p50);
+        r.trial_p50_min = p50 * 0.98;
+        r.trial_p50_max = p50 * 1.02;
+        CHECK(h5out_append(w, &r, NULL, 0) == 0);
+    }
     for (int k = 0; k < 8; k++) {
         rb_row r;
         const int hs = k >= 4; /* the handshakes */
@@ -806,7 +813,7 @@ static void test_pooled_headlines(void)
     long long nruns;
     for (int day = 1; day <= 12; day++) {
         snprintf(path, sizeof path, "%s/D-day%02d.h5", g_work, day);
-        write_run_d(path, day, one, one, 1);
+        write_run_d(path, day, one, one, 1, 1);
         char *s = track(dir, path, &regr, &nruns);
         CHECK_MSG(regr == 0, "day %d: a regression in a quiet series:\n%s", day, s);
         if (day == 12) {
@@ -830,21 +837,21 @@ static void test_pooled_headlines(void)
      * the 2.5 % of the other pools, it would be), 40 % slower is. */
     struct {
         const char *name;
-        double slow[4], fast[4], win;
+        double slow[4], fast[4], win, lat;
         int kind, win_kind;
     } nights[] = {
-        {"one native mode's trials slow but one", {1.6, 1, 1, 1}, {1 / 1.6, 1, 1, 1}, 1, 0, -1},
-        {"the fallback's device control block as fast as native", {1, 1, 1, 0.0006}, {1, 1, 1, 0.9}, 1, 0, -1},
-        {"every native mode 12% slower", {1.12, 1.12, 1.12, 1}, {1, 1, 1, 1}, 1, 1, -1},
-        {"the full window 22.5% slower", {1, 1, 1, 1}, {1, 1, 1, 1}, 0.775, 0, 0},
-        {"the full window 40% slower", {1, 1, 1, 1}, {1, 1, 1, 1}, 0.60, 0, 1}};
+        {"one native mode's trials slow but one", {1.6, 1, 1, 1}, {1 / 1.6, 1, 1, 1}, 1, 1, 0, -1},
+        {"the fallback's device control block as fast as native", {1, 1, 1, 0.0006}, {1, 1, 1, 0.9}, 1, 1, 0, -1},
+        {"every native mode 12% slower", {1.12, 1.12, 1.12, 1}, {1, 1, 1, 1}, 1, 1.12, 1, -1},
+        {"the full window 22.5% slower", {1, 1, 1, 1}, {1, 1, 1, 1}, 0.775, 1, 0, 0},
+        {"the full window 40% slower", {1, 1, 1, 1}, {1, 1, 1, 1}, 0.60, 1, 0, 1}};
     static const char *const section[] = {"REGRESSIONS:", "improvements:", "watch:", "unchanged:"};
     for (size_t k = 0; k < sizeof nights / sizeof *nights; k++) {
         char copy[1120];
         snprintf(copy, sizeof copy, "%.1100s-%zu", dir, k);
         copy_history(dir, copy);
         snprintf(path, sizeof path, "%s/D-day13-%zu.h5", g_work, k);
-        write_run_d(path, 13, nights[k].slow, nights[k].fast, nights[k].win);
+        write_run_d(path, 13, nights[k].slow, nights[k].fast, nights[k].win, nights[k].lat);
         char *s = track(copy, path, &regr, &nruns);
         const char *judged = strstr(s, "REGRESSIONS:");
         int kind = pooled_kind(s, judged, "\n  cb_write/native-best ", section);
@@ -868,6 +875,17 @@ static void test_pooled_headlines(void)
         const char *tag = hh ? strstr(hh, "[judged as measured; beyond the machine shift ") : NULL;
         if (hk == 1)
             CHECK_MSG(tag && (!eol || tag < eol), "%s: the pooled handshake is not judged as measured:\n%s",
+                      nights[k].name, s);
+        /* So is the round trip's pool: every native 8 B round trip 12% slower is a regression of it. */
+        int lk = pooled_kind(s, judged, "\n  latency/native-best ", section);
+        CHECK_MSG(lk == nights[k].kind, "%s: latency/native-best is %d, not %d:\n%s", nights[k].name, lk,
+                  nights[k].kind, s);
+        const char *lh = judged ? strstr(judged, "\n  latency/native-best ") : NULL;
+        const char *leol = lh ? strchr(lh + 1, '\n') : NULL;
+        const char *ltag =
+            lh ? strstr(lh, "[best trial of 2 native cells] [judged as measured; beyond the machine shift ") : NULL;
+        if (lk == 1)
+            CHECK_MSG(ltag && (!leol || ltag < leol), "%s: the pooled round trip is not judged as measured:\n%s",
                       nights[k].name, s);
         free(s);
     }
