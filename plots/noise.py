@@ -13,7 +13,8 @@ Usage:
                                       figure, and the change a night could catch with it; then the
                                       pooled headline figures (track's native-best: the best trial of
                                       every mode but the fallback's device control block), their MAD,
-                                      standard deviation and worst night
+                                      standard deviation and worst night, as measured and with the
+                                      machine shift removed
   noise.py aa A.h5 B.h5               an A/A pair: median |change| of latency and throughput cells
                                       after the machine shift, for each candidate per-run figure; then
                                       the pair as README.md's opening table has it (the floor, native
@@ -261,7 +262,8 @@ def series(runs):
             s = mad(v)
             row.append(f"{pct(s)} ({100 * math.expm1(Z_NEED * s * math.sqrt(1 + math.pi / 2 / w)):.0f}%)")
         print(f"| {k} | " + " | ".join(row) + " |")
-    pooled_series(runs, shift, headline_cells(runs)[-2:])
+    hc = headline_cells(runs)
+    pooled_series(runs, shift, hc[:1] + hc[-2:])
 
 
 def pooled(run, family, size, window):
@@ -276,22 +278,35 @@ def pooled(run, family, size, window):
     return max(v) if family == "throughput" else min(v)
 
 
+# The pools track judges as measured (plots/track.c add_pooled_headlines): the round trip, the
+# handshake and the largest size's throughput; the others beyond the machine shift.
+AS_MEASURED = ("latency", "cb_handshake", "throughput-largest")
+
+
 def pooled_series(runs, shift, picks):
+    """picks: the headline cells whose pools to show besides the control-block ones: the smallest size's
+    round trip, the largest size's throughput, the smallest size's full window."""
     w = len(runs) - 1
-    print(f"\nPooled headline figures (track's native-best), machine shift removed: 1.4826 MAD, standard deviation "
-          f"and the worst night of the log figure; in brackets the change a night could catch with |z| {Z_NEED}, "
-          f"{w} baseline runs and the MAD as the noise:\n")
-    print("| figure | MAD | sd | worst night |")
-    print("| --- | --- | --- | --- |")
+    print(f"\nPooled headline figures (track's native-best), as measured and with the machine shift removed: "
+          f"1.4826 MAD, standard deviation and the worst night of the log figure; in brackets the change a night "
+          f"could catch with |z| {Z_NEED}, {w} baseline runs and the MAD as the noise; * the way track judges "
+          f"it:\n")
+    print("| figure | as measured: MAD | sd | worst night | shift removed: MAD | sd | worst night |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     cells = [(k.split("/")[0], int(k.split("/")[5]), int(k.split("/")[6])) for k in picks]
+    largest = max((sz for f, sz, _ in cells if f == "throughput"), default=None)
     for f, sz, win in [("cb_read", 0, 0), ("cb_write", 0, 0), ("cb_handshake", 0, 0)] + cells:
-        v = np.log([pooled(r, f, sz, win) for r in runs])
-        v = v + shift if f == "throughput" else v - shift
-        s, d = mad(v), v - np.nanmedian(v)
-        worst = d[np.nanargmax(np.abs(d))]
-        catch = 100 * math.expm1(Z_NEED * s * math.sqrt(1 + math.pi / 2 / w))
-        print(f"| {f}/native-best/{sz}/{win} | {pct(s)} ({catch:.0f}%) | {pct(float(np.nanstd(d, ddof=1)))} | "
-              f"{100 * math.expm1(worst):+.1f}% |")
+        raw = np.log([pooled(r, f, sz, win) for r in runs])
+        how = "throughput-largest" if f == "throughput" and sz == largest else f
+        cols = []
+        for k, v in enumerate((raw, raw + shift if f == "throughput" else raw - shift)):
+            s, d = mad(v), v - np.nanmedian(v)
+            worst = d[np.nanargmax(np.abs(d))]
+            catch = 100 * math.expm1(Z_NEED * s * math.sqrt(1 + math.pi / 2 / w))
+            star = "*" if (k == 0) == (how in AS_MEASURED) else ""
+            cols.append(f"{star}{pct(s)} ({catch:.0f}%) | {pct(float(np.nanstd(d, ddof=1)))} | "
+                        f"{100 * math.expm1(worst):+.1f}%")
+        print(f"| {f}/native-best/{sz}/{win} | " + " | ".join(cols) + " |")
 
 
 def aa(a, b):
