@@ -278,11 +278,6 @@ def pooled(run, family, size, window):
     return max(v) if family == "throughput" else min(v)
 
 
-# The pools track judges as measured (plots/track.c add_pooled_headlines): the round trip, the
-# handshake and the largest size's throughput; the others beyond the machine shift.
-AS_MEASURED = ("latency", "cb_handshake", "throughput-largest")
-
-
 def pooled_series(runs, shift, picks):
     """picks: the headline cells whose pools to show besides the control-block ones: the smallest size's
     round trip, the largest size's throughput, the smallest size's full window."""
@@ -297,13 +292,15 @@ def pooled_series(runs, shift, picks):
     largest = max((sz for f, sz, _ in cells if f == "throughput"), default=None)
     for f, sz, win in [("cb_read", 0, 0), ("cb_write", 0, 0), ("cb_handshake", 0, 0)] + cells:
         raw = np.log([pooled(r, f, sz, win) for r in runs])
-        how = "throughput-largest" if f == "throughput" and sz == largest else f
+        # track judges the round trip, handshake and largest size's throughput as measured, the others
+        # beyond the machine shift (plots/track.c add_pooled_headlines)
+        as_measured = f in ("latency", "cb_handshake") or (f == "throughput" and sz == largest)
         cols = []
         for k, v in enumerate((raw, raw + shift if f == "throughput" else raw - shift)):
             s, d = mad(v), v - np.nanmedian(v)
             worst = d[np.nanargmax(np.abs(d))]
             catch = 100 * math.expm1(Z_NEED * s * math.sqrt(1 + math.pi / 2 / w))
-            star = "*" if (k == 0) == (how in AS_MEASURED) else ""
+            star = "*" if (k == 0) == as_measured else ""
             cols.append(f"{star}{pct(s)} ({catch:.0f}%) | {pct(float(np.nanstd(d, ddof=1)))} | "
                         f"{100 * math.expm1(worst):+.1f}%")
         print(f"| {f}/native-best/{sz}/{win} | " + " | ".join(cols) + " |")

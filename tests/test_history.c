@@ -798,6 +798,14 @@ static int pooled_kind(const char *s, const char *judged, const char *cell, cons
     return kind;
 }
 
+/* Whether the line of cell (a "\n  name " prefix, its first in judged) carries tag. */
+static int line_tagged(const char *judged, const char *cell, const char *tag)
+{
+    const char *line = judged ? strstr(judged, cell) : NULL;
+    const char *eol = line ? strchr(line + 1, '\n') : NULL, *hit = line ? strstr(line, tag) : NULL;
+    return hit && (!eol || hit < eol);
+}
+
 /* Pooled headline figures: the control-block write is judged, besides each cell, on the best trial of
  * every native mode (cb_write/native-best), and the throughput at the largest size and at the smallest
  * size's full window likewise (the single cells are then no headline). A night
@@ -865,28 +873,23 @@ static void test_pooled_headlines(void)
             CHECK_MSG(wk == nights[k].win_kind, "%s: the pooled full window is %d, not %d:\n%s", nights[k].name, wk,
                       nights[k].win_kind, s);
         }
-        const char *hit = judged ? strstr(judged, "\n  cb_write/native-best ") : NULL;
         if (kind == 1)
-            CHECK_MSG(strstr(hit, "[headline] [best trial of 3 native cells] [as measured ") != NULL,
+            CHECK_MSG(line_tagged(judged, "\n  cb_write/native-best ",
+                                  "[headline] [best trial of 3 native cells] [as measured "),
                       "%s: not tagged:\n%s", nights[k].name, s);
         /* The handshake's pool is judged as measured, confirmed beyond the shift (add_pooled_headlines). */
-        const char *hh = judged ? strstr(judged, "\n  cb_handshake/native-best ") : NULL;
-        const char *eol = hh ? strchr(hh + 1, '\n') : NULL;
-        const char *tag = hh ? strstr(hh, "[judged as measured; beyond the machine shift ") : NULL;
         if (hk == 1)
-            CHECK_MSG(tag && (!eol || tag < eol), "%s: the pooled handshake is not judged as measured:\n%s",
-                      nights[k].name, s);
+            CHECK_MSG(
+                line_tagged(judged, "\n  cb_handshake/native-best ", "[judged as measured; beyond the machine shift "),
+                "%s: the pooled handshake is not judged as measured:\n%s", nights[k].name, s);
         /* So is the round trip's pool: every native 8 B round trip 12% slower is a regression of it. */
         int lk = pooled_kind(s, judged, "\n  latency/native-best ", section);
         CHECK_MSG(lk == nights[k].kind, "%s: latency/native-best is %d, not %d:\n%s", nights[k].name, lk,
                   nights[k].kind, s);
-        const char *lh = judged ? strstr(judged, "\n  latency/native-best ") : NULL;
-        const char *leol = lh ? strchr(lh + 1, '\n') : NULL;
-        const char *ltag =
-            lh ? strstr(lh, "[best trial of 2 native cells] [judged as measured; beyond the machine shift ") : NULL;
         if (lk == 1)
-            CHECK_MSG(ltag && (!leol || ltag < leol), "%s: the pooled round trip is not judged as measured:\n%s",
-                      nights[k].name, s);
+            CHECK_MSG(line_tagged(judged, "\n  latency/native-best ",
+                                  "[best trial of 2 native cells] [judged as measured; beyond the machine shift "),
+                      "%s: the pooled round trip is not judged as measured:\n%s", nights[k].name, s);
         free(s);
     }
 }
