@@ -806,6 +806,17 @@ static int line_tagged(const char *judged, const char *cell, const char *tag)
     return hit && (!eol || hit < eol);
 }
 
+/* Checks that night's pool on line cell (a "\n  name " prefix) is called want (pooled_kind) and, when it
+ * is a regression and tag is set, that its line carries tag. */
+static void check_pool(const char *night, const char *s, const char *judged, const char *const section[4],
+                       const char *cell, int want, const char *tag)
+{
+    const int kind = pooled_kind(s, judged, cell, section);
+    CHECK_MSG(kind == want, "%s: %s is %d, not %d:\n%s", night, cell + 3, kind, want, s);
+    if (kind == 1 && tag)
+        CHECK_MSG(line_tagged(judged, cell, tag), "%s: %s is not tagged %s:\n%s", night, cell + 3, tag, s);
+}
+
 /* Pooled headline figures: the control-block write is judged, besides each cell, on the best trial of
  * every native mode (cb_write/native-best), and the throughput at the largest size and at the smallest
  * size's full window likewise (the single cells are then no headline). A night
@@ -862,34 +873,17 @@ static void test_pooled_headlines(void)
         write_run_d(path, 13, nights[k].slow, nights[k].fast, nights[k].win, nights[k].lat);
         char *s = track(copy, path, &regr, &nruns);
         const char *judged = strstr(s, "REGRESSIONS:");
-        int kind = pooled_kind(s, judged, "\n  cb_write/native-best ", section);
-        CHECK_MSG(kind == nights[k].kind, "%s: cb_write/native-best is %d, not %d:\n%s", nights[k].name, kind,
-                  nights[k].kind, s);
-        int hk = pooled_kind(s, judged, "\n  cb_handshake/native-best ", section);
-        CHECK_MSG(hk == nights[k].kind, "%s: cb_handshake/native-best is %d, not %d:\n%s", nights[k].name, hk,
-                  nights[k].kind, s);
-        if (nights[k].win_kind >= 0) {
-            int wk = pooled_kind(s, judged, "\n  throughput/native-best/8 B/w4096 ", section);
-            CHECK_MSG(wk == nights[k].win_kind, "%s: the pooled full window is %d, not %d:\n%s", nights[k].name, wk,
-                      nights[k].win_kind, s);
-        }
-        if (kind == 1)
-            CHECK_MSG(line_tagged(judged, "\n  cb_write/native-best ",
-                                  "[headline] [best trial of 3 native cells] [as measured "),
-                      "%s: not tagged:\n%s", nights[k].name, s);
+        check_pool(nights[k].name, s, judged, section, "\n  cb_write/native-best ", nights[k].kind,
+                   "[headline] [best trial of 3 native cells] [as measured ");
         /* The handshake's pool is judged as measured, confirmed beyond the shift (add_pooled_headlines). */
-        if (hk == 1)
-            CHECK_MSG(
-                line_tagged(judged, "\n  cb_handshake/native-best ", "[judged as measured; beyond the machine shift "),
-                "%s: the pooled handshake is not judged as measured:\n%s", nights[k].name, s);
+        check_pool(nights[k].name, s, judged, section, "\n  cb_handshake/native-best ", nights[k].kind,
+                   "[judged as measured; beyond the machine shift ");
+        if (nights[k].win_kind >= 0)
+            check_pool(nights[k].name, s, judged, section, "\n  throughput/native-best/8 B/w4096 ", nights[k].win_kind,
+                       NULL);
         /* So is the round trip's pool: every native 8 B round trip 12% slower is a regression of it. */
-        int lk = pooled_kind(s, judged, "\n  latency/native-best ", section);
-        CHECK_MSG(lk == nights[k].kind, "%s: latency/native-best is %d, not %d:\n%s", nights[k].name, lk,
-                  nights[k].kind, s);
-        if (lk == 1)
-            CHECK_MSG(line_tagged(judged, "\n  latency/native-best ",
-                                  "[best trial of 2 native cells] [judged as measured; beyond the machine shift "),
-                      "%s: the pooled round trip is not judged as measured:\n%s", nights[k].name, s);
+        check_pool(nights[k].name, s, judged, section, "\n  latency/native-best ", nights[k].kind,
+                   "[best trial of 2 native cells] [judged as measured; beyond the machine shift ");
         free(s);
     }
 }
