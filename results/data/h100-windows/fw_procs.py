@@ -15,9 +15,13 @@ from collections import defaultdict
 import numpy as np
 
 
-def mad(v):
-    l = np.log(np.asarray(v, float))
+def log_mad(l):
+    """1.4826 MAD of values already in log space, as a %."""
     return 100 * 1.4826 * np.median(np.abs(l - np.median(l)))
+
+
+def mad(v):
+    return log_mad(np.log(np.asarray(v, float)))
 
 
 def pooled(rs, k):
@@ -82,10 +86,9 @@ def against_wall(procs, pmed, wall):
     A = np.vstack([lw, np.ones_like(lw)]).T
     coef = np.linalg.lstsq(A, fig, rcond=None)[0]
     res = fig - A @ coef
-    sp = lambda x: 100 * 1.4826 * np.median(np.abs(x - np.median(x)))
     print(f"\nthe median of a process's trials against its wall time ({len(have)} processes, "
           f"{min(np.exp(lw)) / 1000:.1f}-{max(np.exp(lw)) / 1000:.1f} s): correlation {np.corrcoef(fig, lw)[0, 1]:.2f}, "
-          f"slope {coef[0]:.2f}; spread {sp(fig):.1f} % as measured, {sp(res):.1f} % with the wall time regressed out")
+          f"slope {coef[0]:.2f}; spread {log_mad(fig):.1f} % as measured, {log_mad(res):.1f} % with the wall time regressed out")
 
 
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"]
