@@ -22,12 +22,13 @@
 #include "run_header.h"
 #include "run_label.h"
 #include "sweep.h"
+#include "window_procs.h"
 #include "wsl.h"
 
 /* What the command line says, before anything is checked. */
 typedef struct run_args {
     const char *preset, *modes, *sizes, *output, *backend, *cpu_list, *windows, *inject, *platform;
-    int device, force, quiet, report, trials, lock_clocks, workers, cb_batch;
+    int device, force, quiet, report, trials, lock_clocks, workers, cb_batch, window_procs;
     uint32_t seed;
     double timeout_s, lifetime_s, warmup_s; /* lifetime_s 0: not given */
     unsigned long long pinned_ceiling, pinned_max;
@@ -49,6 +50,8 @@ typedef struct run_plan {
     wsl_info wsl;
     lifetime_choice life;
     char path[1024];
+    char procs_text[16][64];    /* the values of procs_args */
+    const char *procs_args[40]; /* what each process of --window-procs gets (run_procs_args), NULL-ended */
 } run_plan;
 
 /* Where the host threads run, and the warning when there are too few CPUs for them (placement.h). */
@@ -232,6 +235,11 @@ static void usage_run(FILE *f)
                "                      probe up to --pinned-max; none on the CPU backend)\n"
                "  --pinned-max BYTES  measure the pinned-memory ceiling up to BYTES first (default 8G when\n"
                "                      --platform-limits needs it) and record it in the provenance\n"
+               "  --window-procs K    after the sweep, measure the smallest size's full window again in K fresh\n"
+               "                      processes, one after another (a quick run of the four native zero-copy\n"
+               "                      modes each, this run's backend, device, CPUs and switches): each process\n"
+               "                      draws its own level of that rate, so its cells (throughput_procs) are the\n"
+               "                      median of K (default 0: none; `make nightly` uses 24)\n"
                "  --report            write the report next to the results file afterwards\n"
                "  --quiet             no progress on stderr\n"
                "Exit status: 0 every cell ok or recorded unsupported/invalid; 1 a failed cell, an error or an\n"
@@ -273,7 +281,8 @@ enum {
     OPT_FORCE,
     OPT_QUIET,
     OPT_REPORT,
-    OPT_CB_BATCH
+    OPT_CB_BATCH,
+    OPT_WINDOW_PROCS
 };
 
 static const struct option run_opts[] = {CLI_OPT_HELP,
@@ -300,6 +309,7 @@ static const struct option run_opts[] = {CLI_OPT_HELP,
                                          {"quiet", no_argument, NULL, OPT_QUIET},
                                          {"report", no_argument, NULL, OPT_REPORT},
                                          {"cb-batch", required_argument, NULL, OPT_CB_BATCH},
+                                         {"window-procs", required_argument, NULL, OPT_WINDOW_PROCS},
                                          CLI_RING_SWITCH_OPTS,
                                          {NULL, 0, NULL, 0}};
 
@@ -330,6 +340,7 @@ static int run_option(int c, const char *v, run_args *a)
     case OPT_QUIET: a->quiet = 1; break;
     case OPT_REPORT: a->report = 1; break;
     case OPT_CB_BATCH: a->cb_batch = (int)cli_parse_long("--cb-batch", v, 1, 1024); break;
+    case OPT_WINDOW_PROCS: a->window_procs = (int)cli_parse_long("--window-procs", v, 0, WINDOW_PROCS_MAX); break;
     default:
         if (!cli_ring_switch(c, &a->sw))
             return CLI_EXIT_USAGE;
@@ -459,6 +470,75 @@ static void run_pinned_policy(const run_args *a, run_plan *p)
     p->o.limits = a->platform ? l : NULL;
 }
 
+/* The options each process of --window-procs gets: what this run was told that changes what the ring
+ * measures (the backend as resolved, device, timeouts, CPUs, workers, the ring's switches, injected
+ * costs, platform limits and their ceiling, warm-up); the leg adds preset, modes, size, window, trials,
+ * seed and file (bench/window_procs.c). Not --lock-clocks: this process holds the lock meanwhile. */
+static void run_procs_args(const run_args *a, run_plan *p)
+{
+    size_t n = 0, v = 0;
+    const char **out = p->procs_args;
+#define ARG(s) (out[n++] = (s))
+#define VAL(...) (snprintf(p->procs_text[v], sizeof p->procs_text[v], __VA_ARGS__), out[n++] = p->procs_text[v++])
+    ARG("--backend");
+    ARG(ring_backend_name(p->o.backend));
+    ARG("--device");
+    VAL("%d", a->device);
+    ARG("--timeout");
+    VAL("%.17g", a->timeout_s);
+    ARG("--warmup");
+    VAL("%.17g", a->warmup_s);
+    if (a->lifetime_s > 0) {
+        ARG("--max-lifetime");
+        VAL("%.17g", a->lifetime_s);
+    }
+    if (a->cpu_list) {
+        ARG("--cpu");
+        ARG(a->cpu_list);
+    }
+    if (a->workers >= 0) {
+        ARG("--workers");
+        VAL("%d", a->workers);
+    }
+    if (!a->sw.pin)
+        ARG("--no-pin");
+    if (!a->sw.early_take)
+        ARG("--no-early-take");
+    if (!a->sw.leader_reply)
+        ARG("--no-leader-reply");
+    if (a->sw.stream_ops)
+        ARG("--stream-ops");
+    if (!a->sw.early_replies)
+        ARG("--no-early-replies");
+    if (a->sw.shortcuts_busy)
+        ARG("--shortcuts-busy");
+    if (a->sw.post_max >= 0) {
+        ARG("--post-max");
+        VAL("%ld", a->sw.post_max);
+    }
+    if (a->sw.verify_split >= 0) {
+        ARG("--verify-split");
+        VAL("%ld", a->sw.verify_split);
+    }
+    if (a->inject) {
+        ARG("--inject-call-us");
+        ARG(a->inject);
+    }
+    if (a->platform) {
+        ARG("--platform-limits");
+        ARG(a->platform);
+        if (p->limits.pinned_ceiling) { /* as this run applied it: measured once, not by each process */
+            ARG("--pinned-ceiling");
+            VAL("%llu", (unsigned long long)p->limits.pinned_ceiling);
+        }
+    }
+#undef ARG
+#undef VAL
+    out[n] = NULL;
+    p->o.window_procs = a->window_procs;
+    p->o.window_procs_args = p->procs_args;
+}
+
 /* What the command line means here. Returns 0, or the exit status. */
 static int run_policy(run_args *a, run_plan *p)
 {
@@ -487,6 +567,7 @@ static int run_policy(run_args *a, run_plan *p)
     if ((rc = run_check_device(a, p)) != 0)
         return rc;
     run_pinned_policy(a, p);
+    run_procs_args(a, p);
     if (a->output)
         snprintf(p->path, sizeof p->path, "%s", a->output);
     else
@@ -532,6 +613,7 @@ static int run_write_provenance(h5out *w, const run_args *a, run_plan *p)
         h5out_attr_str(w, RB_H5_PROVENANCE, "leader_reply", a->sw.leader_reply ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "stream_ops", a->sw.stream_ops ? "on" : "off") != 0 ||
         h5out_attr_f64(w, RB_H5_PROVENANCE, "cb_batch", (double)a->cb_batch) != 0 ||
+        h5out_attr_i64(w, RB_H5_PROVENANCE, "window_procs", a->window_procs) != 0 ||
         h5out_attr_f64(w, RB_H5_PROVENANCE, "post_max", (double)cli_post_max(&a->sw)) != 0 ||
         h5out_attr_f64(w, RB_H5_PROVENANCE, "verify_split", (double)cli_verify_split(&a->sw)) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_replies", a->sw.early_replies ? "on" : "off") != 0 ||

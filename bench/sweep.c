@@ -19,6 +19,7 @@
 #include "stats.h"
 #include "timing.h"
 #include "verdict.h"
+#include "window_procs.h"
 
 /* --- the state of a run ---------------------------------------------------------------------------- */
 
@@ -252,18 +253,14 @@ static int cell_trial_of(const trial_part *p, cell_trial *ct, rb_trial *t)
     return 0;
 }
 
-/* Writes one part of a finished trial to /trials (with its samples and conditions) and keeps it for
- * its cell. */
-static int record_part(sweep *sw, size_t step, const plan_unit *u, size_t part_index, const trial_part *p,
-                       const trial_cond *c0, const trial_cond *c1)
+/* Writes trial t (part p's row, its figures filled here) to /trials with its samples and keeps them
+ * for cell c (of mode `mode`, -1 for a baseline). Returns 0, or -1 with sw->err. */
+static int keep_part(sweep *sw, cell *c, int mode, const trial_part *p, rb_trial *t)
 {
-    cell *c = CELL(sw, sw->plan.steps[step].unit, part_index);
-    rb_trial t;
     cell_trial ct;
-    trial_row(sw, step, u, part_index, p, c0, c1, &t);
-    if (cell_trial_of(p, &ct, &t) != 0)
+    if (cell_trial_of(p, &ct, t) != 0)
         goto oom;
-    if (h5out_append_trial(sw->w, &t, p->s.us, p->s.n) != 0) {
+    if (h5out_append_trial(sw->w, t, p->s.us, p->s.n) != 0) {
         free(ct.sorted);
         snprintf(sw->err, sw->errlen, "writing the results file: %s", h5out_error(sw->w));
         return -1;
@@ -278,7 +275,7 @@ static int record_part(sweep *sw, size_t step, const plan_unit *u, size_t part_i
     if (!c->used) {
         c->used = 1;
         c->fam = p->fam;
-        c->mode = u->mode;
+        c->mode = mode;
         c->size = p->size;
         c->window = p->window;
     }
@@ -286,6 +283,16 @@ static int record_part(sweep *sw, size_t step, const plan_unit *u, size_t part_i
 oom:
     snprintf(sw->err, sw->errlen, "out of memory");
     return -1;
+}
+
+/* Writes one part of a finished trial to /trials (with its samples and conditions) and keeps it for
+ * its cell. */
+static int record_part(sweep *sw, size_t step, const plan_unit *u, size_t part_index, const trial_part *p,
+                       const trial_cond *c0, const trial_cond *c1)
+{
+    rb_trial t;
+    trial_row(sw, step, u, part_index, p, c0, c1, &t);
+    return keep_part(sw, CELL(sw, sw->plan.steps[step].unit, part_index), u->mode, p, &t);
 }
 
 /* Runs step `step` of the plan: conditions, the trial, conditions, its parts recorded. */
@@ -420,7 +427,7 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
             snprintf(sw->err, sw->errlen, "out of memory computing an interval");
             return -1;
         }
-        row.msgs_per_s = c->fam == RB_FAM_THROUGHPUT ? mps / (double)ok : NAN;
+        row.msgs_per_s = c->fam == RB_FAM_THROUGHPUT || c->fam == RB_FAM_THROUGHPUT_PROCS ? mps / (double)ok : NAN;
         if (ncalls > 0) {
             for (int k = 0; k < RB_CALL_KIND_COUNT; k++)
                 calls[k] /= ncalls;
@@ -453,6 +460,17 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
     return emit(sw, &row);
 }
 
+/* Frees a cell's samples and marks it unused. */
+static void cell_free(cell *c)
+{
+    for (size_t i = 0; i < c->nt; i++)
+        free(c->t[i].sorted);
+    free(c->t);
+    c->t = NULL;
+    c->nt = 0;
+    c->used = 0;
+}
+
 /* Writes the rows of every cell of group g that has trials, in unit order (baselines first, so the
  * ring rows can refer to them), and frees their samples. */
 static int emit_group(sweep *sw, int g)
@@ -465,12 +483,7 @@ static int emit_group(sweep *sw, int g)
             if (!c->used)
                 continue;
             int rc = cell_emit(sw, c, (int32_t)(u * RB_TRIAL_MAX_PARTS + p));
-            for (size_t i = 0; i < c->nt; i++)
-                free(c->t[i].sorted);
-            free(c->t);
-            c->t = NULL;
-            c->nt = 0;
-            c->used = 0;
+            cell_free(c);
             if (rc < 0)
                 return -1;
         }
@@ -519,6 +532,101 @@ static int emit_not_run(sweep *sw, const probe_caps *caps, unsigned char *runnab
         }
     }
     return 0;
+}
+
+/* --- the full-window leg (window_procs.h) ------------------------------------------------------------ */
+
+/* Process i's outcome for its k-th mode as trial i of cell c (cell_id, mode): its best trial's row, with
+ * that trial's figure as its one sample. Returns 0, or -1 with sw->err. */
+static int record_proc(sweep *sw, cell *c, int32_t cell_id, int mode, int i, const window_procs_proc *pr, size_t k)
+{
+    rb_trial t = pr->t[k];
+    trial_part p;
+    memset(&p, 0, sizeof p);
+    double v = pr->gbps[k];
+    const int ok = strcmp(t.status, RB_STATUS_OK) == 0 && isfinite(v);
+    p.fam = RB_FAM_THROUGHPUT_PROCS;
+    p.size = sw->o->sizes.v[0];
+    p.window = (uint32_t)t.window;
+    p.status = ok                                             ? RB_STATUS_OK
+               : strcmp(t.status, RB_STATUS_UNSUPPORTED) == 0 ? RB_STATUS_UNSUPPORTED
+                                                              : RB_STATUS_FAILED;
+    set(p.reason, sizeof p.reason, ok ? "" : t.reason);
+    if (ok) {
+        p.s.us = &v;
+        p.s.n = 1;
+    }
+    p.s.why = STATS_CONTINUE;
+    p.s.elapsed_s = isfinite(t.part_s) ? t.part_s : 0;
+    p.msgs_per_s = ok ? t.msgs_per_s : NAN;
+    p.messages = t.messages;
+    p.lost = t.lost;
+    p.duplicated = t.duplicated;
+    p.corrupted = t.corrupted;
+    p.kernel_errors = t.kernel_errors;
+    for (int q = 0; q < RB_CALL_KIND_COUNT; q++)
+        p.calls[q] = NAN;
+    p.payload_s = NAN;
+    t.cell_id = cell_id;
+    set(t.family, sizeof t.family, rb_family_name(p.fam));
+    set_mode(t.host_mem, t.xfer, t.launch, t.ctrl, mode);
+    t.size_bytes = p.size;
+    t.trial = i;
+    t.seq = (int32_t)(sw->plan.nsteps + (size_t)i);
+    set(t.status, sizeof t.status, p.status);
+    set(t.reason, sizeof t.reason, p.reason);
+    t.n = p.s.n;
+    /* When it ran within the child, counted from the parent's start; the child's whole run if unknown. */
+    t.t_start_s = (double)(pr->start_ns - sw->t_start) * 1e-9 + (isfinite(t.t_start_s) ? t.t_start_s : 0);
+    if (!ok)
+        t.elapsed_s = pr->wall_s;
+    return keep_part(sw, c, mode, &p, &t);
+}
+
+/* The leg: o->window_procs child processes, each one trial of the four cells, then their rows.
+ * Returns 0, 1 when interrupted (the completed processes' trials and rows are written), -1 on error. */
+static int run_procs(sweep *sw)
+{
+    const sweep_opts *o = sw->o;
+    int modes[WINDOW_PROCS_MODES];
+    const size_t nm = window_procs_modes(modes);
+    cell cells[WINDOW_PROCS_MODES];
+    memset(cells, 0, sizeof cells);
+    const int32_t id0 = (int32_t)(sw->plan.nunits * RB_TRIAL_MAX_PARTS);
+    const window_procs_cfg wc = {o->window_procs, o->window_procs_args, o->sizes.v[0], o->seed, sw->stop};
+    char dir[1024], why[RB_REASON_LEN];
+    if (window_procs_dir(dir, sizeof dir, why, sizeof why) != 0) { /* a failed row per mode, saying why */
+        for (size_t k = 0; k < nm; k++) {
+            rb_row row;
+            row_init(sw, &row, RB_FAM_THROUGHPUT_PROCS, modes[k], o->sizes.v[0], 0);
+            row_status(&row, RB_STATUS_FAILED, why);
+            if (emit(sw, &row) < 0)
+                return -1;
+        }
+        return 0;
+    }
+    int rc = 0;
+    for (int i = 0; i < o->window_procs && rc == 0; i++) {
+        char what[96];
+        snprintf(what, sizeof what, "full window in fresh processes: %d/%d", i + 1, o->window_procs);
+        progress(sw, what);
+        window_procs_proc pr;
+        if (window_procs_one(&wc, dir, i, &pr) == 1) {
+            rc = 1;
+            break;
+        }
+        for (size_t k = 0; k < nm && rc == 0; k++)
+            if (record_proc(sw, &cells[k], id0 + (int32_t)k, modes[k], i, &pr, k) != 0)
+                rc = -1;
+        sw->res->units_done++;
+    }
+    window_procs_dir_remove(dir);
+    for (size_t k = 0; k < nm; k++) {
+        if (cells[k].used && rc >= 0 && cell_emit(sw, &cells[k], id0 + (int32_t)k) < 0)
+            rc = -1;
+        cell_free(&cells[k]);
+    }
+    return rc;
 }
 
 /* --- the sweep ------------------------------------------------------------------------------------ */
@@ -603,7 +711,7 @@ int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile si
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
-    res->units_total = sw.plan.nsteps;
+    res->units_total = sw.plan.nsteps + (size_t)(o->window_procs > 0 ? o->window_procs : 0);
     if (rc == 0 && o->warmup_timeout_s > 0 && o->backend == RING_BACKEND_CUDA) {
         progress(&sw, "warming up the GPU");
         trial_warmup(&sw.tc, o->clocks, o->warmup_timeout_s, &res->warmup_s, &res->warmup_sm_mhz,
@@ -616,6 +724,8 @@ int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile si
     for (int g = 0; g < sw.plan.ngroups && rc >= 0; g++)
         if (emit_group(&sw, g) < 0)
             rc = -1;
+    if (rc == 0 && o->window_procs > 0 && o->sizes.n > 0)
+        rc = run_procs(&sw);
     if (rc == 0)
         progress(&sw, "done");
     if (sw.tty && !o->quiet)

@@ -87,6 +87,8 @@ typedef struct sweep_opts {
     uint32_t verify_split;         /* ring_config.verify_split (--verify-split) */
     size_t cb_batch;               /* trial_cfg.cb_batch (--cb-batch; 0 or 1: one operation per sample) */
     const platform_limits *limits; /* --platform-limits (harness/platform_limits.h), or NULL */
+    int window_procs;              /* --window-procs: processes of the full-window leg (window_procs.h); 0 none */
+    const char *const *window_procs_args; /* the options each of them gets, NULL-terminated */
 } sweep_opts;
 
 typedef struct sweep_result {
@@ -99,7 +101,8 @@ typedef struct sweep_result {
     double warmup_s, warmup_sm_mhz, warmup_target_mhz; /* what the GPU warm-up did; NaN if none */
 } sweep_result;
 
-/* Runs the sweep, appending trials and rows to w. Returns 0 when it ran to the end (some rows may
+/* Runs the sweep, appending trials and rows to w; then, with o->window_procs, the full-window leg
+ * (window_procs.h), its trials and rows appended the same way. Returns 0 when it ran to the end (some rows may
  * be failed: see res), 1 when *stop was raised (every completed trial and the rows of every cell
  * with one are written), -1 when the results file could not be written (err says why). */
 int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile sig_atomic_t *stop, sweep_result *res,

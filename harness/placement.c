@@ -14,7 +14,9 @@
 #include <sys/resource.h>
 
 static placement_cfg g_place;
-static int g_place_set; /* placement_init ran (main, before any thread starts) */
+static int g_place_set;   /* placement_init ran (main, before any thread starts) */
+static cpu_set_t g_mask0; /* the calling thread's mask before placement_init pinned it */
+static int g_mask0_set;
 static pthread_once_t g_place_once = PTHREAD_ONCE_INIT;
 
 static void place_default(void);
@@ -93,6 +95,18 @@ int placement_pin_self(int cpu)
     return 0;
 }
 
+int placement_unpin_self(void)
+{
+    if (!g_mask0_set)
+        return 0;
+    int rc = pthread_setaffinity_np(pthread_self(), sizeof g_mask0, &g_mask0);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    return 0;
+}
+
 void placement_limit_workers(int max)
 {
     pthread_once(&g_place_once, place_default);
@@ -135,6 +149,8 @@ int placement_init(const char *cpu_list, int pin, char *err, size_t errlen)
     placement_cfg p;
     int mask[RB_PLACE_MAX_CPUS];
     memset(&p, 0, sizeof p);
+    if (!g_mask0_set && pthread_getaffinity_np(pthread_self(), sizeof g_mask0, &g_mask0) == 0)
+        g_mask0_set = 1;
     int nmask = mask_cpus(mask, RB_PLACE_MAX_CPUS);
     if (cpu_list != NULL) {
         p.ncpus = placement_parse_list(cpu_list, p.cpus, RB_PLACE_MAX_CPUS, err, errlen);

@@ -47,6 +47,11 @@ const placement_cfg *placement_get(void);
 /* Pins the calling thread to cpu (-1: leaves it alone). Returns 0 or -1 (errno). */
 int placement_pin_self(int cpu);
 
+/* Gives the calling thread back the CPU mask it had before placement_init pinned it (nothing when
+ * placement_init did not run), so that a process it starts inherits the whole mask, not the poller's
+ * one CPU (run --window-procs). Returns 0 or -1 (errno). */
+int placement_unpin_self(void);
+
 /* Called first by a thread that plays the kernel on the CPU (the CPU backend's ring thread, the CPU
  * floor's partner): when the run pins, onto kernel_cpu, so it never inherits the poller's CPU from
  * the thread that created it. Both CPU-side partners of a measurement thus share one placement rule. */

@@ -84,7 +84,9 @@
     X(CALL_EVENT_QUERY_DONE, "call_event_query_done", "us", "per-call cost: cudaEventQuery on a completed event")      \
     X(CALL_LAUNCH_EMPTY, "call_launch_empty", "us",                                                                    \
       "per-call cost: launch of an empty kernel (1 x 1), not waited for")                                              \
-    X(CALL_LAUNCH_SYNC, "call_launch_sync", "us", "per-call cost: launch of an empty kernel + cudaStreamSynchronize")
+    X(CALL_LAUNCH_SYNC, "call_launch_sync", "us", "per-call cost: launch of an empty kernel + cudaStreamSynchronize")  \
+    X(THROUGHPUT_PROCS, "throughput_procs", "GB/s",                                                                    \
+      "the smallest size's full window, one trial per fresh process (run --window-procs): its best of 3 trials")
 
 typedef enum rb_family {
 #define RB_FAMILY_ENUM(e, name, unit, doc) RB_FAM_##e,

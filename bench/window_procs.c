@@ -1,0 +1,290 @@
+/* window_procs.c - the full window in fresh processes (window_procs.h). Exercised by tests/cli_test.sh
+ * ("procs": a CPU-backend run with --window-procs, its cells and trials checked, and an interrupted
+ * leg) and by every `make nightly`. */
+#define _GNU_SOURCE /* mkdtemp, readlink */
+#include "window_procs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "h5in.h"
+#include "modes.h"
+#include "placement.h"
+#include "timing.h"
+
+extern char **environ;
+
+size_t window_procs_modes(int idx[WINDOW_PROCS_MODES])
+{
+    size_t k = 0;
+    for (size_t i = 0; i < RB_MODE_COUNT && k < WINDOW_PROCS_MODES; i++) {
+        mode_spec m = mode_at(i);
+        if (m.v[RB_AXIS_HOST] == RB_HOST_PINNED && m.v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY &&
+            (m.v[RB_AXIS_CTRL] == RB_CTRL_MAPPED || m.v[RB_AXIS_CTRL] == RB_CTRL_MANAGED))
+            idx[k++] = (int)i;
+    }
+    return k;
+}
+
+int window_procs_dir(char *dir, size_t n, char *err, size_t errlen)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, n, "%s/ringbench-procs-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    if (mkdtemp(dir))
+        return 0;
+    snprintf(err, errlen, "cannot create a folder for the window leg's processes (%s): %s", dir, strerror(errno));
+    return -1;
+}
+
+void window_procs_dir_remove(const char *dir)
+{
+    char path[1200];
+    for (int i = 0; i < WINDOW_PROCS_MAX; i++) {
+        snprintf(path, sizeof path, "%s/p%04d.h5", dir, i);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/p%04d.h5.partial", dir, i);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/p%04d.log", dir, i);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+static void copy_text(char *dst, size_t n, const char *src)
+{
+    size_t len = src ? strlen(src) : 0;
+    if (len >= n)
+        len = n - 1;
+    memcpy(dst, src ? src : "", len);
+    dst[len] = '\0';
+}
+
+/* The last non-empty line of a log (at most n - 1 characters of it), or "" when there is none. */
+static void last_line(const char *log, char *out, size_t n)
+{
+    out[0] = '\0';
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0])
+            copy_text(out, n, line);
+    }
+    fclose(f);
+}
+
+/* Every mode of *out failed (or unsupported) for the same reason. */
+static void all_modes(window_procs_proc *out, const char *status, const char *reason)
+{
+    for (int k = 0; k < WINDOW_PROCS_MODES; k++) {
+        copy_text(out->t[k].status, sizeof out->t[k].status, status);
+        copy_text(out->t[k].reason, sizeof out->t[k].reason, reason);
+        out->gbps[k] = NAN;
+    }
+}
+
+static int same_mode(const char *host, const char *xfer, const char *launch, const char *ctrl, const mode_spec *m)
+{
+    return strcmp(host, mode_axis_value(RB_AXIS_HOST, m->v[RB_AXIS_HOST])) == 0 &&
+           strcmp(xfer, mode_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER])) == 0 &&
+           strcmp(launch, mode_axis_value(RB_AXIS_LAUNCH, m->v[RB_AXIS_LAUNCH])) == 0 &&
+           strcmp(ctrl, mode_axis_value(RB_AXIS_CTRL, m->v[RB_AXIS_CTRL])) == 0;
+}
+
+/* Mode k of the child's file r into out: its widest-window throughput row at the size, and the best of
+ * that row's ok trials; the messages of every trial of the mode. */
+static void read_mode(const h5in *r, uint32_t size, int index, int k, const mode_spec *m, window_procs_proc *out)
+{
+    rb_trial *t = &out->t[k];
+    long row = -1;
+    for (size_t i = 0; i < h5in_nrows(r); i++) {
+        const rb_row *x = h5in_row(r, i);
+        if (strcmp(x->family, "throughput") == 0 && x->size_bytes == size &&
+            same_mode(x->host_mem, x->xfer, x->launch, x->ctrl, m) &&
+            (row < 0 || x->window > h5in_row(r, (size_t)row)->window))
+            row = (long)i;
+    }
+    out->gbps[k] = NAN;
+    if (row < 0) {
+        copy_text(t->status, sizeof t->status, RB_STATUS_FAILED);
+        snprintf(t->reason, sizeof t->reason, "process %d wrote no full-window row for this mode", index);
+        return;
+    }
+    const rb_row *x = h5in_row(r, (size_t)row);
+    const size_t *idx;
+    const size_t nt = h5in_row_trials(r, (size_t)row, &idx);
+    long best = -1;
+    for (size_t i = 0; i < nt && strcmp(x->status, RB_STATUS_OK) == 0; i++) {
+        const rb_trial *y = h5in_trial(r, idx[i]);
+        if (strcmp(y->status, RB_STATUS_OK) == 0 && isfinite(y->p50) && y->p50 > 0 &&
+            (best < 0 || y->p50 > h5in_trial(r, idx[best])->p50))
+            best = (long)i;
+    }
+    if (best >= 0) {
+        *t = *h5in_trial(r, idx[best]); /* its conditions; ids, family, round and seq are the caller's */
+        out->gbps[k] = t->p50;
+    } else {
+        copy_text(t->status, sizeof t->status,
+                  strcmp(x->status, RB_STATUS_OK) == 0 ? RB_STATUS_FAILED
+                  : strcmp(x->status, RB_STATUS_UNSUPPORTED) == 0 || strcmp(x->status, RB_STATUS_INVALID) == 0
+                      ? RB_STATUS_UNSUPPORTED
+                      : RB_STATUS_FAILED);
+        snprintf(t->reason, sizeof t->reason, "process %d: %.150s", index,
+                 x->reason[0] ? x->reason : "no ok trial of the full window");
+    }
+    t->window = x->window;
+    t->messages = t->lost = t->duplicated = t->corrupted = t->kernel_errors = 0;
+    for (size_t i = 0; i < h5in_ntrials(r); i++) {
+        const rb_trial *y = h5in_trial(r, i);
+        if (!same_mode(y->host_mem, y->xfer, y->launch, y->ctrl, m))
+            continue;
+        t->messages += y->messages;
+        t->lost += y->lost;
+        t->duplicated += y->duplicated;
+        t->corrupted += y->corrupted;
+        t->kernel_errors += y->kernel_errors;
+    }
+    if (best >= 0 && (t->lost || t->duplicated || t->corrupted || t->kernel_errors)) {
+        copy_text(t->status, sizeof t->status, RB_STATUS_FAILED);
+        snprintf(t->reason, sizeof t->reason, "process %d: verification failed in its trials of this mode", index);
+        out->gbps[k] = NAN;
+    }
+}
+
+/* Starts the child with its output in log; returns its pid, or -1 (errno). */
+static pid_t spawn(char *const *argv, const char *log)
+{
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0)
+        return -1;
+    pid_t pid = -1;
+    int rc = posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (rc == 0)
+        rc = posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (rc == 0)
+        rc = posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+    if (rc == 0)
+        rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    return pid;
+}
+
+/* Waits for pid; when *stop is raised meanwhile, passes SIGINT on once. Returns its wait status, or -1. */
+static int wait_child(pid_t pid, volatile sig_atomic_t *stop)
+{
+    int st, passed = 0;
+    for (;;) {
+        if (waitpid(pid, &st, 0) == pid)
+            return st;
+        if (errno != EINTR)
+            return -1;
+        if (stop && *stop && !passed) {
+            kill(pid, SIGINT);
+            passed = 1;
+        }
+    }
+}
+
+/* A trial row whose conditions are unknown (NaN, -1), for a child that gave none. */
+static void unknown_trial(rb_trial *t)
+{
+    memset(t, 0, sizeof *t);
+    t->p50 = t->ci_lo = t->ci_hi = t->mean = t->msgs_per_s = t->t_start_s = t->elapsed_s = NAN;
+    t->cpu_start = t->cpu_end = -1;
+    t->ctx_switches = -1;
+    t->sm_mhz_start = t->sm_mhz_end = t->mem_mhz_start = t->mem_mhz_end = NAN;
+    t->part_s = t->payload_s = t->steal_ms = t->cpu_steal_ms = t->max_steal_ms = t->irq_ms = t->others_ms = NAN;
+    t->minflt = t->majflt = t->proc_ctx_switches = -1;
+}
+
+int window_procs_one(const window_procs_cfg *c, const char *dir, int index, window_procs_proc *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int k = 0; k < WINDOW_PROCS_MODES; k++)
+        unknown_trial(&out->t[k]);
+    out->exit_status = -1;
+    out->wall_s = NAN;
+    char self[1024], path[1200], log[1200], size[32], seed[32], why[RB_REASON_LEN], tail[120];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) {
+        snprintf(why, sizeof why, "process %d: cannot find this program (/proc/self/exe): %s", index, strerror(errno));
+        all_modes(out, RB_STATUS_FAILED, why);
+        return 0;
+    }
+    self[len] = '\0';
+    snprintf(path, sizeof path, "%s/p%04d.h5", dir, index);
+    snprintf(log, sizeof log, "%s/p%04d.log", dir, index);
+    snprintf(size, sizeof size, "%u", (unsigned)c->size);
+    snprintf(seed, sizeof seed, "%u", (unsigned)(c->seed + (uint32_t)index));
+    const char *tail_args[] = {"--preset", "quick", "--modes",  "host=pinned,xfer=zerocopy,ctrl=mapped|managed",
+                               "--sizes",  size,    "--window", "cap",
+                               "--trials", "3",     "--quiet",  "--force",
+                               "--seed",   seed,    "-o",       path};
+    size_t nargs = 0;
+    while (c->args && c->args[nargs])
+        nargs++;
+    const size_t ntail = sizeof tail_args / sizeof *tail_args;
+    char **argv = calloc(2 + nargs + ntail + 1, sizeof *argv);
+    if (!argv) {
+        all_modes(out, RB_STATUS_FAILED, "out of memory starting a process");
+        return 0;
+    }
+    size_t a = 0;
+    argv[a++] = self;
+    argv[a++] = "run";
+    for (size_t i = 0; i < nargs; i++)
+        argv[a++] = (char *)c->args[i];
+    for (size_t i = 0; i < ntail; i++)
+        argv[a++] = (char *)tail_args[i];
+    /* The child inherits this thread's CPU mask: the whole of it, not the poller's one CPU. */
+    const placement_cfg *pl = placement_get();
+    (void)placement_unpin_self(); /* a refusal leaves the child on fewer CPUs; its placement says so */
+    out->start_ns = timing_now_ns();
+    pid_t pid = spawn(argv, log);
+    if (pl->pinned)
+        (void)placement_pin_self(pl->poller_cpu);
+    free(argv);
+    if (pid < 0) {
+        snprintf(why, sizeof why, "process %d could not start: %s", index, strerror(errno));
+        all_modes(out, RB_STATUS_FAILED, why);
+        return 0;
+    }
+    const int st = wait_child(pid, c->stop);
+    out->wall_s = timing_seconds_since(out->start_ns);
+    out->exit_status = st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (c->stop && *c->stop)
+        return 1;
+    last_line(log, tail, sizeof tail);
+    h5in *r = NULL;
+    char err[256];
+    if (h5in_open(path, &r, err, sizeof err) != 0) {
+        snprintf(why, sizeof why, "process %d (exit %d) left no readable file: %.60s; its last line: %.60s", index,
+                 out->exit_status, err, tail);
+        all_modes(out, RB_STATUS_FAILED, why);
+    } else {
+        int idx[WINDOW_PROCS_MODES];
+        const size_t nm = window_procs_modes(idx);
+        for (size_t k = 0; k < nm; k++) {
+            mode_spec m = mode_at((size_t)idx[k]);
+            read_mode(r, c->size, index, (int)k, &m, out);
+        }
+        h5in_close(r);
+    }
+    unlink(path);
+    unlink(log);
+    return 0;
+}

@@ -1,0 +1,64 @@
+/* window_procs.h - `run --window-procs K`: the smallest size's full window measured in K fresh processes.
+ *
+ * The full window's rate is the host's, and each process draws a level of its own that all its trials
+ * share: 72 short processes on one H100 spread 12.5 % from one to the next while a trial sat 8.9 %
+ * around its own process's median, and a fresh CUDA context for every ring did not draw the level
+ * anew (results/data/h100-windows/fwprocs-2c4b3bd.md, ctxaslr-02a590c.md). More trials in one process
+ * therefore cannot steady it; the median of several processes does. After the sweep, the run starts K
+ * child processes of its own binary one after another, each `ringbench run --preset quick` of the four
+ * native zero-copy modes (pinned/zerocopy/{coop,noncoop}/{mapped,managed}) at that size and the full
+ * window with 3 trials, plus the options of the parent that change what is measured (backend, device,
+ * CPUs, workers, the ring's switches, limits, injection). Each child is one trial of a cell of family
+ * throughput_procs per mode: the best of its 3 trials, with that trial's conditions, and the messages
+ * it verified (lost, duplicated, corrupted summed over the child's trials of the mode). bench/sweep.c
+ * records those trials and rows like any other, so a cell's p50 is the median over the K processes.
+ */
+#ifndef RINGBENCH_WINDOW_PROCS_H
+#define RINGBENCH_WINDOW_PROCS_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schema.h"
+
+#define WINDOW_PROCS_MAX 1000 /* --window-procs bound */
+#define WINDOW_PROCS_MODES 4
+#define WINDOW_PROCS_TRIALS 3 /* trials per cell inside each child (the quick preset's) */
+
+/* What every child shares. */
+typedef struct window_procs_cfg {
+    int k;                   /* processes */
+    const char *const *args; /* the parent's options each child gets, NULL-terminated (may be NULL) */
+    uint32_t size;           /* the message size: the run's smallest */
+    uint32_t seed;           /* child i gets seed + i */
+    volatile sig_atomic_t *stop;
+} window_procs_cfg;
+
+/* The indices (modes.h mode_at) of the four modes, in a fixed order. Returns WINDOW_PROCS_MODES. */
+size_t window_procs_modes(int idx[WINDOW_PROCS_MODES]);
+
+/* One child's outcome: per mode (window_procs_modes' order) a trial row whose status, reason, window,
+ * conditions and verification counts are filled (the family, ids, round and seq are the caller's) and
+ * the figure in GB/s (NaN when not ok). */
+typedef struct window_procs_proc {
+    rb_trial t[WINDOW_PROCS_MODES];
+    double gbps[WINDOW_PROCS_MODES];
+    uint64_t start_ns; /* when the child started (timing_now_ns) */
+    double wall_s;     /* how long it ran */
+    int exit_status;   /* its exit status; -1 when it did not exit normally or did not start */
+} window_procs_proc;
+
+/* A fresh folder for the children's files under $TMPDIR (default /tmp). Returns 0, or -1 with err. */
+int window_procs_dir(char *dir, size_t n, char *err, size_t errlen);
+
+/* Runs child `index` (0-based) with its file and log in dir, waits for it, reads its file and removes
+ * it. A child that fails or leaves no usable file gives failed trials that say why (its exit status and
+ * the last line of its log). Returns 0 when it ran (whatever its outcome), 1 when *c->stop was raised
+ * (the child is stopped too and *out is not to be used). */
+int window_procs_one(const window_procs_cfg *c, const char *dir, int index, window_procs_proc *out);
+
+/* Removes dir (and anything left in it). */
+void window_procs_dir_remove(const char *dir);
+
+#endif
