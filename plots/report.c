@@ -398,6 +398,47 @@ static void window_md(FILE *md, const report_run *run)
     free(sizes);
 }
 
+/* The leg of run --window-procs (family throughput_procs): the smallest size's full window over K fresh
+ * processes, beside the run's own full window of the same mode, which is one process's level. */
+static void procs_md(FILE *md, const report_run *run)
+{
+    int any = 0;
+    for (size_t i = 0; i < report_nrows(run); i++) {
+        const rb_row *r = report_row(run, i);
+        if (report_row_family(r) != RB_FAM_THROUGHPUT_PROCS)
+            continue;
+        if (!any++)
+            fputs("\n## The full window in fresh processes\n\n`run --window-procs K` measured the smallest size's full "
+                  "window again in K processes started one after another (a quick run of each mode, 3 trials, its "
+                  "best trial). Each process draws a level of this rate that all its trials share, so the run's own "
+                  "full-window cell (one process) can sit 10-20 % off; the median over the processes is the steadier "
+                  "figure, and nightly tracking judges it. Million messages per second; the interval is the "
+                  "median's 95 % interval over the processes, the spread their CV.\n\n"
+                  "| mode | size | processes (ok) | median Mmsg/s [95 % interval] | spread | slowest - fastest | this "
+                  "run's own |\n| --- | --- | ---: | --- | ---: | --- | ---: |\n",
+                  md);
+        mode_spec m;
+        report_row_mode(r, &m);
+        char sz[32];
+        const double per = 1e3 / (double)(r->size_bytes ? r->size_bytes : 1); /* GB/s to Mmsg/s */
+        const long own = report_find_window(run, RB_FAM_THROUGHPUT, &m, r->size_bytes, r->window);
+        const rb_row *o = own >= 0 ? report_row(run, (size_t)own) : NULL;
+        fprintf(md, "| `%s` | %s | %llu (%llu) | ", report_mode_str(&m), report_size_str(r->size_bytes, sz, sizeof sz),
+                (unsigned long long)r->trials, (unsigned long long)(report_row_ok(r) ? r->n : 0));
+        if (!report_row_ok(r)) {
+            fprintf(md, "%s: ", r->status);
+            report_md_text(md, r->reason);
+            fputs(" | | | |\n", md);
+            continue;
+        }
+        fprintf(md, "%s [%s, ", report_num(r->p50 * per), report_num(r->ci_lo * per));
+        fprintf(md, "%s] | %s%% | ", report_num(r->ci_hi * per), report_num(100 * r->trial_cv));
+        fprintf(md, "%s - ", report_num(r->trial_p50_min * per));
+        fprintf(md, "%s | %s |\n", report_num(r->trial_p50_max * per),
+                report_num(o && report_row_ok(o) ? o->p50 * per : NAN));
+    }
+}
+
 static void plots_md(FILE *md)
 {
     fputs("\n## Plots\n\nEach plot has a gnuplot script next to it (`gnuplot NAME.gp` in this directory redraws it "
@@ -444,6 +485,7 @@ static int write_report_md(const report_run *run, const char *dir, const report_
     sized_table_md(md, run, RB_FAM_LATENCY);
     sized_table_md(md, run, RB_FAM_THROUGHPUT);
     window_md(md, run);
+    procs_md(md, run);
     report_modes_md(md, run, "");
     report_slow_md(md, run);
     baselines_md(md, run);

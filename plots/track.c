@@ -164,8 +164,8 @@ static size_t pos_of(const id_pos *map, size_t n, long long id)
 
 static int is_ring_family(const char *f)
 {
-    return strcmp(f, "latency") == 0 || strcmp(f, "throughput") == 0 || strncmp(f, "cb_", 3) == 0 ||
-           strncmp(f, "lc_", 3) == 0 || strcmp(f, "harness_overhead") == 0;
+    return strcmp(f, "latency") == 0 || strcmp(f, "throughput") == 0 || strcmp(f, "throughput_procs") == 0 ||
+           strncmp(f, "cb_", 3) == 0 || strncmp(f, "lc_", 3) == 0 || strcmp(f, "harness_overhead") == 0;
 }
 
 static double median_of(double *v, size_t n)
@@ -372,7 +372,11 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
     if (j->role == CELL_MACHINE)
         fputs(" [machine reference]", out);
     if (j->pooled)
-        fprintf(out, " [best trial of %zu native cells]", j->pool_n);
+        fprintf(out,
+                strcmp(j->family, "throughput_procs") == 0
+                    ? " [best of %zu native cells, each the median of its processes]"
+                    : " [best trial of %zu native cells]",
+                j->pool_n);
     if (j->bimodal)
         fprintf(out, isfinite(j->slow_share) ? " [bimodal: fast mode; slow share %.0f%%]" : " [bimodal: fast mode]",
                 100 * j->slow_share);
@@ -399,7 +403,8 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
  * with tonight's noise. That latency, the control-block reads, writes and handshakes, the throughput
  * at the largest size and the throughput at the largest window of the smallest size are headline
  * figures pooled over modes (add_pooled_headlines): the index of the best throughput cell at the
- * largest size is set in *thr and that of the best at the smallest size's largest window in *win,
+ * largest size is set in *thr and that of the best at the smallest size's largest window in *win (the
+ * best throughput_procs cell when the run has the leg of run --window-procs),
  * whose sizes and windows those pools take (-1: none). */
 static void mark_headline(judged *j, size_t nj, long *lat, long *thr, long *win)
 {
@@ -410,9 +415,13 @@ static void mark_headline(judged *j, size_t nj, long *lat, long *thr, long *win)
             smax = j[i].size > smax ? j[i].size : smax;
         }
     uint64_t wmax = 0;
-    for (size_t i = 0; i < nj; i++)
+    int procs = 0; /* the run has the full window measured in fresh processes (run --window-procs) */
+    for (size_t i = 0; i < nj; i++) {
         if (strcmp(j[i].family, "throughput") == 0 && j[i].size == smin && j[i].window > wmax)
             wmax = j[i].window;
+        procs |= strcmp(j[i].family, "throughput_procs") == 0 && isfinite(j[i].r.baseline);
+    }
+    const char *win_family = procs ? "throughput_procs" : "throughput";
     long best_lat = -1, best_thr = -1, best_win = -1;
     for (size_t i = 0; i < nj; i++) {
         const judged *x = &j[i];
@@ -424,7 +433,7 @@ static void mark_headline(judged *j, size_t nj, long *lat, long *thr, long *win)
         if (strcmp(x->family, "throughput") == 0 && x->size == smax &&
             (best_thr < 0 || x->r.baseline > j[best_thr].r.baseline))
             best_thr = (long)i;
-        if (strcmp(x->family, "throughput") == 0 && x->size == smin && x->window == wmax &&
+        if (strcmp(x->family, win_family) == 0 && (procs || (x->size == smin && x->window == wmax)) &&
             (best_win < 0 || x->r.baseline > j[best_win].r.baseline))
             best_win = (long)i;
     }
@@ -658,9 +667,12 @@ static void load_pooled(const judge_ctx *c, judged *x)
     x->pool_n = 0;
     while (sqlite3_step(c->pool) == SQLITE_ROW) {
         size_t i = pos_of(c->map, c->n, sqlite3_column_int64(c->pool, 0));
-        if (i == (size_t)-1 || sqlite3_column_type(c->pool, rate ? 2 : 1) == SQLITE_NULL)
+        if (i == (size_t)-1 || sqlite3_column_type(c->pool, rate ? 2 : 1) == SQLITE_NULL ||
+            sqlite3_column_type(c->pool, 4) == SQLITE_NULL)
             continue;
-        c->series[i] = track_floored_point(sqlite3_column_double(c->pool, rate ? 2 : 1), x->pool_floor);
+        /* A rate's best trial; the leg's (throughput_procs, one trial per process): its best cell's median. */
+        const int col = !rate ? 1 : strcmp(x->family, "throughput_procs") == 0 ? 4 : 2;
+        c->series[i] = track_floored_point(sqlite3_column_double(c->pool, col), x->pool_floor);
         if (i == c->n - 1)
             x->pool_n = (size_t)sqlite3_column_int64(c->pool, 3);
     }
@@ -727,6 +739,8 @@ static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *fa
     if (strcmp(family, "throughput") == 0)
         snprintf(x->cell, sizeof x->cell, "%s/native-best/%s/w%llu", family, report_size_str(size, (char[32]){0}, 32),
                  (unsigned long long)window);
+    else if (strcmp(family, "throughput_procs") == 0)
+        snprintf(x->cell, sizeof x->cell, "%s/native-best/%s", family, report_size_str(size, (char[32]){0}, 32));
     else
         snprintf(x->cell, sizeof x->cell, "%s/native-best", family);
     snprintf(x->unit, sizeof x->unit, "%s", unit);
@@ -764,7 +778,11 @@ static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *fa
  * full window's rate is the host's and varies from ring to ring (CV 13-20 % between fresh rings of one
  * mode on one machine, results/data/h100-windows/verifypiece-8b42bfd.md): judged on the best of its
  * three trials, one cell's night-to-night noise was 12-23 % on the committed series; its pool has a
- * floor of its own (TRACK_POOL_FLOOR_WINDOW). --p50 judges cells on their p50s and adds none. */
+ * floor of its own (TRACK_POOL_FLOOR_WINDOW). Each process draws a level of that rate that its trials
+ * share (results/data/h100-windows/fwprocs-2c4b3bd.md), so a run with the leg of run --window-procs
+ * (family throughput_procs, one trial per fresh process) is judged on the leg instead: the best of its
+ * cells' medians over the processes, with TRACK_POOL_FLOOR; its series holds only the runs that have
+ * the leg. --p50 judges cells on their p50s and adds none. */
 static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj)
 {
     static const char *const cb[] = {"cb_read", "cb_write", "cb_handshake"};
@@ -791,12 +809,15 @@ static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj)
         double floor;    /* the floor under the pool's noise */
         int as_measured; /* judged as measured, confirmed beyond the shift */
     } pools[] = {
-        {lat, TRACK_POOL_FLOOR, 1},        /* the smallest size's round trip */
-        {native[0], TRACK_POOL_FLOOR, 0},  /* control-block reads */
-        {native[1], TRACK_POOL_FLOOR, 0},  /* writes */
-        {native[2], TRACK_POOL_FLOOR, 1},  /* the handshake */
-        {thr, TRACK_POOL_FLOOR, 1},        /* the largest size's throughput */
-        {win, TRACK_POOL_FLOOR_WINDOW, 0}, /* the smallest size's full window */
+        {lat, TRACK_POOL_FLOOR, 1},       /* the smallest size's round trip */
+        {native[0], TRACK_POOL_FLOOR, 0}, /* control-block reads */
+        {native[1], TRACK_POOL_FLOOR, 0}, /* writes */
+        {native[2], TRACK_POOL_FLOOR, 1}, /* the handshake */
+        {thr, TRACK_POOL_FLOOR, 1},       /* the largest size's throughput */
+        /* the smallest size's full window: the leg's best cell where the run has one (its floor is the
+         * others': a median of processes, not one process's level), else the best trial of the run's own */
+        {win,
+         win >= 0 && strcmp((*j)[win].family, "throughput_procs") == 0 ? TRACK_POOL_FLOOR : TRACK_POOL_FLOOR_WINDOW, 0},
     };
     for (size_t k = 0; k < sizeof pools / sizeof pools[0]; k++)
         if (pools[k].pick >= 0) {
@@ -952,7 +973,7 @@ static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser, sq
             "AND status = 'ok'",
             -1, ser, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(hist_db(h),
-                           "SELECT run_id, MIN(trial_p50_min), MAX(trial_p50_max), count(*) FROM cells WHERE "
+                           "SELECT run_id, MIN(trial_p50_min), MAX(trial_p50_max), count(*), MAX(p50) FROM cells WHERE "
                            "family = ?1 AND size_bytes = ?2 AND window = ?3 AND ctrl != 'device' AND status = 'ok' "
                            "GROUP BY run_id",
                            -1, pool, NULL) != SQLITE_OK)
