@@ -33,6 +33,8 @@
 #   default   one default run (timed) into OUTDIR/h100-a.h5
 #   aa        two default runs back to back (h100-a.h5, h100-b.h5), then compare a b
 #   series    12 quick runs of one build, then two with a documented slowdown (the nightly calibration)
+#   legseries the series with the full window's leg: quick runs with --window-procs, numbered from
+#             RINGBENCH_SERIES_FROM within RINGBENCH_SERIES_SECONDS, then (RINGBENCH_SERIES_SLOW=1) two slowdowns
 #   cbbatch   quick runs at 8 B and window 1, alternating --cb-batch 1 and 16, 12 of each: do control-block
 #             reads and writes timed 16 at a time track a 10% change (cbbatch.md)
 #   user      the README's commands as a user runs them: `make bench`, then `make test`, in a fresh
@@ -379,6 +381,37 @@ PY
         (cd "$out/series" && tar -czf "$out/series-a.tgz" q0[1-6].h5 && tar -czf "$out/series-b.tgz" q0[7-9].h5 q1*.h5 &&
             tar -czf "$out/series-slow.tgz" slow-*.h5 && rm -f ./*.h5)
         ls -la "$out"
+        ;;
+    legseries)
+        # The nightly calibration series with the full window's leg (run --window-procs, issue 18): quick runs
+        # of one build with --window-procs K (RINGBENCH_WINDOW_PROCS, default 24, as `make nightly`), numbered
+        # from RINGBENCH_SERIES_FROM (default 1) into OUTDIR/series/qNN.h5, one after another until
+        # RINGBENCH_SERIES_SECONDS (default 450) would be passed (a night takes ~90 s on an H100), so that one
+        # series spans several calls on one warm machine; with RINGBENCH_SERIES_SLOW=1, then the two documented
+        # slowdowns (slow-nosplit: --verify-split 0, every reply verified on the polling thread, which slows
+        # the full window; slow-noleader: --no-leader-reply). The files are also tarred into
+        # OUTDIR/legseries-FROM.tgz; bench/nightly/calibrate.sh tracks them in order anywhere.
+        mkdir -p "$out/series"
+        k=${RINGBENCH_WINDOW_PROCS:-24} i=${RINGBENCH_SERIES_FROM:-1} budget=${RINGBENCH_SERIES_SECONDS:-450}
+        t0=$(date +%s) last=0 made=()
+        night() { # night NAME ARGS...: one quick run with the leg, timed
+            local name=$1 s
+            shift
+            s=$(date +%s)
+            timed "legseries_$name" "$rb" run --preset quick --window-procs "$k" --quiet -o "$out/series/$name.h5" --force "$@"
+            last=$(($(date +%s) - s))
+            made+=("$name.h5")
+        }
+        while [ $(($(date +%s) - t0 + (last > 0 ? last : 100))) -le "$budget" ]; do
+            night "q$(printf %02d "$i")"
+            i=$((i + 1))
+        done
+        if [ "${RINGBENCH_SERIES_SLOW:-0}" = 1 ]; then
+            night slow-nosplit --verify-split 0
+            night slow-noleader --no-leader-reply
+        fi
+        (cd "$out/series" && tar -czf "$out/legseries-${RINGBENCH_SERIES_FROM:-1}.tgz" "${made[@]}")
+        ls -la "$out/series"
         ;;
     cbbatch)
         # Control-block reads and writes timed one per sample are ~75% the clock pair that times them,
