@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cli_test.sh - end-to-end tests of the ringbench command line on the CPU reference backend.
 #
-#   cli_test.sh RINGBENCH WORKDIR quick|interrupt|badinput|grammar [PYTHON_WITH_H5PY] [SCHEMA_H]
+#   cli_test.sh RINGBENCH WORKDIR output|quick|interrupt|placement|anatomy|badinput|sizes|procs|grammar [PYTHON_WITH_H5PY] [SCHEMA_H]
 #
 # output     where a run without -o writes: results/runs/ in the source tree (ignored by git)
 # quick      a quick run, read back by h5dump and h5py where installed, then a report
@@ -11,6 +11,8 @@
 # anatomy    `ringbench anatomy` on the CPU backend: every part measured, every round trip traced
 # badinput   every documented error path: one line on stderr and the documented exit status
 # sizes      a run of 44 sizes: report.md's slow-trial table has a row for each (it once stopped at 40)
+# procs      run --window-procs: the leg's cells and trials (one per process, the median over them), a
+#            leg that cannot start says why in failed rows, an interrupted leg keeps its finished processes
 # grammar    every command takes the same option grammar: --name=value as well as --name value, --
 #            ends the options, -h/--help prints help (exit 0), an unknown option is one line and exit 2
 set -u
@@ -144,6 +146,77 @@ PY
     # machine without gnuplot gets a warning about the plots, which is not the reader's.
     ! grep WARNING "$work/err" | grep -qv "gnuplot not found" && ! grep -q "DAMAGED" "$work/rep/report.md" && ok \
         || bad "the reader flagged an intact file: $(grep WARNING "$work/err" | grep -v "gnuplot not found" | head -3)"
+    ;;
+procs)
+    # The leg after a small sweep: four throughput_procs cells at the smallest size, each with one trial
+    # per process whose one sample is that process's best trial, the row's p50 their median.
+    leg=(--backend cpu --preset quick --quiet --timeout 60 --sizes 8,64 --window 1,cap --trials 1
+        --modes host=pinned,xfer=zerocopy,launch=noncoop,ctrl=mapped)
+    mkdir -p "$work/tmp"
+    TMPDIR=$work/tmp "$rb" run "${leg[@]}" --window-procs 3 -o "$work/p.h5" >"$work/out" 2>"$work/err"
+    st=$?
+    [ $st -eq 0 ] && ok || bad "run --window-procs 3 exit $st: $(tail -3 "$work/err")"
+    [ -z "$(ls -A "$work/tmp")" ] && ok || bad "the leg left files behind: $(ls -R "$work/tmp")"
+    if [ -n "$py" ]; then
+        "$py" -c "
+import h5py, numpy as np
+f = h5py.File('$work/p.h5', 'r')
+c, t = f['/cells'][:], f['/trials'][:]
+assert int(f['provenance'].attrs['window_procs']) == 3
+legs = [r for r in c if r['family'] == b'throughput_procs']
+assert len(legs) == 4, len(legs)
+own = [r for r in c if r['family'] == b'throughput' and r['size_bytes'] == 8 and r['window'] > 1]
+assert own and all(r['window'] == own[0]['window'] for r in legs), 'the leg is not at the full window'
+last = max(x['seq'] for x in t if x['family'] != b'throughput_procs')
+for r in legs:
+    assert r['status'] == b'ok' and r['size_bytes'] == 8 and r['xfer'] == b'zerocopy', r
+    assert r['trials'] == 3 and r['n'] == 3 and r['ci_method'] == b'trials', r
+    mine = sorted((x for x in t if x['cell_id'] == r['cell_id'] and x['family'] == b'throughput_procs'), key=lambda x: x['trial'])
+    assert [x['trial'] for x in mine] == [0, 1, 2] and all(x['n'] == 1 and x['seq'] > last for x in mine), mine
+    v = [x['p50'] for x in mine]
+    assert abs(r['p50'] - np.median(v)) <= 1e-9 * r['p50'] and r['trial_p50_max'] == max(v), (r['p50'], v)
+    assert all(x['messages'] > 0 and x['lost'] == x['duplicated'] == x['corrupted'] == 0 for x in mine)
+    assert mine[0]['t_start_s'] < mine[1]['t_start_s'] < mine[2]['t_start_s']
+    assert r['lost'] == r['duplicated'] == r['corrupted'] == 0 and r['messages'] == sum(x['messages'] for x in mine)
+" && ok || bad "the leg's cells and trials"
+    fi
+    "$rb" report "$work/p.h5" -o "$work/rep" >/dev/null 2>"$work/rerr" && ok || bad "report: $(cat "$work/rerr")"
+    grep -q "## The full window in fresh processes" "$work/rep/report.md" && ok || bad "the report does not show the leg"
+    # A leg that cannot make its folder: a failed row per mode saying why, and exit 1.
+    TMPDIR=$work/none "$rb" run "${leg[@]}" --window-procs 2 -o "$work/f.h5" >/dev/null 2>"$work/err"
+    st=$?
+    [ $st -eq 1 ] && ok || bad "a leg without its folder exit $st, wanted 1"
+    if [ -n "$py" ]; then
+        "$py" -c "
+import h5py
+c = h5py.File('$work/f.h5', 'r')['/cells'][:]
+legs = [r for r in c if r['family'] == b'throughput_procs']
+assert len(legs) == 4 and all(r['status'] == b'failed' and b'cannot create a folder' in r['reason'] for r in legs), legs
+assert all(r['status'] != b'failed' for r in c if r['family'] != b'throughput_procs')
+" && ok || bad "the failed leg's rows"
+    fi
+    # SIGINT while the leg runs: the processes that finished are kept as the cells' trials, the file
+    # is marked incomplete, the folder removed.
+    TMPDIR=$work/tmp "$rb" run "${leg[@]}" --window-procs 200 -o "$work/i.h5" >/dev/null 2>"$work/err" &
+    pid=$!
+    for _ in $(seq 600); do
+        ls "$work"/tmp/ringbench-procs-*/p0002.log >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    kill -INT $pid
+    wait $pid
+    st=$?
+    [ $st -eq 1 ] && ok || bad "an interrupted leg exit $st, wanted 1"
+    [ -z "$(ls -A "$work/tmp")" ] && ok || bad "the interrupted leg left files behind: $(ls -R "$work/tmp")"
+    if [ -n "$py" ]; then
+        "$py" -c "
+import h5py
+f = h5py.File('$work/i.h5', 'r')
+assert int(f.attrs['complete']) == 0
+legs = [r for r in f['/cells'][:] if r['family'] == b'throughput_procs']
+assert len(legs) == 4 and all(r['status'] == b'ok' and 2 <= r['trials'] < 200 for r in legs), legs
+" && ok || bad "the interrupted leg's file"
+    fi
     ;;
 interrupt)
     "$rb" run --backend cpu --preset default --trials 2 --timeout 60 -o "$work/i.h5" --quiet >"$work/out" 2>"$work/err" &

@@ -740,11 +740,17 @@ static void test_modes_from_file(void)
     hist_close(h);
 }
 
+/* The leg of run --window-procs in a run of machine D (write_run_d): leg > 0 adds the throughput_procs
+ * cells of two native modes at 8 B, p50 0.5 x leg GB/s, whose processes spread from 0.8 to `spread`
+ * times it (trial_p50_min, trial_p50_max); 0 adds none. */
+static double g_leg, g_leg_spread = 1.2;
+
 /* A synthetic run of machine D at day `day`: control-block writes and handshakes in three native modes
  * and the fallback's device control block, each cell's best trial 2% under its p50, and throughput at
  * 4 MiB and 8 B at the full window in two native modes. slow[k] multiplies native mode k's write and
  * handshake (k = 3: the fallback's), fast[k] its best trial alone (a mode whose trials land slow but
- * one), win the full window's rate in both, lat the 8 B round trip of two native modes. */
+ * one), win the full window's rate in both, lat the 8 B round trip of two native modes; with g_leg,
+ * the leg of --window-procs too. */
 static void write_run_d(const char *path, int day, const double slow[4], const double fast[4], double win, double lat)
 {
     static const char *const modes[4][4] = {{"pinned", "async", "coop", "mapped"},
@@ -783,6 +789,16 @@ static void write_run_d(const char *path, int day, const double slow[4], const d
             r.trial_p50_max = p50 * 1.02;
             CHECK(h5out_append(w, &r, NULL, 0) == 0);
         }
+    for (int k = 0; k < 2 && g_leg > 0; k++) {
+        rb_row r;
+        double p50 = 0.5 * g_leg * (1 + noise());
+        fill_row(&r, "throughput_procs", modes[k], 8, "GB/s", p50);
+        r.window = 4096;
+        r.trials = r.n = 24;
+        r.trial_p50_min = p50 * 0.8;
+        r.trial_p50_max = p50 * g_leg_spread;
+        CHECK(h5out_append(w, &r, NULL, 0) == 0);
+    }
     CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
 }
 
@@ -888,6 +904,57 @@ static void test_pooled_headlines(void)
     }
 }
 
+/* A history whose runs have the leg of run --window-procs: the full window's headline is the leg's
+ * (throughput_procs/native-best/8 B, the best cell's median over the processes), not the best trial
+ * of the run's own full-window cells. A night whose processes spread wider but whose median holds is
+ * unchanged (the pool takes the cells' medians, not their fastest process); 12 % slower is a
+ * regression, even with the run's own full window unchanged. */
+static void test_procs_headline(void)
+{
+    char dir[1100], path[1300];
+    const double one[4] = {1, 1, 1, 1};
+    snprintf(dir, sizeof dir, "%s/history-leg", g_work);
+    int regr;
+    long long nruns;
+    g_leg = 1;
+    for (int day = 1; day <= 12; day++) {
+        snprintf(path, sizeof path, "%s/L-day%02d.h5", g_work, day);
+        write_run_d(path, day, one, one, 1, 1);
+        char *s = track(dir, path, &regr, &nruns);
+        CHECK_MSG(regr == 0, "day %d: a regression in a quiet series with the leg:\n%s", day, s);
+        if (day == 12) {
+            const char *hs = strstr(s, "headline cells:"), *he = hs ? strstr(hs, "\n\n") : NULL;
+            const char *leg = hs ? strstr(hs, "\n  throughput_procs/native-best/8 B ") : NULL;
+            const char *own = hs ? strstr(hs, "\n  throughput/native-best/8 B/") : NULL;
+            CHECK_MSG(he && leg && leg < he && !(own && own < he),
+                      "the leg is not the full window's headline (or the run's own pool still is):\n%s", s);
+        }
+        free(s);
+    }
+    static const char *const section[] = {"REGRESSIONS:", "improvements:", "watch:", "unchanged:"};
+    const struct {
+        const char *name;
+        double leg, spread;
+        int kind;
+    } nights[] = {{"the processes spread to 1.6x, their median holds", 1, 1.6, 0},
+                  {"the leg 12% slower", 0.88, 1.2, 1}};
+    for (size_t k = 0; k < sizeof nights / sizeof *nights; k++) {
+        char copy[1120];
+        snprintf(copy, sizeof copy, "%.1100s-%zu", dir, k);
+        copy_history(dir, copy);
+        snprintf(path, sizeof path, "%s/L-day13-%zu.h5", g_work, k);
+        g_leg = nights[k].leg;
+        g_leg_spread = nights[k].spread;
+        write_run_d(path, 13, one, one, 1, 1);
+        char *s = track(copy, path, &regr, &nruns);
+        check_pool(nights[k].name, s, strstr(s, "REGRESSIONS:"), section, "\n  throughput_procs/native-best/8 B ",
+                   nights[k].kind, "[headline] [best of 2 native cells, each the median of its processes]");
+        free(s);
+    }
+    g_leg = 0;
+    g_leg_spread = 1.2;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -906,5 +973,6 @@ int main(int argc, char **argv)
     test_hostile_runs();
     test_modes_from_file();
     test_pooled_headlines();
+    test_procs_headline();
     CHECK_DONE();
 }
