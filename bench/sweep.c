@@ -65,37 +65,27 @@ typedef struct sweep {
 
 #define CELL(sw, unit, part) (&(sw)->cells[(unit)*RB_TRIAL_MAX_PARTS + (part)])
 
-/* Copies src into a fixed-size row field, truncating. */
-static void set(char *dst, size_t n, const char *src)
-{
-    size_t len = src ? strlen(src) : 0;
-    if (len >= n)
-        len = n - 1;
-    memcpy(dst, src ? src : "", len);
-    dst[len] = '\0';
-}
-
 static void set_mode(char *host, char *xfer, char *launch, char *ctrl, int mode)
 {
     mode_spec m = mode >= 0 ? mode_at((size_t)mode) : mode_native();
     char *f[RB_AXIS_COUNT] = {host, xfer, launch, ctrl};
     for (int a = 0; a < RB_AXIS_COUNT; a++)
-        set(f[a], RB_NAME_LEN, mode >= 0 ? mode_axis_value((mode_axis)a, m.v[a]) : RB_NOT_APPLICABLE);
+        rb_set_field(f[a], RB_NAME_LEN, mode >= 0 ? mode_axis_value((mode_axis)a, m.v[a]) : RB_NOT_APPLICABLE);
 }
 
 static void row_init(sweep *sw, rb_row *row, rb_family fam, int mode, uint64_t size, uint32_t window)
 {
     memset(row, 0, sizeof *row);
     row->cell_id = -1;
-    set(row->backend, sizeof row->backend, sw->backend);
-    set(row->family, sizeof row->family, rb_family_name(fam));
-    set(row->unit, sizeof row->unit, rb_family_unit(fam));
+    rb_set_field(row->backend, sizeof row->backend, sw->backend);
+    rb_set_field(row->family, sizeof row->family, rb_family_name(fam));
+    rb_set_field(row->unit, sizeof row->unit, rb_family_unit(fam));
     set_mode(row->host_mem, row->xfer, row->launch, row->ctrl, mode);
     row->size_bytes = size;
     row->window = window;
-    set(row->status, sizeof row->status, RB_STATUS_OK);
-    set(row->stop_rule, sizeof row->stop_rule, "-");
-    set(row->ci_method, sizeof row->ci_method, "-");
+    rb_set_field(row->status, sizeof row->status, RB_STATUS_OK);
+    rb_set_field(row->stop_rule, sizeof row->stop_rule, "-");
+    rb_set_field(row->ci_method, sizeof row->ci_method, "-");
     row->min = row->p50 = row->p90 = row->p99 = row->p999 = row->max = NAN;
     row->mean = row->stddev = row->ci_lo = row->ci_hi = NAN;
     row->trial_p50_min = row->trial_p50_max = row->trial_cv = NAN;
@@ -106,8 +96,8 @@ static void row_init(sweep *sw, rb_row *row, rb_family fam, int mode, uint64_t s
 
 static void row_status(rb_row *row, const char *status, const char *reason)
 {
-    set(row->status, sizeof row->status, status);
-    set(row->reason, sizeof row->reason, reason);
+    rb_set_field(row->status, sizeof row->status, status);
+    rb_set_field(row->reason, sizeof row->reason, reason);
 }
 
 /* Writes the row and keeps a copy for the summary. */
@@ -179,14 +169,14 @@ static void trial_row(const sweep *sw, size_t step, const plan_unit *u, size_t p
     const plan_step *st = &sw->plan.steps[step];
     memset(t, 0, sizeof *t);
     t->cell_id = (int32_t)(st->unit * RB_TRIAL_MAX_PARTS + part_index);
-    set(t->family, sizeof t->family, rb_family_name(p->fam));
+    rb_set_field(t->family, sizeof t->family, rb_family_name(p->fam));
     set_mode(t->host_mem, t->xfer, t->launch, t->ctrl, u->mode);
     t->size_bytes = p->size;
     t->window = p->window;
     t->trial = st->round;
     t->seq = (int32_t)step;
-    set(t->status, sizeof t->status, p->status);
-    set(t->reason, sizeof t->reason, p->reason);
+    rb_set_field(t->status, sizeof t->status, p->status);
+    rb_set_field(t->reason, sizeof t->reason, p->reason);
     t->n = p->s.n;
     t->p50 = t->ci_lo = t->ci_hi = t->mean = NAN;
     t->msgs_per_s = p->msgs_per_s;
@@ -226,7 +216,7 @@ static int cell_trial_of(const trial_part *p, cell_trial *ct, rb_trial *t)
 {
     memset(ct, 0, sizeof *ct);
     ct->status = p->status;
-    set(ct->reason, sizeof ct->reason, p->reason);
+    rb_set_field(ct->reason, sizeof ct->reason, p->reason);
     ct->msgs_per_s = p->msgs_per_s;
     ct->elapsed_s = p->s.elapsed_s;
     memcpy(ct->calls, p->calls, sizeof ct->calls);
@@ -335,7 +325,7 @@ static int cell_interval(const cell *c, rb_row *row)
     row->p50 = v.p50;
     row->ci_lo = v.ci_lo;
     row->ci_hi = v.ci_hi;
-    set(row->ci_method, sizeof row->ci_method, v.method == STATS_CI_TRIALS ? RB_CI_TRIALS : RB_CI_SAMPLES);
+    rb_set_field(row->ci_method, sizeof row->ci_method, v.method == STATS_CI_TRIALS ? RB_CI_TRIALS : RB_CI_SAMPLES);
     row->trial_p50_min = v.trial_p50_min;
     row->trial_p50_max = v.trial_p50_max;
     row->trial_cv = v.trial_cv;
@@ -436,7 +426,7 @@ static int cell_emit(sweep *sw, cell *c, int32_t cell_id)
         /* Samples taken by the sampler say why it stopped; those pushed one by one (throughput,
          * lifecycle, memcpy repetitions) leave STATS_CONTINUE: a fixed count. */
         const stats_stop why = (stats_stop)c->t[0].stop_why;
-        set(row.stop_rule, sizeof row.stop_rule, why != STATS_CONTINUE ? stats_stop_name(why) : "fixed");
+        rb_set_field(row.stop_rule, sizeof row.stop_rule, why != STATS_CONTINUE ? stats_stop_name(why) : "fixed");
     } else if (c->nt > 0 && unsupported == 0 && strcmp(row.status, RB_STATUS_OK) == 0) {
         row_status(&row, RB_STATUS_FAILED, "no samples were taken");
     }
@@ -551,7 +541,7 @@ static int record_proc(sweep *sw, cell *c, int32_t cell_id, int mode, int i, con
     p.status = ok                                             ? RB_STATUS_OK
                : strcmp(t.status, RB_STATUS_UNSUPPORTED) == 0 ? RB_STATUS_UNSUPPORTED
                                                               : RB_STATUS_FAILED;
-    set(p.reason, sizeof p.reason, ok ? "" : t.reason);
+    rb_set_field(p.reason, sizeof p.reason, ok ? "" : t.reason);
     if (ok) {
         p.s.us = &v;
         p.s.n = 1;
@@ -568,13 +558,13 @@ static int record_proc(sweep *sw, cell *c, int32_t cell_id, int mode, int i, con
         p.calls[q] = NAN;
     p.payload_s = NAN;
     t.cell_id = cell_id;
-    set(t.family, sizeof t.family, rb_family_name(p.fam));
+    rb_set_field(t.family, sizeof t.family, rb_family_name(p.fam));
     set_mode(t.host_mem, t.xfer, t.launch, t.ctrl, mode);
     t.size_bytes = p.size;
     t.trial = i;
     t.seq = (int32_t)(sw->plan.nsteps + (size_t)i);
-    set(t.status, sizeof t.status, p.status);
-    set(t.reason, sizeof t.reason, p.reason);
+    rb_set_field(t.status, sizeof t.status, p.status);
+    rb_set_field(t.reason, sizeof t.reason, p.reason);
     t.n = p.s.n;
     /* When it ran within the child, counted from the parent's start; the child's whole run if unknown. */
     t.t_start_s = (double)(pr->start_ns - sw->t_start) * 1e-9 + (isfinite(t.t_start_s) ? t.t_start_s : 0);

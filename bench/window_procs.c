@@ -58,15 +58,6 @@ void window_procs_dir_remove(const char *dir)
     rmdir(dir);
 }
 
-static void copy_text(char *dst, size_t n, const char *src)
-{
-    size_t len = src ? strlen(src) : 0;
-    if (len >= n)
-        len = n - 1;
-    memcpy(dst, src ? src : "", len);
-    dst[len] = '\0';
-}
-
 /* The last non-empty line of a log (at most n - 1 characters of it), or "" when there is none. */
 static void last_line(const char *log, char *out, size_t n)
 {
@@ -78,7 +69,7 @@ static void last_line(const char *log, char *out, size_t n)
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0])
-            copy_text(out, n, line);
+            rb_set_field(out, n, line);
     }
     fclose(f);
 }
@@ -87,8 +78,8 @@ static void last_line(const char *log, char *out, size_t n)
 static void all_modes(window_procs_proc *out, const char *status, const char *reason)
 {
     for (int k = 0; k < WINDOW_PROCS_MODES; k++) {
-        copy_text(out->t[k].status, sizeof out->t[k].status, status);
-        copy_text(out->t[k].reason, sizeof out->t[k].reason, reason);
+        rb_set_field(out->t[k].status, sizeof out->t[k].status, status);
+        rb_set_field(out->t[k].reason, sizeof out->t[k].reason, reason);
         out->gbps[k] = NAN;
     }
 }
@@ -116,7 +107,7 @@ static void read_mode(const h5in *r, uint32_t size, int index, int k, const mode
     }
     out->gbps[k] = NAN;
     if (row < 0) {
-        copy_text(t->status, sizeof t->status, RB_STATUS_FAILED);
+        rb_set_field(t->status, sizeof t->status, RB_STATUS_FAILED);
         snprintf(t->reason, sizeof t->reason, "process %d wrote no full-window row for this mode", index);
         return;
     }
@@ -134,11 +125,11 @@ static void read_mode(const h5in *r, uint32_t size, int index, int k, const mode
         *t = *h5in_trial(r, idx[best]); /* its conditions; ids, family, round and seq are the caller's */
         out->gbps[k] = t->p50;
     } else {
-        copy_text(t->status, sizeof t->status,
-                  strcmp(x->status, RB_STATUS_OK) == 0 ? RB_STATUS_FAILED
-                  : strcmp(x->status, RB_STATUS_UNSUPPORTED) == 0 || strcmp(x->status, RB_STATUS_INVALID) == 0
-                      ? RB_STATUS_UNSUPPORTED
-                      : RB_STATUS_FAILED);
+        rb_set_field(t->status, sizeof t->status,
+                     strcmp(x->status, RB_STATUS_OK) == 0 ? RB_STATUS_FAILED
+                     : strcmp(x->status, RB_STATUS_UNSUPPORTED) == 0 || strcmp(x->status, RB_STATUS_INVALID) == 0
+                         ? RB_STATUS_UNSUPPORTED
+                         : RB_STATUS_FAILED);
         snprintf(t->reason, sizeof t->reason, "process %d: %.150s", index,
                  x->reason[0] ? x->reason : "no ok trial of the full window");
     }
@@ -155,7 +146,7 @@ static void read_mode(const h5in *r, uint32_t size, int index, int k, const mode
         t->kernel_errors += y->kernel_errors;
     }
     if (best >= 0 && (t->lost || t->duplicated || t->corrupted || t->kernel_errors)) {
-        copy_text(t->status, sizeof t->status, RB_STATUS_FAILED);
+        rb_set_field(t->status, sizeof t->status, RB_STATUS_FAILED);
         snprintf(t->reason, sizeof t->reason, "process %d: verification failed in its trials of this mode", index);
         out->gbps[k] = NAN;
     }

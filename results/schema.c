@@ -168,6 +168,15 @@ void rb_row_calls_set(rb_row *r, const double in[RB_CALL_KIND_COUNT])
 #undef RB_SET_CALLS
 }
 
+void rb_set_field(char *dst, size_t n, const char *src)
+{
+    size_t len = src ? strlen(src) : 0;
+    if (len >= n)
+        len = n - 1;
+    memcpy(dst, src ? src : "", len);
+    dst[len] = '\0';
+}
+
 void rb_row_calls_clear(rb_row *r)
 {
 #define RB_CLEAR_CALLS(A, e, name, doc) r->calls_##name = NAN;

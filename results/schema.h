@@ -95,6 +95,10 @@ typedef enum rb_family {
         RB_FAM_COUNT
 } rb_family;
 
+/* Copies src (NULL: "") into a fixed-size field of n bytes (a row's or trial's text), cut to fit and
+ * NUL-terminated. */
+void rb_set_field(char *dst, size_t n, const char *src);
+
 const char *rb_family_name(rb_family f); /* "latency", ...; NULL when out of range */
 const char *rb_family_unit(rb_family f);
 const char *rb_family_doc(rb_family f);
