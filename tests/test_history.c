@@ -833,6 +833,40 @@ static void check_pool(const char *night, const char *s, const char *judged, con
         CHECK_MSG(line_tagged(judged, cell, tag), "%s: %s is not tagged %s:\n%s", night, cell + 3, tag, s);
 }
 
+/* Twelve quiet nights of machine D (write_run_d, nothing slowed), files PREFIX-dayNN.h5 in g_work,
+ * tracked in turn into the history dir, none of them a regression. Returns night 12's track output
+ * (the caller frees it). */
+static char *quiet_nights_d(const char *dir, const char *prefix)
+{
+    const double one[4] = {1, 1, 1, 1};
+    char path[1300], *s = NULL;
+    int regr;
+    long long nruns;
+    for (int day = 1; day <= 12; day++) {
+        free(s);
+        snprintf(path, sizeof path, "%s/%s-day%02d.h5", g_work, prefix, day);
+        write_run_d(path, day, one, one, 1, 1);
+        s = track(dir, path, &regr, &nruns);
+        CHECK_MSG(regr == 0, "%s day %d: a regression in a quiet series:\n%s", prefix, day, s);
+    }
+    return s;
+}
+
+/* Night 13 of machine D (write_run_d's arguments), file PREFIX-day13-K.h5, tracked against a copy of
+ * the history dir (dir-K), so that no night 13 becomes another's baseline. Returns track's output. */
+static char *night13_d(const char *dir, const char *prefix, size_t k, const double slow[4], const double fast[4],
+                       double win, double lat)
+{
+    char copy[1120], path[1300];
+    int regr;
+    long long nruns;
+    snprintf(copy, sizeof copy, "%.1100s-%zu", dir, k);
+    copy_history(dir, copy);
+    snprintf(path, sizeof path, "%s/%s-day13-%zu.h5", g_work, prefix, k);
+    write_run_d(path, 13, slow, fast, win, lat);
+    return track(copy, path, &regr, &nruns);
+}
+
 /* Pooled headline figures: the control-block write is judged, besides each cell, on the best trial of
  * every native mode (cb_write/native-best), and the throughput at the largest size and at the smallest
  * size's full window likewise (the single cells are then no headline). A night
@@ -841,30 +875,20 @@ static void check_pool(const char *night, const char *s, const char *judged, con
  * regression. */
 static void test_pooled_headlines(void)
 {
-    char dir[1100], path[1300];
-    const double one[4] = {1, 1, 1, 1};
+    char dir[1100];
     snprintf(dir, sizeof dir, "%s/history-d", g_work);
-    int regr;
-    long long nruns;
-    for (int day = 1; day <= 12; day++) {
-        snprintf(path, sizeof path, "%s/D-day%02d.h5", g_work, day);
-        write_run_d(path, day, one, one, 1, 1);
-        char *s = track(dir, path, &regr, &nruns);
-        CHECK_MSG(regr == 0, "day %d: a regression in a quiet series:\n%s", day, s);
-        if (day == 12) {
-            CHECK_MSG(strstr(s, "cb_write/native-best ") != NULL && strstr(s, "cb_handshake/native-best ") != NULL &&
-                          strstr(s, "latency/native-best ") != NULL && strstr(s, "throughput/native-best/4 MiB/w64") &&
-                          strstr(s, "throughput/native-best/8 B/w4096"),
-                      "no pooled headline figures:\n%s", s);
-            const char *hs = strstr(s, "headline cells:"), *he = hs ? strstr(hs, "\n\n") : NULL;
-            const char *single = hs ? strstr(hs, "\n  cb_write/pinned/") : NULL;
-            const char *shake = hs ? strstr(hs, "\n  cb_handshake/pinned/") : NULL;
-            const char *win = hs ? strstr(hs, "\n  throughput/pinned/") : NULL;
-            CHECK_MSG(he && !(single && single < he) && !(shake && shake < he) && !(win && win < he),
-                      "a single cell is still a headline:\n%s", s);
-        }
-        free(s);
-    }
+    char *s = quiet_nights_d(dir, "D");
+    CHECK_MSG(strstr(s, "cb_write/native-best ") != NULL && strstr(s, "cb_handshake/native-best ") != NULL &&
+                  strstr(s, "latency/native-best ") != NULL && strstr(s, "throughput/native-best/4 MiB/w64") &&
+                  strstr(s, "throughput/native-best/8 B/w4096"),
+              "no pooled headline figures:\n%s", s);
+    const char *hs = strstr(s, "headline cells:"), *he = hs ? strstr(hs, "\n\n") : NULL;
+    const char *single = hs ? strstr(hs, "\n  cb_write/pinned/") : NULL;
+    const char *shake = hs ? strstr(hs, "\n  cb_handshake/pinned/") : NULL;
+    const char *win = hs ? strstr(hs, "\n  throughput/pinned/") : NULL;
+    CHECK_MSG(he && !(single && single < he) && !(shake && shake < he) && !(win && win < he),
+              "a single cell is still a headline:\n%s", s);
+    free(s);
     /* What the pooled write (or, with win_kind set, the pooled full window) is called each night: 0
      * unchanged, 1 regression, 2 improvement, 3 watch. The full window's pool has a floor of 10 %
      * (TRACK_POOL_FLOOR_WINDOW): every native cell 22.5 % slower, as on a night of one build's series
@@ -882,12 +906,7 @@ static void test_pooled_headlines(void)
         {"the full window 40% slower", {1, 1, 1, 1}, {1, 1, 1, 1}, 0.60, 1, 0, 1}};
     static const char *const section[] = {"REGRESSIONS:", "improvements:", "watch:", "unchanged:"};
     for (size_t k = 0; k < sizeof nights / sizeof *nights; k++) {
-        char copy[1120];
-        snprintf(copy, sizeof copy, "%.1100s-%zu", dir, k);
-        copy_history(dir, copy);
-        snprintf(path, sizeof path, "%s/D-day13-%zu.h5", g_work, k);
-        write_run_d(path, 13, nights[k].slow, nights[k].fast, nights[k].win, nights[k].lat);
-        char *s = track(copy, path, &regr, &nruns);
+        s = night13_d(dir, "D", k, nights[k].slow, nights[k].fast, nights[k].win, nights[k].lat);
         const char *judged = strstr(s, "REGRESSIONS:");
         check_pool(nights[k].name, s, judged, section, "\n  cb_write/native-best ", nights[k].kind,
                    "[headline] [best trial of 3 native cells] [as measured ");
@@ -911,26 +930,17 @@ static void test_pooled_headlines(void)
  * regression, even with the run's own full window unchanged. */
 static void test_procs_headline(void)
 {
-    char dir[1100], path[1300];
+    char dir[1100];
     const double one[4] = {1, 1, 1, 1};
     snprintf(dir, sizeof dir, "%s/history-leg", g_work);
-    int regr;
-    long long nruns;
     g_leg = 1;
-    for (int day = 1; day <= 12; day++) {
-        snprintf(path, sizeof path, "%s/L-day%02d.h5", g_work, day);
-        write_run_d(path, day, one, one, 1, 1);
-        char *s = track(dir, path, &regr, &nruns);
-        CHECK_MSG(regr == 0, "day %d: a regression in a quiet series with the leg:\n%s", day, s);
-        if (day == 12) {
-            const char *hs = strstr(s, "headline cells:"), *he = hs ? strstr(hs, "\n\n") : NULL;
-            const char *leg = hs ? strstr(hs, "\n  throughput_procs/native-best/8 B ") : NULL;
-            const char *own = hs ? strstr(hs, "\n  throughput/native-best/8 B/") : NULL;
-            CHECK_MSG(he && leg && leg < he && !(own && own < he),
-                      "the leg is not the full window's headline (or the run's own pool still is):\n%s", s);
-        }
-        free(s);
-    }
+    char *s = quiet_nights_d(dir, "L");
+    const char *hs = strstr(s, "headline cells:"), *he = hs ? strstr(hs, "\n\n") : NULL;
+    const char *leg = hs ? strstr(hs, "\n  throughput_procs/native-best/8 B ") : NULL;
+    const char *own = hs ? strstr(hs, "\n  throughput/native-best/8 B/") : NULL;
+    CHECK_MSG(he && leg && leg < he && !(own && own < he),
+              "the leg is not the full window's headline (or the run's own pool still is):\n%s", s);
+    free(s);
     static const char *const section[] = {"REGRESSIONS:", "improvements:", "watch:", "unchanged:"};
     const struct {
         const char *name;
@@ -939,14 +949,9 @@ static void test_procs_headline(void)
     } nights[] = {{"the processes spread to 1.6x, their median holds", 1, 1.6, 0},
                   {"the leg 12% slower", 0.88, 1.2, 1}};
     for (size_t k = 0; k < sizeof nights / sizeof *nights; k++) {
-        char copy[1120];
-        snprintf(copy, sizeof copy, "%.1100s-%zu", dir, k);
-        copy_history(dir, copy);
-        snprintf(path, sizeof path, "%s/L-day13-%zu.h5", g_work, k);
         g_leg = nights[k].leg;
         g_leg_spread = nights[k].spread;
-        write_run_d(path, 13, one, one, 1, 1);
-        char *s = track(copy, path, &regr, &nruns);
+        s = night13_d(dir, "L", k, one, one, 1, 1);
         check_pool(nights[k].name, s, strstr(s, "REGRESSIONS:"), section, "\n  throughput_procs/native-best/8 B ",
                    nights[k].kind, "[headline] [best of 2 native cells, each the median of its processes]");
         free(s);
