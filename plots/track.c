@@ -664,14 +664,14 @@ static void load_pooled(const judge_ctx *c, judged *x)
     sqlite3_bind_text(c->pool, 1, x->family, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(c->pool, 2, (sqlite3_int64)x->size);
     sqlite3_bind_int64(c->pool, 3, (sqlite3_int64)x->window);
+    /* A time's best trial (MIN trial_p50_min), a rate's (MAX trial_p50_max); the leg's (throughput_procs,
+     * one trial per process): its best cell's median (MAX p50). */
+    const int col = !rate ? 1 : strcmp(x->family, "throughput_procs") == 0 ? 4 : 2;
     x->pool_n = 0;
     while (sqlite3_step(c->pool) == SQLITE_ROW) {
         size_t i = pos_of(c->map, c->n, sqlite3_column_int64(c->pool, 0));
-        if (i == (size_t)-1 || sqlite3_column_type(c->pool, rate ? 2 : 1) == SQLITE_NULL ||
-            sqlite3_column_type(c->pool, 4) == SQLITE_NULL)
+        if (i == (size_t)-1 || sqlite3_column_type(c->pool, col) == SQLITE_NULL)
             continue;
-        /* A rate's best trial; the leg's (throughput_procs, one trial per process): its best cell's median. */
-        const int col = !rate ? 1 : strcmp(x->family, "throughput_procs") == 0 ? 4 : 2;
         c->series[i] = track_floored_point(sqlite3_column_double(c->pool, col), x->pool_floor);
         if (i == c->n - 1)
             x->pool_n = (size_t)sqlite3_column_int64(c->pool, 3);
