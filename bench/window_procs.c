@@ -195,11 +195,7 @@ static void unknown_trial(rb_trial *t)
 {
     memset(t, 0, sizeof *t);
     t->p50 = t->ci_lo = t->ci_hi = t->mean = t->msgs_per_s = t->t_start_s = t->elapsed_s = NAN;
-    t->cpu_start = t->cpu_end = -1;
-    t->ctx_switches = -1;
-    t->sm_mhz_start = t->sm_mhz_end = t->mem_mhz_start = t->mem_mhz_end = NAN;
-    t->part_s = t->payload_s = t->steal_ms = t->cpu_steal_ms = t->max_steal_ms = t->irq_ms = t->others_ms = NAN;
-    t->minflt = t->majflt = t->proc_ctx_switches = -1;
+    rb_trial_conditions_unknown(t);
 }
 
 int window_procs_one(const window_procs_cfg *c, const char *dir, int index, window_procs_proc *out)

@@ -198,7 +198,7 @@ static int column_new_in_schema3(const char *name)
 }
 
 /* Columns of /trials that schema 4 added (RB_TRIAL_COLUMNS_4): the machine's load and the part's
- * own time. Files before it are read without them; trial_defaults4 says "unknown". */
+ * own time. Files before it are read without them; rb_trial_columns4_unknown says "unknown". */
 static int trial_column_new_since_schema3(const char *name)
 {
 #define RB_NEW4(kind, field, unit) || strcmp(name, #field) == 0
@@ -209,18 +209,6 @@ static int trial_column_new_since_schema3(const char *name)
 static int trial_column_new_since_schema2(const char *name)
 {
     return column_new_in_schema3(name) || trial_column_new_since_schema3(name);
-}
-
-/* Every RB_TRIAL_COLUMNS_4 column as unknown: NaN for a float, -1 for a count. */
-static void trial_defaults4(rb_trial *t)
-{
-#define RB_UNKNOWN_F64(field) t->field = NAN;
-#define RB_UNKNOWN_I64(field) t->field = -1;
-#define RB_UNKNOWN(kind, field, unit) RB_UNKNOWN_##kind(field)
-    RB_TRIAL_COLUMNS_4(RB_UNKNOWN)
-#undef RB_UNKNOWN
-#undef RB_UNKNOWN_I64
-#undef RB_UNKNOWN_F64
 }
 
 /* Columns of /cells that schema 4 added: the two modes (results/bimodal.h). Files before it are
@@ -493,10 +481,7 @@ static int trials_present_rows(h5in *r, char *err, size_t errlen)
         t->kernel_errors = row->kernel_errors;
         t->t_start_s = NAN;
         t->elapsed_s = row->elapsed_s;
-        t->cpu_start = t->cpu_end = -1;
-        t->ctx_switches = -1;
-        t->sm_mhz_start = t->sm_mhz_end = t->mem_mhz_start = t->mem_mhz_end = NAN;
-        trial_defaults4(t);
+        rb_trial_conditions_unknown(t);
         r->trial_row[r->ntrials++] = i;
     }
     return 0;
@@ -526,7 +511,7 @@ int h5in_trials_read(h5in *r, char *err, size_t errlen)
     for (size_t i = 0; i < r->ntrials; i++) {
         terminate_trial(&r->trials[i]);
         if (r->schema < 4)
-            trial_defaults4(&r->trials[i]);
+            rb_trial_columns4_unknown(&r->trials[i]);
         if (r->trials[i].trial_id != (int32_t)i) {
             h5in_put_err(err, errlen, "%s: damaged file: " RB_H5_TRIALS " row %zu says it is trial %d", r->path, i,
                          (int)r->trials[i].trial_id);

@@ -177,6 +177,25 @@ void rb_set_field(char *dst, size_t n, const char *src)
     dst[len] = '\0';
 }
 
+void rb_trial_columns4_unknown(rb_trial *t)
+{
+#define RB_UNKNOWN_F64(field) t->field = NAN;
+#define RB_UNKNOWN_I64(field) t->field = -1;
+#define RB_UNKNOWN(kind, field, unit) RB_UNKNOWN_##kind(field)
+    RB_TRIAL_COLUMNS_4(RB_UNKNOWN)
+#undef RB_UNKNOWN
+#undef RB_UNKNOWN_I64
+#undef RB_UNKNOWN_F64
+}
+
+void rb_trial_conditions_unknown(rb_trial *t)
+{
+    t->cpu_start = t->cpu_end = -1;
+    t->ctx_switches = -1;
+    t->sm_mhz_start = t->sm_mhz_end = t->mem_mhz_start = t->mem_mhz_end = NAN;
+    rb_trial_columns4_unknown(t);
+}
+
 void rb_row_calls_clear(rb_row *r)
 {
 #define RB_CLEAR_CALLS(A, e, name, doc) r->calls_##name = NAN;

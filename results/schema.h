@@ -340,6 +340,15 @@ uint64_t rb_row_check_schema(const rb_row *row, int schema);
 /* 1 when name is a column of /cells that schema 4 added (mode_fast, mode_slow, slow_share, bimodal). */
 int rb_row_column_new_in_schema4(const char *name);
 uint64_t rb_trial_check(const rb_trial *trial);
+
+/* Every RB_TRIAL_COLUMNS_4 column of a trial as unknown: NaN for a time, -1 for a count (a trial read
+ * from a file before schema 4). */
+void rb_trial_columns4_unknown(rb_trial *t);
+
+/* A trial's conditions as unknown: its CPUs and context switches -1, its clocks NaN, and its
+ * RB_TRIAL_COLUMNS_4 columns as rb_trial_columns4_unknown. For a trial whose conditions were not taken
+ * (a schema-1 row presented as a trial, a child process of --window-procs that gave none). */
+void rb_trial_conditions_unknown(rb_trial *t);
 uint64_t rb_trial_check_schema(const rb_trial *trial, int schema);
 
 /* Counts on the root written when the file is closed (schema 3): a table or the samples dataset
