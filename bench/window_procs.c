@@ -5,6 +5,7 @@
 #include "window_procs.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -22,15 +23,19 @@
 
 extern char **environ;
 
+/* The modes every child measures, in the --modes grammar: the one definition of the leg's four modes. */
+#define WINDOW_PROCS_MODESPEC "host=pinned,xfer=zerocopy,ctrl=mapped|managed"
+
 size_t window_procs_modes(int idx[WINDOW_PROCS_MODES])
 {
+    mode_set set;
+    char err[160];
     size_t k = 0;
-    for (size_t i = 0; i < RB_MODE_COUNT && k < WINDOW_PROCS_MODES; i++) {
-        mode_spec m = mode_at(i);
-        if (m.v[RB_AXIS_HOST] == RB_HOST_PINNED && m.v[RB_AXIS_XFER] == RB_XFER_ZEROCOPY &&
-            (m.v[RB_AXIS_CTRL] == RB_CTRL_MAPPED || m.v[RB_AXIS_CTRL] == RB_CTRL_MANAGED))
+    if (mode_set_parse(WINDOW_PROCS_MODESPEC, &set, err, sizeof err) != 0)
+        return 0; /* cannot happen: a constant of the --modes grammar, and test_cli_procs sees its rows */
+    for (size_t i = 0; i < RB_MODE_COUNT && k < WINDOW_PROCS_MODES; i++)
+        if (set.selected[i])
             idx[k++] = (int)i;
-    }
     return k;
 }
 
@@ -46,15 +51,15 @@ int window_procs_dir(char *dir, size_t n, char *err, size_t errlen)
 
 void window_procs_dir_remove(const char *dir)
 {
-    char path[1200];
-    for (int i = 0; i < WINDOW_PROCS_MAX; i++) {
-        snprintf(path, sizeof path, "%s/p%04d.h5", dir, i);
-        unlink(path);
-        snprintf(path, sizeof path, "%s/p%04d.h5.partial", dir, i);
-        unlink(path);
-        snprintf(path, sizeof path, "%s/p%04d.log", dir, i);
-        unlink(path);
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        char path[1400];
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
+            unlink(path);
     }
+    if (d)
+        closedir(d);
     rmdir(dir);
 }
 
@@ -205,7 +210,7 @@ int window_procs_one(const window_procs_cfg *c, const char *dir, int index, wind
         unknown_trial(&out->t[k]);
     out->exit_status = -1;
     out->wall_s = NAN;
-    char self[1024], path[1200], log[1200], size[32], seed[32], why[RB_REASON_LEN], tail[120];
+    char self[1024], path[1200], log[1200], size[32], seed[32], trials[16], why[RB_REASON_LEN], tail[120];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) {
         snprintf(why, sizeof why, "process %d: cannot find this program (/proc/self/exe): %s", index, strerror(errno));
@@ -217,9 +222,10 @@ int window_procs_one(const window_procs_cfg *c, const char *dir, int index, wind
     snprintf(log, sizeof log, "%s/p%04d.log", dir, index);
     snprintf(size, sizeof size, "%u", (unsigned)c->size);
     snprintf(seed, sizeof seed, "%u", (unsigned)(c->seed + (uint32_t)index));
-    const char *tail_args[] = {"--preset", "quick", "--modes",  "host=pinned,xfer=zerocopy,ctrl=mapped|managed",
+    snprintf(trials, sizeof trials, "%d", WINDOW_PROCS_TRIALS);
+    const char *tail_args[] = {"--preset", "quick", "--modes",  WINDOW_PROCS_MODESPEC,
                                "--sizes",  size,    "--window", "cap",
-                               "--trials", "3",     "--quiet",  "--force",
+                               "--trials", trials,  "--quiet",  "--force",
                                "--seed",   seed,    "-o",       path};
     size_t nargs = 0;
     while (c->args && c->args[nargs])
