@@ -107,20 +107,28 @@ inject)
     "$rb" run "${tiny[@]}" --modes $sync_mapped --inject-call-us memcpy=200 -o "$work/inj.h5" >/dev/null 2>"$work/err" \
         && ok || bad "injected run: $(tail -2 "$work/err")"
     grep -q "INJECTED per-call cost.*memcpy=200" "$work/err" && ok || bad "no INJECTED line on stderr: $(cat "$work/err")"
-    calls=$(col "$work/inj.h5" latency pinned/sync/noncoop/mapped 8 calls_memcpy)
-    m0=$(col "$work/plain.h5" latency pinned/sync/noncoop/mapped 8 min)
-    m1=$(col "$work/inj.h5" latency pinned/sync/noncoop/mapped 8 min)
-    p1=$(col "$work/inj.h5" latency pinned/sync/noncoop/mapped 8 p50)
     # 2 copies per message, each 200 us dearer: every round trip grows by at least 400 us, and the
     # fastest one (the one no other process preempted: a loaded 2-core machine stretches the median of
     # a busy-waiting poller by milliseconds) by about 400 us. Less would mean a skipped wait; twice as
     # much, a wait counted twice. The test runs alone (RUN_SERIAL): beside another test on two cores
-    # every sample once came out 1.1 ms slower.
-    python3 -c "import sys; c, a, b, p = map(float, sys.argv[1:5]); d = b - a
+    # every sample once came out 1.1 ms slower, and once beside a build outside the tests; so a pair
+    # that fails is measured once more (a skipped or doubled wait fails both times).
+    moved() {
+        calls=$(col "$work/inj.h5" latency pinned/sync/noncoop/mapped 8 calls_memcpy)
+        m0=$(col "$work/plain.h5" latency pinned/sync/noncoop/mapped 8 min)
+        m1=$(col "$work/inj.h5" latency pinned/sync/noncoop/mapped 8 min)
+        p1=$(col "$work/inj.h5" latency pinned/sync/noncoop/mapped 8 p50)
+        python3 -c "import sys; c, a, b, p = map(float, sys.argv[1:5]); d = b - a
 assert c == 2, c
 assert b >= c * 200 and p >= c * 200, (b, p)
-assert d <= 1.9 * c * 200, (a, b, d)" "$calls" "$m0" "$m1" "$p1" \
-        && ok || bad "fastest round trip moved by $m0 -> $m1 us (p50 $p1) with $calls memcpy per message, wanted about 400 us"
+assert d <= 1.9 * c * 200, (a, b, d)" "$calls" "$m0" "$m1" "$p1" 2>/dev/null
+    }
+    if ! moved; then
+        echo "the injected round trip moved $m0 -> $m1 us (p50 $p1, $calls memcpy a message): measuring the pair again"
+        "$rb" run "${tiny[@]}" --modes $sync_mapped -o "$work/plain.h5" --force >/dev/null 2>&1
+        "$rb" run "${tiny[@]}" --modes $sync_mapped --inject-call-us memcpy=200 -o "$work/inj.h5" --force >/dev/null 2>&1
+        moved
+    fi && ok || bad "fastest round trip moved by $m0 -> $m1 us (p50 $p1) with $calls memcpy per message, wanted about 400 us"
     "$rb" export "$work/inj.h5" --format json 2>/dev/null | grep -q '"inject_call_us": "memcpy=200"' \
         || [ "$have_jansson" != ON ] && ok || bad "provenance inject_call_us missing"
     if command -v h5dump >/dev/null; then
