@@ -249,6 +249,21 @@ static void test_shift_confirmed(const char *dir)
     free(s);
 }
 
+/* Twelve quiet nights of machine `host` (write(path, day, 1, 1)) tracked in order into dir: none is a
+ * regression. */
+static void quiet_nights(const char *dir, const char *host, void (*write)(const char *, int, double, double))
+{
+    char path[1300];
+    int regr;
+    long long nruns;
+    for (int day = 1; day <= 12; day++) {
+        snprintf(path, sizeof path, "%s/%s-day%02d.h5", g_work, host, day);
+        write(path, day, 1.0, 1.0);
+        free(track(dir, path, &regr, &nruns));
+        CHECK_MSG(regr == 0, "%s day %d: a regression in a quiet series", host, day);
+    }
+}
+
 /* The machine apart from the code: a night when the whole machine is 12% slower (ring cells and
  * machine references alike) is no regression, but is one on raw figures (--raw), and the shift is
  * reported; a night when only the machine references move 40% is no regression either (they are
@@ -260,12 +275,7 @@ static void test_machine_shift(void)
     snprintf(raw_dir, sizeof raw_dir, "%s/history-c-raw", g_work);
     int regr;
     long long nruns;
-    for (int day = 1; day <= 12; day++) {
-        snprintf(path, sizeof path, "%s/C-day%02d.h5", g_work, day);
-        write_run_c(path, day, 1.0, 1.0);
-        free(track(dir, path, &regr, &nruns));
-        CHECK_MSG(regr == 0, "day %d: a regression in a quiet series", day);
-    }
+    quiet_nights(dir, "C", write_run_c);
     copy_history(dir, raw_dir);
     test_shift_confirmed(dir);
     snprintf(path, sizeof path, "%s/C-day13.h5", g_work);
@@ -326,12 +336,7 @@ static void test_calls_shift(void)
     int regr;
     long long nruns;
     snprintf(dir, sizeof dir, "%s/history-g", g_work);
-    for (int day = 1; day <= 12; day++) {
-        snprintf(path, sizeof path, "%s/G-day%02d.h5", g_work, day);
-        write_run_g(path, day, 1.0, 1.0);
-        free(track(dir, path, &regr, &nruns));
-        CHECK_MSG(regr == 0, "day %d: a regression in a quiet series", day);
-    }
+    quiet_nights(dir, "G", write_run_g);
     snprintf(copy, sizeof copy, "%.1100s-calls", dir);
     copy_history(dir, copy);
     snprintf(path, sizeof path, "%s/G-calls.h5", g_work);
