@@ -51,7 +51,11 @@ for f in "$series"/slow-*.h5; do
     "$rb" track "$f" --history "$out/history-slow" --no-page "$@" >"$out/track-$name.txt" 2>&1
     st=$?
     t=$out/track-$name.txt
-    cells=$(sed -n '/^REGRESSIONS/,/^improvements/p' "$t" | awk '/^  [a-z]/ { printf "%s`%s` %s", sep, $1, $2; sep = ", " }')
+    # a cell's name runs up to its change (a pooled one's size has a space: "throughput_procs/native-best/8 B")
+    cells=$(sed -n '/^REGRESSIONS/,/^improvements/p' "$t" | awk '/^  [a-z]/ {
+        k = 2; while (k < NF && $k !~ /^[+-][0-9.]+%$/) k++
+        name = $1; for (i = 2; i < k; i++) name = name " " $i
+        printf "%s`%s` %s", sep, name, $k; sep = ", " }')
     echo "| $name | $st | $(count REGRESSIONS "$t") | ${cells:--} |" >>"$md"
 done
 rm -rf "$out/history-slow"
