@@ -728,9 +728,9 @@ static int beyond_shift(const judge_ctx *c, const judged *x) { return x->role !=
 
 /* Is x an operation of the staged control block (a cb_ cell whose control block is the fallback's
  * device copy)? It is a few blocking cudaMemcpy calls, so it is judged beyond the shift of those calls
- * (refs_common's calls) instead of the machine's: on the H200 series of 8004682 its night-to-night
- * noise fell from 2.0-2.7 % to 1.3-1.8 % so, and the one red night (the driver's calls 4-17 % slower
- * for a run, these cells +9-12 % with them, the machine's references +2 %) fell within it. */
+ * (refs_common's calls) instead of the machine's. On the H200 series of 8004682 that cut its
+ * night-to-night noise from 2.0-2.7 % to 1.3-1.8 % and removed the series' one red night (the driver's
+ * calls 4-17 % slower for a run, these cells +9-16 % with them, the machine's references +2 %). */
 static int staged_cb(const judged *x) { return strncmp(x->family, "cb_", 3) == 0 && strcmp(x->ctrl, "device") == 0; }
 
 /* Loads the series of cell x into c->series as measured: a ring cell's figures (best trials where
