@@ -188,7 +188,10 @@ typedef struct machine_detail {
     double sum[64];
     int count[64];
     double floor; /* log change; NAN when the run has no floor */
+    int ncalls;   /* cudaMemcpy call costs (is_memcpy_call) with a change */
 } machine_detail;
+
+static int is_memcpy_call(const char *family);
 
 static void detail_add(machine_detail *d, const char *family, uint64_t size, double change)
 {
@@ -198,6 +201,7 @@ static void detail_add(machine_detail *d, const char *family, uint64_t size, dou
         d->floor = change;
         return;
     }
+    d->ncalls += is_memcpy_call(family);
     if (strcmp(family, "memcpy_h2d_pinned") != 0 && strcmp(family, "memcpy_d2h_pinned") != 0)
         return;
     size_t k = 0;
@@ -661,11 +665,15 @@ static void print_shift(FILE *out, machine_detail *md, const double *common, con
         raw ? "on their raw figures (--raw)"
             : "beyond it (each run's ring figures divided by its shift) and as measured: a change must show both "
               "ways (the pooled round trip, handshake and largest-size throughput: judged as measured, confirmed beyond it)");
-    if (!raw)
+    if (!raw && md->ncalls > 0)
         fprintf(out,
                 "cudaMemcpy call shift tonight: %+.1f%% (median over the memcpy call costs); the staged control "
                 "block's operations (cb_*/.../device) are judged beyond it instead\n",
                 100 * expm1(calls[n - 1]));
+    else if (!raw)
+        fputs("cudaMemcpy call shift tonight: none recorded (no memcpy call costs in this run); the staged control "
+              "block's operations are judged beyond the machine's shift\n",
+              out);
 }
 
 /* How far the machine moved in each run: the median change of every machine reference against the

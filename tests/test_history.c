@@ -283,6 +283,8 @@ static void test_machine_shift(void)
     char *s = track(dir, path, &regr, &nruns);
     CHECK_MSG(regr == 0, "a whole-machine shift of 12%% was called a regression:\n%s", s);
     CHECK_MSG(strstr(s, "machine shift tonight: +1") != NULL, "the shift is not reported:\n%s", s);
+    CHECK_MSG(strstr(s, "cudaMemcpy call shift tonight: none recorded") != NULL,
+              "a run without memcpy call costs is given a calls' shift:\n%s", s);
     free(s);
     s = track_with(raw_dir, path, 1, &regr, &nruns);
     CHECK_MSG(regr > 0, "--raw: the 12%% slower ring was not a regression:\n%s", s);
