@@ -9,10 +9,7 @@ import csv, gzip, sys
 from collections import defaultdict
 import numpy as np
 
-
-def mad(v):
-    l = np.log(v)
-    return 100 * 1.4826 * np.median(np.abs(l - np.median(l)))
+from fw_procs import mad, pooled
 
 
 args = sys.argv[1:]
@@ -26,11 +23,10 @@ with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as fh:
     rows = list(csv.DictReader(l for l in fh if not l.startswith("#")))
 by = defaultdict(list)
 for r in rows:
-    if int(r["trial"]) < 3:
-        by[(int(r["proc"]), int(r["arm"]))].append(float(r["msgs_per_s"]) / 1e6)
+    by[(int(r["proc"]), int(r["arm"]))].append(r)
 arm = defaultdict(list)
 for k in sorted(by):
-    arm[names[k[1]] if k[1] < len(names) else str(k[1])].append(max(by[k]))
+    arm[names[k[1]] if k[1] < len(names) else str(k[1])].append(pooled(by[k], 3) / 1e6)
 print("| arm | processes | median M msg/s | spread | every process, sorted |\n| --- | ---: | ---: | ---: | --- |")
 for a in (names or sorted(arm)):
     if a in arm:

@@ -91,20 +91,25 @@ def against_wall(procs, pmed, wall):
           f"slope {coef[0]:.2f}; spread {log_mad(fig):.1f} % as measured, {log_mad(res):.1f} % with the wall time regressed out")
 
 
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"]
-wall = {}
-if len(sys.argv) > 2:
-    wall = {int(a): int(b) for a, b in re.findall(r"process (\d+) exit 0 (\d+) ms", open(sys.argv[2]).read())}
-arms = sorted({int(r.get("arm") or 0) for r in rows})
-for arm in arms:
-    if len(arms) > 1:
-        print(f"\n## arm {arm}\n")
-    by = defaultdict(list)
-    for r in rows:
-        if int(r.get("arm") or 0) == arm:
-            by[int(r["proc"])].append(r)
-    procs = sorted(by)
-    f3 = spread_and_tails(by, procs)
-    pmed = within_between(by, procs)
-    nights(f3)
-    against_wall(procs, pmed, wall)
+def main():
+    rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"]
+    wall = {}
+    if len(sys.argv) > 2:
+        wall = {int(a): int(b) for a, b in re.findall(r"process (\d+) exit 0 (\d+) ms", open(sys.argv[2]).read())}
+    arms = sorted({int(r.get("arm") or 0) for r in rows})
+    for arm in arms:
+        if len(arms) > 1:
+            print(f"\n## arm {arm}\n")
+        by = defaultdict(list)
+        for r in rows:
+            if int(r.get("arm") or 0) == arm:
+                by[int(r["proc"])].append(r)
+        procs = sorted(by)
+        f3 = spread_and_tails(by, procs)
+        pmed = within_between(by, procs)
+        nights(f3)
+        against_wall(procs, pmed, wall)
+
+
+if __name__ == "__main__":  # fw_arms.py imports mad and pooled
+    main()
