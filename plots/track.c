@@ -180,6 +180,10 @@ static double median_of(double *v, size_t n)
     return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
+/* Is a reference cell of this family one of the cudaMemcpy call costs (a blocking copy of a few bytes,
+ * pinned or pageable, each way): the calls the fallback's staged control block is made of. */
+static int is_memcpy_call(const char *family) { return family && strncmp(family, "call_memcpy_", 12) == 0; }
+
 /* The newest run's reference movement by kind, for the printed line: each size's pinned memcpy
  * (the mean of the H2D and D2H cells' log changes) and the floor's. */
 typedef struct machine_detail {
@@ -190,8 +194,6 @@ typedef struct machine_detail {
     double floor; /* log change; NAN when the run has no floor */
     int ncalls;   /* cudaMemcpy call costs (is_memcpy_call) with a change */
 } machine_detail;
-
-static int is_memcpy_call(const char *family);
 
 static void detail_add(machine_detail *d, const char *family, uint64_t size, double change)
 {
@@ -225,10 +227,6 @@ static void detail_add(machine_detail *d, const char *family, uint64_t size, dou
     d->sum[k] += change;
     d->count[k]++;
 }
-
-/* Is a reference cell of this family one of the cudaMemcpy call costs (a blocking copy of a few bytes,
- * pinned or pageable, each way): the calls the fallback's staged control block is made of. */
-static int is_memcpy_call(const char *family) { return family && strncmp(family, "call_memcpy_", 12) == 0; }
 
 /* refs_common's last step: per run i, the median of the ncells references' log changes dv[c * n + i]
  * into shift[i], and of those where call[c] into calls[i] (shift[i] where none is finite). */
