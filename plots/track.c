@@ -141,6 +141,11 @@ typedef struct judged {
     int as_measured;  /* r is the figures as measured, raw beyond the shift (add_pooled_headlines says which) */
     int machine_only; /* r changed, raw did not confirm it: watched (apply_budget); "beyond the machine
                          shift only", or "as measured only" where as_measured */
+    track_result grp; /* a native control-block read or write (ctrl_pooled): the median of the best
+                         trials of every mode with its control block, judged like r; must confirm r */
+    int has_grp;
+    size_t grp_n;     /* how many cells the newest run's group figure was taken from */
+    int grp_only;     /* r changed, grp did not confirm it: watched (apply_budget) */
     size_t first_run; /* index in the runs array */
     char coincides[512];
 } judged;
@@ -381,6 +386,13 @@ static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n
     }
 }
 
+/* Is a pool of this family the median over its cells of each cell's best trial (a native control-block
+ * read or write), rather than the best trial of all? */
+static int pool_is_median(const char *family)
+{
+    return strcmp(family, "cb_read") == 0 || strcmp(family, "cb_write") == 0;
+}
+
 static int cmp_change(const void *a, const void *b)
 {
     double x = fabs(((const judged *)a)->r.change), y = fabs(((const judged *)b)->r.change);
@@ -403,7 +415,8 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
         fprintf(out,
                 strcmp(j->family, "throughput_procs") == 0
                     ? " [best of %zu native cells, each the median of its processes]"
-                    : " [best trial of %zu native cells]",
+                : pool_is_median(j->family) ? " [median of %zu native cells' best trials]"
+                                            : " [best trial of %zu native cells]",
                 j->pool_n);
     if (j->bimodal)
         fprintf(out, isfinite(j->slow_share) ? " [bimodal: fast mode; slow share %.0f%%]" : " [bimodal: fast mode]",
@@ -419,6 +432,9 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
                 100 * j->raw.change);
     else if (j->as_measured)
         fputs(" [judged as measured]", out);
+    if (j->grp_only)
+        fprintf(out, " [this mode only: the median of the %zu %s cells' best trials %+.1f%%, z %.1f]", j->grp_n,
+                j->ctrl, 100 * j->grp.change, j->grp.z);
     fputc('\n', out);
     if (j->r.kind == TRACK_REGRESSION || j->r.kind == TRACK_IMPROVEMENT)
         fprintf(out, "  %-52s first seen in %s (%s)%s%s\n", "", runs[j->first_run].file, runs[j->first_run].start,
@@ -480,6 +496,34 @@ static void judged_series(const judged *x, const track_result **m, const track_r
     *b = x->as_measured ? &x->raw : &x->r;
 }
 
+/* The judged cells of the newest run as CSV rows into f (export_judged), one per cell with its header. */
+static void export_csv_judged(FILE *f, const run_info *newest, const judged *j, size_t n, const run_info *runs)
+{
+    fputs("run,cell,unit,verdict,newest,baseline,change,change_lo,change_hi,z,baseline_runs,first_run,"
+          "environment_change,change_as_measured,z_as_measured,beyond_shift_only,judged_as_measured,"
+          "change_beyond_shift,z_beyond_shift,as_measured_only,this_mode_only\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        export_csv_field(f, newest->file);
+        fputc(',', f);
+        export_csv_field(f, j[i].cell);
+        fprintf(f, ",%s,%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.4g,%zu,", j[i].unit, track_kind_name(j[i].r.kind),
+                j[i].r.newest, j[i].r.baseline, j[i].r.change, j[i].r.change_lo, j[i].r.change_hi, j[i].r.z,
+                j[i].r.n_baseline);
+        export_csv_field(f, runs[j[i].first_run].file);
+        fputc(',', f);
+        export_csv_field(f, j[i].coincides);
+        const track_result *m, *b;
+        judged_series(&j[i], &m, &b);
+        if (j[i].has_raw)
+            fprintf(f, ",%.10g,%.4g,%d,%d,%.10g,%.4g,%d,%d\n", m->change, m->z, j[i].machine_only && !j[i].as_measured,
+                    j[i].as_measured, b->change, b->z, j[i].machine_only && j[i].as_measured, j[i].grp_only);
+        else
+            fprintf(f, ",,,0,0,,,0,%d\n", j[i].grp_only);
+    }
+}
+
+/* Writes the night's judgement of every cell to path: JSON (needs jansson) or CSV. */
 static int export_judged(const char *path, int json, const run_info *newest, const judged *j, size_t n,
                          const run_info *runs, char *err, size_t errlen)
 {
@@ -519,6 +563,7 @@ static int export_judged(const char *path, int json, const run_info *newest, con
             json_object_set_new(o, "beyond_shift_only", json_boolean(j[i].machine_only && !j[i].as_measured));
             json_object_set_new(o, "as_measured_only", json_boolean(j[i].machine_only && j[i].as_measured));
             json_object_set_new(o, "judged_as_measured", json_boolean(j[i].as_measured));
+            json_object_set_new(o, "this_mode_only", json_boolean(j[i].grp_only));
             json_array_append_new(arr, o);
         }
         json_object_set_new(doc, "cells", arr);
@@ -528,30 +573,8 @@ static int export_judged(const char *path, int json, const run_info *newest, con
         snprintf(err, errlen, "JSON export needs jansson, which this build lacks (install libjansson-dev)");
         rc = -1;
 #endif
-    } else {
-        fputs("run,cell,unit,verdict,newest,baseline,change,change_lo,change_hi,z,baseline_runs,first_run,"
-              "environment_change,change_as_measured,z_as_measured,beyond_shift_only,judged_as_measured,"
-              "change_beyond_shift,z_beyond_shift,as_measured_only\n",
-              f);
-        for (size_t i = 0; i < n; i++) {
-            export_csv_field(f, newest->file);
-            fputc(',', f);
-            export_csv_field(f, j[i].cell);
-            fprintf(f, ",%s,%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.4g,%zu,", j[i].unit, track_kind_name(j[i].r.kind),
-                    j[i].r.newest, j[i].r.baseline, j[i].r.change, j[i].r.change_lo, j[i].r.change_hi, j[i].r.z,
-                    j[i].r.n_baseline);
-            export_csv_field(f, runs[j[i].first_run].file);
-            fputc(',', f);
-            export_csv_field(f, j[i].coincides);
-            const track_result *m, *b;
-            judged_series(&j[i], &m, &b);
-            if (j[i].has_raw)
-                fprintf(f, ",%.10g,%.4g,%d,%d,%.10g,%.4g,%d\n", m->change, m->z, j[i].machine_only && !j[i].as_measured,
-                        j[i].as_measured, b->change, b->z, j[i].machine_only && j[i].as_measured);
-            else
-                fputs(",,,0,0,,,0\n", f);
-        }
-    }
+    } else
+        export_csv_judged(f, newest, j, n, runs);
     if (fclose(f) != 0 || rc != 0) {
         if (!err[0])
             snprintf(err, errlen, "%s: write error", path);
@@ -700,33 +723,82 @@ typedef struct judge_ctx {
     const double *common, *calls;
 } judge_ctx;
 
-/* A pooled headline's series into c->series (results/RESULTS.md "Nightly tracking"): per run, the best
- * trial among every cell of x's family, size and window whose control block is not the fallback's
- * device copy - the lowest trial median of a time, the highest of a rate. A control-block operation
- * does not depend on the mode's transfers or launch, yet a whole trial of it lands slow (between-trial
- * spread 11-22 % in the quick preset, 0.1 % within a trial): the best of one mode's three trials is
- * still slow on one night in ten, the best of the 48 trials of every native mode was within 4 % of
- * its median on each of 12. Each point gets x->pool_floor as its standard error. */
-static void load_pooled(const judge_ctx *c, judged *x)
+/* One run's rows of a pool (load_pooled): each cell's best trial and p50. */
+#define POOL_CELLS_MAX 256
+typedef struct pool_run {
+    size_t n, nlo;
+    double lo[POOL_CELLS_MAX]; /* each cell's lowest trial median */
+    double best_lo, best_hi;   /* the lowest trial median of all its cells, the highest */
+    double max_p50;            /* the highest cell p50 */
+} pool_run;
+
+/* The pool's figure for one run: a rate's best trial (the highest trial median), the leg's best cell
+ * (throughput_procs, one trial per process: its cells' p50s are medians of processes), a native
+ * control-block read's or write's median of the cells' best trials, any other time's best trial. */
+static double pool_value(const judged *x, pool_run *p)
+{
+    if (strcmp(x->family, "throughput_procs") == 0)
+        return p->max_p50;
+    if (report_unit_is_rate(x->unit))
+        return p->best_hi;
+    return pool_is_median(x->family) ? median_of(p->lo, p->nlo) : p->best_lo;
+}
+
+static void pool_add(pool_run *p, sqlite3_stmt *st)
+{
+    double lo = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
+    double hi = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
+    double p50 = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
+    p->n++;
+    if (isfinite(lo) && p->nlo < POOL_CELLS_MAX)
+        p->lo[p->nlo++] = lo;
+    if (isfinite(lo) && !(lo >= p->best_lo))
+        p->best_lo = lo;
+    if (isfinite(hi) && !(hi <= p->best_hi))
+        p->best_hi = hi;
+    if (isfinite(p50) && !(p50 <= p->max_p50))
+        p->max_p50 = p50;
+}
+
+/* A pooled series into c->series (results/RESULTS.md "Nightly tracking"): per run, from every cell of
+ * x's family, size and window whose control block is ctrl, or with ctrl NULL (a pooled headline) any but
+ * the fallback's device copy, pool_value's figure. A control-block operation does not depend on the
+ * mode's transfers or launch, yet a whole trial of it lands slow (between-trial spread 11-22 % in the
+ * quick preset, 0.1 % within a trial): the best of one mode's three trials is still slow on one night in
+ * ten. The best of all the native modes' trials was within 4 % of its median on each of 12 nights of
+ * an H100, but a read's or write's followed the rare trial that lands faster than the rest (a write's
+ * 3.1-3.8 ns over the nights of two H200 series, night-to-night spread 5.1 % and 7.6 %); the median of
+ * the modes' best trials spread 3.7 % and 2.5 % (results/data/nightly-series-332d7bb/README.md). Each
+ * point gets floor as its standard error. Returns how many cells the newest run's figure was taken
+ * from. */
+static size_t load_pooled(const judge_ctx *c, const judged *x, const char *ctrl, double floor)
 {
     blank_series(c->series, c->slow, c->n);
-    int rate = report_unit_is_rate(x->unit);
     sqlite3_reset(c->pool);
     sqlite3_bind_text(c->pool, 1, x->family, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(c->pool, 2, (sqlite3_int64)x->size);
     sqlite3_bind_int64(c->pool, 3, (sqlite3_int64)x->window);
-    /* A time's best trial (MIN trial_p50_min), a rate's (MAX trial_p50_max); the leg's (throughput_procs,
-     * one trial per process): its best cell's median (MAX p50). */
-    const int col = !rate ? 1 : strcmp(x->family, "throughput_procs") == 0 ? 4 : 2;
-    x->pool_n = 0;
-    while (sqlite3_step(c->pool) == SQLITE_ROW) {
-        size_t i = pos_of(c->map, c->n, sqlite3_column_int64(c->pool, 0));
-        if (i == (size_t)-1 || sqlite3_column_type(c->pool, col) == SQLITE_NULL)
+    if (ctrl)
+        sqlite3_bind_text(c->pool, 4, ctrl, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(c->pool, 4);
+    size_t newest = 0;
+    int more = sqlite3_step(c->pool) == SQLITE_ROW;
+    while (more) { /* rows come ordered by run */
+        const long long run = sqlite3_column_int64(c->pool, 0);
+        pool_run p = {.best_lo = NAN, .best_hi = NAN, .max_p50 = NAN};
+        do
+            pool_add(&p, c->pool);
+        while ((more = sqlite3_step(c->pool) == SQLITE_ROW) && sqlite3_column_int64(c->pool, 0) == run);
+        size_t i = pos_of(c->map, c->n, run);
+        double v = pool_value(x, &p);
+        if (i == (size_t)-1 || !isfinite(v))
             continue;
-        c->series[i] = track_floored_point(sqlite3_column_double(c->pool, col), x->pool_floor);
+        c->series[i] = track_floored_point(v, floor);
         if (i == c->n - 1)
-            x->pool_n = (size_t)sqlite3_column_int64(c->pool, 3);
+            newest = p.n;
     }
+    return newest;
 }
 
 /* Is x judged beyond the machine's shift? A ring cell, unless --raw; machine references never. */
@@ -745,7 +817,7 @@ static int staged_cb(const judged *x) { return strncmp(x->family, "cb_", 3) == 0
 static void cell_figures(const judge_ctx *c, judged *x)
 {
     if (x->pooled)
-        load_pooled(c, x);
+        x->pool_n = load_pooled(c, x, NULL, x->pool_floor);
     else
         load_series(c->ser, x, c->map, c->n, c->series, c->slow,
                     x->role != CELL_MACHINE && !c->o->p50 && track_best_trial_family(x->family));
@@ -773,14 +845,44 @@ static int judge_both(const judge_ctx *c, judged *x, double z_min, double z_raw,
     return rc;
 }
 
+/* Is x one mode's control-block read or write on a native control block (mapped or managed), judged on
+ * its best trial? Such an operation is the same host access in every mode with that control block, and
+ * a whole trial of it lands fast or slow (on the H200 of the 332d7bb series 3.7-3.9 ns a write in a fast
+ * trial, 4-7 ns in a slow one, results/data/nightly-series-332d7bb): one mode's three trials all slow is
+ * a draw the cell's own history rarely shows, so its change must be confirmed by the median of the
+ * best trials of every mode with its control block (judge_ctrl_group). */
+static int ctrl_pooled(const judge_ctx *c, const judged *x)
+{
+    return x->role == CELL_RING && !x->pooled && !c->o->p50 &&
+           (strcmp(x->family, "cb_read") == 0 || strcmp(x->family, "cb_write") == 0) && x->ctrl[0] &&
+           strcmp(x->ctrl, "device") != 0;
+}
+
+/* Judges x's control-block group (ctrl_pooled) on every z into x->grp, the way x->r is judged: per run
+ * the median of the group's best trials (load_pooled), each with TRACK_POOL_FLOOR as its standard
+ * error, beyond the machine's shift unless --raw. */
+static void judge_ctrl_group(const judge_ctx *c, judged *x)
+{
+    track_params p = c->o->params;
+    p.z_min = 0.5;
+    const int rate = report_unit_is_rate(x->unit);
+    x->grp_n = load_pooled(c, x, x->ctrl, TRACK_POOL_FLOOR);
+    if (beyond_shift(c, x))
+        track_remove_shift(c->series, c->n, c->common, rate);
+    x->has_grp = track_judge(c->series, c->n, rate, &p, &x->grp) == 0;
+}
+
 /* First-pass judgement of x on every z (the families' thresholds decide in apply_budget): a ring cell
- * both ways, into x->r the series x->as_measured names and into x->raw the other. */
+ * both ways, into x->r the series x->as_measured names and into x->raw the other; a native
+ * control-block read or write also on its control block's group (judge_ctrl_group). */
 static void judge_one(const judge_ctx *c, judged *x)
 {
     x->has_raw = beyond_shift(c, x);
     judge_both(c, x, 0.5, 0.5, &x->r, &x->raw);
     x->slow_share = c->slow[c->n - 1];
     x->first_run = x->r.first;
+    if (ctrl_pooled(c, x))
+        judge_ctrl_group(c, x);
 }
 
 /* Appends the pooled headline figure of family at size and window (unit as its cells') to *j, judged
@@ -957,6 +1059,11 @@ static void apply_budget(const judge_ctx *c, judged *j, size_t nj, const size_t 
                  * does not confirm (TRACK_RAW_CONFIRM): watched, not called. */
                 x->r.kind = TRACK_WATCH;
                 x->machine_only = 1;
+            } else if (x->has_grp && (x->grp.kind != x->r.kind || fabs(x->grp.z) < TRACK_RAW_CONFIRM * x->thr)) {
+                /* One mode's control-block reads or writes moved, the modes with its control block
+                 * did not (judge_ctrl_group): watched, not called. */
+                x->r.kind = TRACK_WATCH;
+                x->grp_only = 1;
             } else
                 find_first_run(c, x);
         }
@@ -968,17 +1075,20 @@ static void apply_budget(const judge_ctx *c, judged *j, size_t nj, const size_t 
 static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t nfam[3],
                             const size_t count[TRACK_KINDS], const run_info *runs, const track_options *o)
 {
-    fprintf(out,
-            "method: lookback z-score over log %s (bimodal latency cells: their fast mode), noise = %s; a change needs "
-            ">= %.0f%% and a |z| that keeps the night's false-alarm budget at %.0f%%: %.1f%% over %zu headline cells, "
-            "%.1f%% over %zu other ring cells (Bonferroni on a t with the baseline's degrees of freedom); %zu machine "
-            "references are watched, never regressions\n",
-            o->p50 ? "p50"
-                   : "p50 (throughput, cb_read and cb_write: each run's best trial; the native-best headlines: the "
-                     "best trial of every mode but the fallback's device control block; --p50: their p50)",
-            "max(history MAD, median trial-level standard error)", 100 * o->params.min_effect,
-            100 * (TRACK_ALPHA_HEADLINE + TRACK_ALPHA_RING), 100 * TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE],
-            100 * TRACK_ALPHA_RING, nfam[CELL_RING], nfam[CELL_MACHINE]);
+    fprintf(
+        out,
+        "method: lookback z-score over log %s (bimodal latency cells: their fast mode), noise = %s; a change needs "
+        ">= %.0f%% and a |z| that keeps the night's false-alarm budget at %.0f%%: %.1f%% over %zu headline cells, "
+        "%.1f%% over %zu other ring cells (Bonferroni on a t with the baseline's degrees of freedom); %zu machine "
+        "references are watched, never regressions\n",
+        o->p50
+            ? "p50"
+            : "p50 (throughput, cb_read and cb_write: each run's best trial; the native-best headlines: the "
+              "best trial of every mode but the fallback's device control block, for cb_read and cb_write the median of "
+              "those modes' best trials; --p50: their p50)",
+        "max(history MAD, median trial-level standard error)", 100 * o->params.min_effect,
+        100 * (TRACK_ALPHA_HEADLINE + TRACK_ALPHA_RING), 100 * TRACK_ALPHA_HEADLINE, nfam[CELL_HEADLINE],
+        100 * TRACK_ALPHA_RING, nfam[CELL_RING], nfam[CELL_MACHINE]);
     fputs("headline cells:", out);
     for (size_t i = 0, k = 0; i < nj; i++)
         if (j[i].role == CELL_HEADLINE) {
@@ -998,7 +1108,8 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
     }
     fprintf(out,
             "watch: %zu (|z| >= %.1f and >= %.0f%% but within the budget, machine references, a bimodal "
-            "cell in one mode, or a change the other series does not confirm)%s\n",
+            "cell in one mode, a change the other series does not confirm, or one mode's control-block read or write "
+            "that its control block's other modes do not confirm)%s\n",
             count[TRACK_WATCH], o->params.z_min, 100 * o->params.min_effect,
             count[TRACK_WATCH] > 12 ? "; the 12 largest" : "");
     for (size_t i = 0, shown = 0; i < nj && shown < 12; i++)
@@ -1031,9 +1142,9 @@ static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser, sq
             "AND status = 'ok'",
             -1, ser, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(hist_db(h),
-                           "SELECT run_id, MIN(trial_p50_min), MAX(trial_p50_max), count(*), MAX(p50) FROM cells WHERE "
-                           "family = ?1 AND size_bytes = ?2 AND window = ?3 AND ctrl != 'device' AND status = 'ok' "
-                           "GROUP BY run_id",
+                           "SELECT run_id, trial_p50_min, trial_p50_max, p50 FROM cells WHERE family = ?1 AND "
+                           "size_bytes = ?2 AND window = ?3 AND ctrl != 'device' AND (?4 IS NULL OR ctrl = ?4) AND "
+                           "status = 'ok' ORDER BY run_id",
                            -1, pool, NULL) != SQLITE_OK)
         return -1;
     return 0;

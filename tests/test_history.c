@@ -355,6 +355,76 @@ static void test_calls_shift(void)
     free(s);
 }
 
+/* Sets a row's best trial to its p50 (a time: the lowest trial median), as the runs of the ring have it. */
+static void best_trial_is_p50(rb_row *r) { r->trial_p50_min = r->p50; }
+
+/* A synthetic run of machine W: machine C's references, and the control-block write of two native
+ * modes with a mapped control block and three with a managed one, each at its best trial; the write of
+ * the first managed mode times `one`, of the other two times `other`. */
+static void write_run_w(const char *path, int day, double one, double other)
+{
+    static const char *const modes[5][4] = {{"pinned", "async", "coop", "mapped"},
+                                            {"pinned", "sync", "noncoop", "mapped"},
+                                            {"pinned", "async", "coop", "managed"},
+                                            {"pinned", "zerocopy", "noncoop", "managed"},
+                                            {"malloc", "sync", "coop", "managed"}};
+    static const char *const none[4] = {"-", "-", "-", "-"};
+    const double factor[5] = {1.0, 1.0, one, other, other};
+    h5out *w;
+    char err[512], when[64];
+    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
+    snprintf(when, sizeof when, "2027-03-%02dT02:00:00Z", day);
+    write_provenance(w, "W", when, "580.95");
+    CHECK(add_row(w, "base_floor", none, 4, "us", 1.9 * (1 + noise())) == 0);
+    CHECK(add_row(w, "base_launch", none, 8, "us", 9.0 * (1 + noise())) == 0);
+    for (uint64_t size = 8; size <= 4194304; size *= 64) {
+        CHECK(add_row(w, "memcpy_h2d_pinned", none, size, "GB/s", (double)size / 1e4 * (1 + noise())) == 0);
+        CHECK(add_row(w, "memcpy_d2h_pinned", none, size, "GB/s", (double)size / 1e4 * (1 + noise())) == 0);
+    }
+    for (int k = 0; k < 5; k++)
+        CHECK(add_row_edited(w, "cb_write", modes[k], 0, "us", factor[k] * 0.0038 * (1 + noise()), best_trial_is_p50) ==
+              0);
+    CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+}
+
+/* One mode's control-block writes with every trial slow (the red night of the H200 series of 332d7bb):
+ * a night when one managed mode's best trial is 50% slower and the other managed modes' are not is
+ * watched ("this mode only"), not a regression; a night when every managed mode's is 50% slower is a
+ * regression that names them. */
+static void test_ctrl_group(void)
+{
+    char dir[1100], copy[1120], path[1300];
+    int regr;
+    long long nruns;
+    snprintf(dir, sizeof dir, "%s/history-w", g_work);
+    quiet_nights(dir, "W", write_run_w);
+    snprintf(copy, sizeof copy, "%.1100s-one", dir);
+    copy_history(dir, copy);
+    snprintf(path, sizeof path, "%s/W-one.h5", g_work);
+    write_run_w(path, 13, 1.5, 1.0);
+    char *s = track(copy, path, &regr, &nruns);
+    CHECK_MSG(regr == 0, "one managed mode's slow writes were called a regression:\n%s", s);
+    CHECK_MSG(strstr(s, "cb_write/pinned/async/coop/managed") != NULL && strstr(s, "[this mode only: ") != NULL,
+              "one managed mode's slow writes are not watched as that mode's only:\n%s", s);
+    free(s);
+    snprintf(path, sizeof path, "%s/W-both.h5", g_work);
+    write_run_w(path, 13, 1.5, 1.5);
+    s = track(dir, path, &regr, &nruns);
+    CHECK_MSG(regr > 0 && strstr(s, "cb_write/pinned/async/coop/managed") != NULL &&
+                  strstr(s, "cb_write/pinned/zerocopy/noncoop/managed") != NULL && strstr(s, "[this mode only") == NULL,
+              "every managed mode's writes 50%% slower is not a regression naming them:\n%s", s);
+    free(s);
+    /* The pooled headline is the median of the modes' best trials: one mode's trial landing 30% faster
+     * than every other (the rare fast trial that moved the best of all trials) does not move it. */
+    snprintf(path, sizeof path, "%s/W-fast.h5", g_work);
+    write_run_w(path, 13, 0.7, 1.0);
+    s = track(dir, path, &regr, &nruns);
+    const char *imp = strstr(s, "improvements:"), *watch = strstr(s, "watch:");
+    const char *hit = imp ? strstr(imp, "cb_write/native-best") : NULL;
+    CHECK_MSG(imp && watch && (!hit || hit > watch), "one mode's faster write moved the pooled headline:\n%s", s);
+    free(s);
+}
+
 /* A synthetic run of machine E at day `day`, free of noise: the machine references (floor, launch,
  * pinned memcpy both ways at 8 B and 4 MiB) times `refs` (GB/s divided by it), and the one ring cell,
  * the native 8 B latency (so the night's only headline cell), times `ring`. */
@@ -978,7 +1048,7 @@ static void test_pooled_headlines(void)
         s = night13_d(dir, "D", k, nights[k].slow, nights[k].fast, nights[k].win, nights[k].lat);
         const char *judged = strstr(s, "REGRESSIONS:");
         check_pool(nights[k].name, s, judged, section, "\n  cb_write/native-best ", nights[k].kind,
-                   "[headline] [best trial of 3 native cells] [as measured ");
+                   "[headline] [median of 3 native cells' best trials] [as measured ");
         /* The handshake's pool is judged as measured, confirmed beyond the shift (add_pooled_headlines). */
         check_pool(nights[k].name, s, judged, section, "\n  cb_handshake/native-best ", nights[k].kind,
                    "[judged as measured; beyond the machine shift ");
@@ -1043,6 +1113,7 @@ int main(int argc, char **argv)
     test_history();
     test_machine_shift();
     test_calls_shift();
+    test_ctrl_group();
     test_raw_confirm_factor();
     test_catches();
     test_hostile_runs();
