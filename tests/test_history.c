@@ -384,6 +384,8 @@ static void write_run_w(const char *path, int day, double one, double other)
     for (int k = 0; k < 5; k++)
         CHECK(add_row_edited(w, "cb_write", modes[k], 0, "us", factor[k] * 0.0038 * (1 + noise()), best_trial_is_p50) ==
               0);
+    for (int k = 0; k < 2; k++) /* the 8 B round trip, with best trials: its pool is judged */
+        CHECK(add_row_edited(w, "latency", modes[k], 8, "us", 2.3 * (1 + noise()), best_trial_is_p50) == 0);
     CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
 }
 
@@ -406,6 +408,12 @@ static void test_ctrl_group(void)
     CHECK_MSG(regr == 0, "one managed mode's slow writes were called a regression:\n%s", s);
     CHECK_MSG(strstr(s, "cb_write/pinned/async/coop/managed") != NULL && strstr(s, "[this mode only: ") != NULL,
               "one managed mode's slow writes are not watched as that mode's only:\n%s", s);
+    /* Where the round trip's pool is judged it is the headline, and its best cell is not. */
+    const char *head = strstr(s, "headline cells:"), *end = head ? strstr(head, "\n\n") : NULL;
+    const char *pool = head ? strstr(head, "latency/native-best") : NULL,
+               *cell = head ? strstr(head, "latency/pinned/") : NULL;
+    CHECK_MSG(end && pool && pool < end && (!cell || cell > end),
+              "the round trip's headline is not its pool alone:\n%s", s);
     free(s);
     snprintf(path, sizeof path, "%s/W-both.h5", g_work);
     write_run_w(path, 13, 1.5, 1.5);
