@@ -298,6 +298,18 @@ static void test_machine_shift(void)
     free(s);
 }
 
+/* Machine C's references, unmoved, with noise: the floor, a launch, pinned memcpy both ways at 8 B to 4 MiB. */
+static void add_quiet_refs(h5out *w)
+{
+    static const char *const none[4] = {"-", "-", "-", "-"};
+    CHECK(add_row(w, "base_floor", none, 4, "us", 1.9 * (1 + noise())) == 0);
+    CHECK(add_row(w, "base_launch", none, 8, "us", 9.0 * (1 + noise())) == 0);
+    for (uint64_t size = 8; size <= 4194304; size *= 64) {
+        CHECK(add_row(w, "memcpy_h2d_pinned", none, size, "GB/s", (double)size / 1e4 * (1 + noise())) == 0);
+        CHECK(add_row(w, "memcpy_d2h_pinned", none, size, "GB/s", (double)size / 1e4 * (1 + noise())) == 0);
+    }
+}
+
 /* A synthetic run of machine G: the machine references of machine C, the four cudaMemcpy call costs
  * times `calls`, the native 8 B latency and handshake, and the fallback's (staged) handshake times
  * `staged`. */
@@ -313,18 +325,28 @@ static void write_run_g(const char *path, int day, double calls, double staged)
     CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
     snprintf(when, sizeof when, "2026-10-%02dT02:00:00Z", day);
     write_provenance(w, "G", when, "580.95");
-    CHECK(add_row(w, "base_floor", none, 4, "us", 1.9 * (1 + noise())) == 0);
-    CHECK(add_row(w, "base_launch", none, 8, "us", 9.0 * (1 + noise())) == 0);
-    for (uint64_t size = 8; size <= 4194304; size *= 64) {
-        CHECK(add_row(w, "memcpy_h2d_pinned", none, size, "GB/s", (double)size / 1e4 * (1 + noise())) == 0);
-        CHECK(add_row(w, "memcpy_d2h_pinned", none, size, "GB/s", (double)size / 1e4 * (1 + noise())) == 0);
-    }
+    add_quiet_refs(w);
     for (int k = 0; k < 4; k++)
         CHECK(add_row(w, call[k], none, 64, "us", calls * (4.0 + k) * (1 + noise())) == 0);
     CHECK(add_row(w, "latency", native, 8, "us", 2.0 * (1 + noise())) == 0);
     CHECK(add_row(w, "cb_handshake", native, 0, "us", 1.9 * (1 + noise())) == 0);
     CHECK(add_row(w, "cb_handshake", fallback, 0, "us", staged * 12.4 * (1 + noise())) == 0);
     CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+}
+
+/* Night 13 of machine `host` (write(path, 13, a, b), file NAME.h5 in g_work) tracked onto a copy of the
+ * quiet history at dir (dir-NAME), so that no night becomes another's baseline; returns track's output
+ * (the caller frees it) and sets *regr. */
+static char *night_on_copy(const char *dir, const char *name, void (*write)(const char *, int, double, double),
+                           double a, double b, int *regr)
+{
+    char copy[1200], path[1300];
+    long long nruns;
+    snprintf(copy, sizeof copy, "%.1100s-%s", dir, name);
+    copy_history(dir, copy);
+    snprintf(path, sizeof path, "%s/%s.h5", g_work, name);
+    write(path, 13, a, b);
+    return track(copy, path, regr, &nruns);
 }
 
 /* The staged control block's operations are a few blocking cudaMemcpy calls, so they are judged beyond
@@ -334,22 +356,15 @@ static void write_run_g(const char *path, int day, double calls, double staged)
  * is 15% slower is one, named. */
 static void test_calls_shift(void)
 {
-    char dir[1100], copy[1120], path[1300];
+    char dir[1100];
     int regr;
-    long long nruns;
     snprintf(dir, sizeof dir, "%s/history-g", g_work);
     quiet_nights(dir, "G", write_run_g);
-    snprintf(copy, sizeof copy, "%.1100s-calls", dir);
-    copy_history(dir, copy);
-    snprintf(path, sizeof path, "%s/G-calls.h5", g_work);
-    write_run_g(path, 13, 1.15, 1.15);
-    char *s = track(copy, path, &regr, &nruns);
+    char *s = night_on_copy(dir, "G-calls", write_run_g, 1.15, 1.15, &regr);
     CHECK_MSG(regr == 0, "the staged handshake moving with the memcpy calls was called a regression:\n%s", s);
     CHECK_MSG(strstr(s, "cudaMemcpy call shift tonight: +1") != NULL, "the calls' shift is not reported:\n%s", s);
     free(s);
-    snprintf(path, sizeof path, "%s/G-staged.h5", g_work);
-    write_run_g(path, 13, 1.0, 1.15);
-    s = track(dir, path, &regr, &nruns);
+    s = night_on_copy(dir, "G-staged", write_run_g, 1.0, 1.15, &regr);
     CHECK_MSG(regr > 0 && strstr(s, "cb_handshake/malloc/sync/noncoop/device") != NULL,
               "the staged handshake alone 15%% slower is not a named regression:\n%s", s);
     free(s);
@@ -368,19 +383,13 @@ static void write_run_w(const char *path, int day, double one, double other)
                                             {"pinned", "async", "coop", "managed"},
                                             {"pinned", "zerocopy", "noncoop", "managed"},
                                             {"malloc", "sync", "coop", "managed"}};
-    static const char *const none[4] = {"-", "-", "-", "-"};
     const double factor[5] = {1.0, 1.0, one, other, other};
     h5out *w;
     char err[512], when[64];
     CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
     snprintf(when, sizeof when, "2027-03-%02dT02:00:00Z", day);
     write_provenance(w, "W", when, "580.95");
-    CHECK(add_row(w, "base_floor", none, 4, "us", 1.9 * (1 + noise())) == 0);
-    CHECK(add_row(w, "base_launch", none, 8, "us", 9.0 * (1 + noise())) == 0);
-    for (uint64_t size = 8; size <= 4194304; size *= 64) {
-        CHECK(add_row(w, "memcpy_h2d_pinned", none, size, "GB/s", (double)size / 1e4 * (1 + noise())) == 0);
-        CHECK(add_row(w, "memcpy_d2h_pinned", none, size, "GB/s", (double)size / 1e4 * (1 + noise())) == 0);
-    }
+    add_quiet_refs(w);
     for (int k = 0; k < 5; k++)
         CHECK(add_row_edited(w, "cb_write", modes[k], 0, "us", factor[k] * 0.0038 * (1 + noise()), best_trial_is_p50) ==
               0);
@@ -395,16 +404,11 @@ static void write_run_w(const char *path, int day, double one, double other)
  * regression that names them. */
 static void test_ctrl_group(void)
 {
-    char dir[1100], copy[1120], path[1300];
+    char dir[1100];
     int regr;
-    long long nruns;
     snprintf(dir, sizeof dir, "%s/history-w", g_work);
     quiet_nights(dir, "W", write_run_w);
-    snprintf(copy, sizeof copy, "%.1100s-one", dir);
-    copy_history(dir, copy);
-    snprintf(path, sizeof path, "%s/W-one.h5", g_work);
-    write_run_w(path, 13, 1.5, 1.0);
-    char *s = track(copy, path, &regr, &nruns);
+    char *s = night_on_copy(dir, "W-one", write_run_w, 1.5, 1.0, &regr);
     CHECK_MSG(regr == 0, "one managed mode's slow writes were called a regression:\n%s", s);
     CHECK_MSG(strstr(s, "cb_write/pinned/async/coop/managed") != NULL && strstr(s, "[this mode only: ") != NULL,
               "one managed mode's slow writes are not watched as that mode's only:\n%s", s);
@@ -415,18 +419,14 @@ static void test_ctrl_group(void)
     CHECK_MSG(end && pool && pool < end && (!cell || cell > end),
               "the round trip's headline is not its pool alone:\n%s", s);
     free(s);
-    snprintf(path, sizeof path, "%s/W-both.h5", g_work);
-    write_run_w(path, 13, 1.5, 1.5);
-    s = track(dir, path, &regr, &nruns);
+    s = night_on_copy(dir, "W-both", write_run_w, 1.5, 1.5, &regr);
     CHECK_MSG(regr > 0 && strstr(s, "cb_write/pinned/async/coop/managed") != NULL &&
                   strstr(s, "cb_write/pinned/zerocopy/noncoop/managed") != NULL && strstr(s, "[this mode only") == NULL,
               "every managed mode's writes 50%% slower is not a regression naming them:\n%s", s);
     free(s);
     /* The pooled headline is the median of the modes' best trials: one mode's trial landing 30% faster
      * than every other (the rare fast trial that moved the best of all trials) does not move it. */
-    snprintf(path, sizeof path, "%s/W-fast.h5", g_work);
-    write_run_w(path, 13, 0.7, 1.0);
-    s = track(dir, path, &regr, &nruns);
+    s = night_on_copy(dir, "W-fast", write_run_w, 0.7, 1.0, &regr);
     const char *imp = strstr(s, "improvements:"), *watch = strstr(s, "watch:");
     const char *hit = imp ? strstr(imp, "cb_write/native-best") : NULL;
     CHECK_MSG(imp && watch && (!hit || hit > watch), "one mode's faster write moved the pooled headline:\n%s", s);
