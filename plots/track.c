@@ -141,9 +141,9 @@ typedef struct judged {
     int as_measured;  /* r is the figures as measured, raw beyond the shift (add_pooled_headlines says which) */
     int machine_only; /* r changed, raw did not confirm it: watched (apply_budget); "beyond the machine
                          shift only", or "as measured only" where as_measured */
-    track_result grp; /* a native control-block read or write (ctrl_pooled): the median of the best
-                         trials of every mode with its control block, judged like r; must confirm r */
-    int has_grp;
+    track_result grp; /* a native control-block read or write about to be called (ctrl_pooled): the
+                         median of the best trials of every mode with its control block, judged like r;
+                         must confirm r (ctrl_group_confirms) */
     size_t grp_n;     /* how many cells the newest run's group figure was taken from */
     int grp_only;     /* r changed, grp did not confirm it: watched (apply_budget) */
     size_t first_run; /* index in the runs array */
@@ -850,7 +850,7 @@ static int judge_both(const judge_ctx *c, judged *x, double z_min, double z_raw,
  * a whole trial of it lands fast or slow (on the H200 of the 332d7bb series 3.7-3.9 ns a write in a fast
  * trial, 4-7 ns in a slow one, results/data/nightly-series-332d7bb): one mode's three trials all slow is
  * a draw the cell's own history rarely shows, so its change must be confirmed by the median of the
- * best trials of every mode with its control block (judge_ctrl_group). */
+ * best trials of every mode with its control block (ctrl_group_confirms). */
 static int ctrl_pooled(const judge_ctx *c, const judged *x)
 {
     return x->role == CELL_RING && !x->pooled && !c->o->p50 &&
@@ -858,10 +858,12 @@ static int ctrl_pooled(const judge_ctx *c, const judged *x)
            strcmp(x->ctrl, "device") != 0;
 }
 
-/* Judges x's control-block group (ctrl_pooled) on every z into x->grp, the way x->r is judged: per run
- * the median of the group's best trials (load_pooled), each with TRACK_POOL_FLOOR as its standard
- * error, beyond the machine's shift unless --raw. */
-static void judge_ctrl_group(const judge_ctx *c, judged *x)
+/* Does x's control-block group (ctrl_pooled) confirm its change: judged into x->grp the way x->r is
+ * (per run the median of the group's best trials, load_pooled, each with TRACK_POOL_FLOOR as its
+ * standard error, beyond the machine's shift unless --raw), the same way at TRACK_RAW_CONFIRM of the
+ * |z| x needs? Judged only for a cell about to be called (apply_budget), not for every cell of the
+ * group. A group that cannot be judged leaves x's verdict as it is. */
+static int ctrl_group_confirms(const judge_ctx *c, judged *x)
 {
     track_params p = c->o->params;
     p.z_min = 0.5;
@@ -869,20 +871,19 @@ static void judge_ctrl_group(const judge_ctx *c, judged *x)
     x->grp_n = load_pooled(c, x, x->ctrl, TRACK_POOL_FLOOR);
     if (beyond_shift(c, x))
         track_remove_shift(c->series, c->n, c->common, rate);
-    x->has_grp = track_judge(c->series, c->n, rate, &p, &x->grp) == 0;
+    if (track_judge(c->series, c->n, rate, &p, &x->grp) != 0)
+        return 1;
+    return x->grp.kind == x->r.kind && fabs(x->grp.z) >= TRACK_RAW_CONFIRM * x->thr;
 }
 
 /* First-pass judgement of x on every z (the families' thresholds decide in apply_budget): a ring cell
- * both ways, into x->r the series x->as_measured names and into x->raw the other; a native
- * control-block read or write also on its control block's group (judge_ctrl_group). */
+ * both ways, into x->r the series x->as_measured names and into x->raw the other. */
 static void judge_one(const judge_ctx *c, judged *x)
 {
     x->has_raw = beyond_shift(c, x);
     judge_both(c, x, 0.5, 0.5, &x->r, &x->raw);
     x->slow_share = c->slow[c->n - 1];
     x->first_run = x->r.first;
-    if (ctrl_pooled(c, x))
-        judge_ctrl_group(c, x);
 }
 
 /* Appends the pooled headline figure of family at size and window (unit as its cells') to *j, judged
@@ -1069,9 +1070,9 @@ static void apply_budget(const judge_ctx *c, judged *j, size_t nj, const size_t 
                  * does not confirm (TRACK_RAW_CONFIRM): watched, not called. */
                 x->r.kind = TRACK_WATCH;
                 x->machine_only = 1;
-            } else if (x->has_grp && (x->grp.kind != x->r.kind || fabs(x->grp.z) < TRACK_RAW_CONFIRM * x->thr)) {
+            } else if (ctrl_pooled(c, x) && !ctrl_group_confirms(c, x)) {
                 /* One mode's control-block reads or writes moved, the modes with its control block
-                 * did not (judge_ctrl_group): watched, not called. */
+                 * did not: watched, not called. */
                 x->r.kind = TRACK_WATCH;
                 x->grp_only = 1;
             } else
