@@ -853,8 +853,7 @@ static int judge_both(const judge_ctx *c, judged *x, double z_min, double z_raw,
  * best trials of every mode with its control block (ctrl_group_confirms). */
 static int ctrl_pooled(const judge_ctx *c, const judged *x)
 {
-    return x->role == CELL_RING && !x->pooled && !c->o->p50 &&
-           (strcmp(x->family, "cb_read") == 0 || strcmp(x->family, "cb_write") == 0) && x->ctrl[0] &&
+    return x->role == CELL_RING && !x->pooled && !c->o->p50 && pool_is_median(x->family) && x->ctrl[0] &&
            strcmp(x->ctrl, "device") != 0;
 }
 
