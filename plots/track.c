@@ -287,8 +287,8 @@ static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, doub
         int step = sqlite3_step(st);
         const char *cell = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
         const char *family = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 4) : NULL;
-        if (cell && (!family || is_ring_family(family)))
-            continue; /* the ring's own cells are what is judged, not a reference */
+        if (cell && (!family || is_ring_family(family) || strcmp(family, "host_ref") == 0))
+            continue; /* the ring's own cells are what is judged, not a reference; host_ref has its own shift */
         if (!cell || strcmp(cell, cur) != 0) {
             if (cur[0]) { /* close the previous cell: its changes against its baseline median */
                 double *row = dv + (ncells - 1) * n;
@@ -387,10 +387,10 @@ static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n
 }
 
 /* Is a pool of this family the median over its cells of each cell's best trial (a native control-block
- * read or write), rather than the best trial of all? */
+ * read or write, or the host reference measured beside them), rather than the best trial of all? */
 static int pool_is_median(const char *family)
 {
-    return strcmp(family, "cb_read") == 0 || strcmp(family, "cb_write") == 0;
+    return strcmp(family, "cb_read") == 0 || strcmp(family, "cb_write") == 0 || strcmp(family, "host_ref") == 0;
 }
 
 static int cmp_change(const void *a, const void *b)
@@ -721,6 +721,7 @@ typedef struct judge_ctx {
     track_point *series;
     double *slow;
     const double *common, *calls;
+    const double *host; /* host_shift's per run: NAN where a run has no host_ref */
 } judge_ctx;
 
 /* One run's rows of a pool (load_pooled): each cell's best trial and p50. */
@@ -811,6 +812,60 @@ static int beyond_shift(const judge_ctx *c, const judged *x) { return x->role !=
  * calls 4-17 % slower for a run, these cells +9-16 % with them, the machine's references +2 %). */
 static int staged_cb(const judged *x) { return strncmp(x->family, "cb_", 3) == 0 && strcmp(x->ctrl, "device") == 0; }
 
+/* Is x judged beyond the host's shift (host_shift): a native control-block read or write (one mode's,
+ * or their pool), when tonight's run measured host_ref? Such an operation is a few host loads or a
+ * store; on the lent H100 of the d8ac6ac series whole stretches of a run had every host operation about
+ * 1.5x slower, and the pool's night-to-night spread fell from 5.6 % to 0.5 % (writes) and 5.9 % to
+ * 1.3 % (reads) once divided by the host_ref pool (results/data/nightly-series-d8ac6ac). Runs of the
+ * series without host_ref (older builds) keep their figures as measured. */
+static int host_judged(const judge_ctx *c, const judged *x)
+{
+    return (strcmp(x->family, "cb_read") == 0 || strcmp(x->family, "cb_write") == 0) && !staged_cb(x) &&
+           isfinite(c->host[c->n - 1]);
+}
+
+/* The shift divided out of x beyond_shift: the host's, the cudaMemcpy calls' or the machine's. */
+static const double *shift_of(const judge_ctx *c, const judged *x)
+{
+    return host_judged(c, x) ? c->host : staged_cb(x) ? c->calls : c->common;
+}
+
+/* The host's shift per run into host: the log of the host_ref pool (per run the median over the native
+ * modes of each mode's best host_ref trial, load_pooled) against that pool's median over the baseline's
+ * runs (the lookback window before tonight, as refs_common); NAN where a run, or every baseline run, has
+ * none. Tonight's is printed. Returns 0, or -1 when out of memory. */
+static int host_shift(FILE *out, const judge_ctx *c, double *host)
+{
+    const size_t n = c->n, window = c->o->params.window;
+    double *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return -1;
+    judged x;
+    memset(&x, 0, sizeof x);
+    snprintf(x.family, sizeof x.family, "host_ref");
+    snprintf(x.unit, sizeof x.unit, "us");
+    size_t cells = load_pooled(c, &x, NULL, TRACK_POOL_FLOOR), w = 0;
+    for (size_t i = 0; i < n; i++)
+        host[i] = c->series[i].est > 0 ? log(c->series[i].est) : NAN;
+    for (size_t i = n - 1 > window ? n - 1 - window : 0; i + 1 < n; i++)
+        tmp[w++] = host[i];
+    const double med = median_of(tmp, w);
+    for (size_t i = 0; i < n; i++)
+        host[i] -= med;
+    free(tmp);
+    if (n > 1 && !c->o->raw && isfinite(host[n - 1]))
+        fprintf(out,
+                "host shift tonight: %+.1f%% (host_ref, the same loads and store on ordinary memory, timed beside "
+                "the reads and writes: the median of %zu native cells' best trials); native control-block reads and "
+                "writes are judged beyond it instead\n",
+                100 * expm1(host[n - 1]), cells);
+    else if (n > 1 && !c->o->raw)
+        fputs("host shift tonight: none (no host_ref in this run or its baseline); native control-block reads and "
+              "writes are judged beyond the machine's shift\n",
+              out);
+    return 0;
+}
+
 /* Loads the series of cell x into c->series as measured: a ring cell's figures (best trials where
  * track_best_trial_family says so, unless --p50; a pooled headline's by load_pooled); a machine
  * reference's p50s. */
@@ -836,7 +891,7 @@ static int judge_both(const judge_ctx *c, judged *x, double z_min, double z_raw,
     if (x->has_raw) {
         p.z_min = x->as_measured ? z_min : z_raw;
         rc |= track_judge(c->series, c->n, rate, &p, x->as_measured ? r : raw);
-        track_remove_shift(c->series, c->n, staged_cb(x) ? c->calls : c->common, rate);
+        track_remove_shift(c->series, c->n, shift_of(c, x), rate);
         p.z_min = x->as_measured ? z_raw : z_min;
         return rc | track_judge(c->series, c->n, rate, &p, x->as_measured ? raw : r);
     }
@@ -869,7 +924,7 @@ static int ctrl_group_confirms(const judge_ctx *c, judged *x)
     const int rate = report_unit_is_rate(x->unit);
     x->grp_n = load_pooled(c, x, x->ctrl, TRACK_POOL_FLOOR);
     if (beyond_shift(c, x))
-        track_remove_shift(c->series, c->n, c->common, rate);
+        track_remove_shift(c->series, c->n, shift_of(c, x), rate);
     if (track_judge(c->series, c->n, rate, &p, &x->grp) != 0)
         return 1;
     return x->grp.kind == x->r.kind && fabs(x->grp.z) >= TRACK_RAW_CONFIRM * x->thr;
@@ -1185,10 +1240,11 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     map = malloc(n * sizeof *map);
     c.series = malloc(n * sizeof *c.series);
     c.slow = malloc(n * sizeof *c.slow);
-    common = malloc(2 * n * sizeof *common); /* and calls, after it */
+    common = malloc(3 * n * sizeof *common); /* and calls and host, after it */
     if (!map || !c.series || !c.slow || !common)
         goto out;
     calls = common + n;
+    c.host = calls + n;
     for (size_t i = 0; i < n; i++)
         map[i] = (id_pos){runs[i].id, i};
     qsort(map, n, sizeof *map, cmp_id);
@@ -1205,6 +1261,8 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     c.map = map;
     c.common = common;
     c.calls = calls;
+    if (host_shift(out, &c, calls + n) != 0)
+        goto out;
     sqlite3_bind_int64(cells, 1, run_id);
     if (judge_cells(&c, cells, &j, &nj) != 0)
         goto out;

@@ -86,7 +86,7 @@
       "per-call cost: launch of an empty kernel (1 x 1), not waited for")                                              \
     X(CALL_LAUNCH_SYNC, "call_launch_sync", "us", "per-call cost: launch of an empty kernel + cudaStreamSynchronize")  \
     X(THROUGHPUT_PROCS, "throughput_procs", "GB/s",                                                                    \
-      "the smallest size's full window, one trial per fresh process (run --window-procs): its best of 3 trials")     \
+      "the smallest size's full window, one trial per fresh process (run --window-procs): its best of 3 trials")       \
     X(HOST_REF, "host_ref", "us",                                                                                      \
       "the host's speed in a control trial: a native read's loads and write's store on ordinary memory, timed like them")
 

@@ -433,6 +433,68 @@ static void test_ctrl_group(void)
     free(s);
 }
 
+/* A synthetic run of machine H, whose host runs some nights 1.5x slower (every host operation, as the
+ * lent H100 of the d8ac6ac series did for whole stretches): the machine references of machine C, and
+ * for two native modes with a mapped control block and two with a managed one the control-block read
+ * and write and the host reference measured beside them (host_ref), each at its best trial. Tonight's
+ * host is `host` times slower still, and the reads and writes alone `ops` times slower. */
+/* A control trial's row as a run writes it: window 0, its best trial its p50. */
+static void control_row(rb_row *r)
+{
+    r->window = 0;
+    best_trial_is_p50(r);
+}
+
+static void write_run_h(const char *path, int day, double host, double ops)
+{
+    static const char *const modes[4][4] = {{"pinned", "async", "coop", "mapped"},
+                                            {"pinned", "zerocopy", "noncoop", "mapped"},
+                                            {"pinned", "async", "coop", "managed"},
+                                            {"malloc", "sync", "noncoop", "managed"}};
+    static const int slow_night[13] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0};
+    const double h = host * (slow_night[(day - 1) % 13] ? 1.5 : 1.0);
+    h5out *w;
+    char err[512], when[64];
+    CHECK_MSG(h5out_open(path, 1, &w, err, sizeof err) == 0, "%s", err);
+    snprintf(when, sizeof when, "2027-04-%02dT02:00:00Z", day);
+    write_provenance(w, "H", when, "580.95");
+    add_quiet_refs(w);
+    for (int k = 0; k < 4; k++) {
+        CHECK(add_row_edited(w, "cb_read", modes[k], 0, "us", h * ops * 0.0125 * (1 + noise()), control_row) == 0);
+        CHECK(add_row_edited(w, "cb_write", modes[k], 0, "us", h * ops * 0.0042 * (1 + noise()), control_row) == 0);
+        CHECK(add_row_edited(w, "host_ref", modes[k], 0, "us", h * 0.0065 * (1 + noise()), control_row) == 0);
+    }
+    CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
+}
+
+/* Native control-block reads and writes are judged beyond the host's shift (host_ref): on machine H,
+ * whose quiet history has three nights with the host 1.5x slower, a night with the host 1.5x slower is
+ * no regression and the host's shift is reported; a night with the reads and writes alone 12% slower is
+ * a regression of both pools, and so is the same on a night with the host 1.5x slower. */
+static void test_host_shift(void)
+{
+    char dir[1100];
+    int regr;
+    snprintf(dir, sizeof dir, "%s/history-h", g_work);
+    quiet_nights(dir, "H", write_run_h);
+    char *s = night_on_copy(dir, "H-host", write_run_h, 1.5, 1.0, &regr);
+    CHECK_MSG(regr == 0, "a 1.5x slower host was called a regression:\n%s", s);
+    const char *line = strstr(s, "host shift tonight: ");
+    double shift = line ? strtod(line + strlen("host shift tonight: "), NULL) : NAN;
+    CHECK_MSG(shift > 45 && shift < 55, "the host's shift (+50%%) is not reported:\n%s", s);
+    free(s);
+    s = night_on_copy(dir, "H-ops", write_run_h, 1.0, 1.12, &regr);
+    CHECK_MSG(regr > 0 && strstr(s, "cb_write/native-best") != NULL && strstr(s, "cb_read/native-best") != NULL,
+              "reads and writes 12%% slower on a steady host are not regressions of both pools:\n%s", s);
+    free(s);
+    s = night_on_copy(dir, "H-both", write_run_h, 1.5, 1.12, &regr);
+    const char *reg = strstr(s, "REGRESSIONS:"), *imp = strstr(s, "improvements:");
+    const char *w = reg ? strstr(reg, "cb_write/native-best") : NULL;
+    CHECK_MSG(regr > 0 && w && imp && w < imp,
+              "writes 12%% slower on a 1.5x slower host are not a regression of their pool:\n%s", s);
+    free(s);
+}
+
 /* A synthetic run of machine E at day `day`, free of noise: the machine references (floor, launch,
  * pinned memcpy both ways at 8 B and 4 MiB) times `refs` (GB/s divided by it), and the one ring cell,
  * the native 8 B latency (so the night's only headline cell), times `ring`. */
@@ -1122,6 +1184,7 @@ int main(int argc, char **argv)
     test_machine_shift();
     test_calls_shift();
     test_ctrl_group();
+    test_host_shift();
     test_raw_confirm_factor();
     test_catches();
     test_hostile_runs();
