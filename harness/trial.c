@@ -159,7 +159,7 @@ static int op_cb_handshake(void *ctx) { return ring_cb_handshake(((op_ctx *)ctx)
 /* The host's own speed beside a native read and write (family host_ref): a native read's eight
  * acquire loads and a write's release store (ring.c refresh and ring_cb_write_flag), here against a
  * private line of ordinary memory that no device touches, through no ring code. The lent H100 runs
- * whole stretches of seconds with every host operation about 1.6x slower, the clock pair too; a trial's
+ * whole stretches of seconds with every host operation about 1.5x slower, the clock pair too; a trial's
  * reads and writes are judged against this reference, measured in the same trial. */
 static _Alignas(64) uint32_t host_ref_line[16];
 static int op_host_ref(void *ctx)

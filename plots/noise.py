@@ -49,6 +49,7 @@ except ImportError as e:  # pragma: no cover
 OVERHEAD = "harness_overhead/-/-/-/-/0/0"
 FLOOR = "base_floor/-/-/-/-/4/1"
 RING = ("latency", "throughput", "cb_", "lc_", "harness_overhead")
+NOT_REFS = RING + ("host_ref",)  # host_ref has a shift of its own in track (plots/track.c host_shift)
 FIGURES = ("p50", "best", "geo", "clock", "memcpy", "track")
 BEST_FAMILIES = ("throughput", "cb_read", "cb_write")  # harness/track_detect.c track_best_trial_family
 Z_NEED = 3.3  # the |z| a headline cell needs with 11 baseline runs (4.5 % over 6 cells, Bonferroni on t(10))
@@ -149,7 +150,7 @@ def figure(run, key, how, clock=0.0):
 def machine_shift(runs, against=None):
     """Per run: the median over machine reference cells of the log change (time-like) against the
     series' median of that cell, or against run `against`."""
-    keys = [k for k in runs[0].cells if not k.startswith(RING)]
+    keys = [k for k in runs[0].cells if not k.startswith(NOT_REFS)]
     m = []
     for k in keys:
         v = [math.log(r.cells[k]["p50"]) if r.ok(k) else float("nan") for r in runs]

@@ -138,15 +138,16 @@ typedef struct judged {
     track_result raw;  /* a ring cell's other series (has_raw), which must confirm r's change: as measured, or
                           beyond the shift where r is as measured */
     int has_raw;
-    int as_measured;  /* r is the figures as measured, raw beyond the shift (add_pooled_headlines says which) */
-    int machine_only; /* r changed, raw did not confirm it: watched (apply_budget); "beyond the machine
-                         shift only", or "as measured only" where as_measured */
-    track_result grp; /* a native control-block read or write about to be called (ctrl_pooled): the
-                         median of the best trials of every mode with its control block, judged like r;
-                         must confirm r (ctrl_group_confirms) */
-    size_t grp_n;     /* how many cells the newest run's group figure was taken from */
-    int grp_only;     /* r changed, grp did not confirm it: watched (apply_budget) */
-    size_t first_run; /* index in the runs array */
+    const char *shift; /* the shift divided out where has_raw (shift_name): "machine", "host" or "calls" */
+    int as_measured;   /* r is the figures as measured, raw beyond the shift (add_pooled_headlines says which) */
+    int machine_only;  /* r changed, raw did not confirm it: watched (apply_budget); "beyond the machine
+                          shift only", or "as measured only" where as_measured */
+    track_result grp;  /* a native control-block read or write about to be called (ctrl_pooled): the
+                          median of the best trials of every mode with its control block, judged like r;
+                          must confirm r (ctrl_group_confirms) */
+    size_t grp_n;      /* how many cells the newest run's group figure was taken from */
+    int grp_only;      /* r changed, grp did not confirm it: watched (apply_budget) */
+    size_t first_run;  /* index in the runs array */
     char coincides[512];
 } judged;
 
@@ -421,15 +422,18 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
     if (j->bimodal)
         fprintf(out, isfinite(j->slow_share) ? " [bimodal: fast mode; slow share %.0f%%]" : " [bimodal: fast mode]",
                 100 * j->slow_share);
-    if (j->machine_only)
-        fprintf(out,
-                j->as_measured ? " [as measured only: beyond the machine shift %+.1f%%, z %.1f]"
-                               : " [beyond the machine shift only: as measured %+.1f%%, z %.1f]",
-                100 * j->raw.change, j->raw.z);
+    if (j->machine_only && j->as_measured)
+        fprintf(out, " [as measured only: beyond the %s shift %+.1f%%, z %.1f]", j->shift, 100 * j->raw.change,
+                j->raw.z);
+    else if (j->machine_only)
+        fprintf(out, " [beyond the %s shift only: as measured %+.1f%%, z %.1f]", j->shift, 100 * j->raw.change,
+                j->raw.z);
+    else if (j->has_raw && j->as_measured && (j->r.kind == TRACK_REGRESSION || j->r.kind == TRACK_IMPROVEMENT))
+        fprintf(out, " [judged as measured; beyond the %s shift %+.1f%%]", j->shift, 100 * j->raw.change);
     else if (j->has_raw && (j->r.kind == TRACK_REGRESSION || j->r.kind == TRACK_IMPROVEMENT))
-        fprintf(out,
-                j->as_measured ? " [judged as measured; beyond the machine shift %+.1f%%]" : " [as measured %+.1f%%]",
-                100 * j->raw.change);
+        fprintf(out, " [as measured %+.1f%%%s%s%s]", 100 * j->raw.change,
+                strcmp(j->shift, "machine") ? "; beyond the " : "", strcmp(j->shift, "machine") ? j->shift : "",
+                strcmp(j->shift, "machine") ? " shift" : "");
     else if (j->as_measured)
         fputs(" [judged as measured]", out);
     if (j->grp_only)
@@ -501,7 +505,7 @@ static void export_csv_judged(FILE *f, const run_info *newest, const judged *j, 
 {
     fputs("run,cell,unit,verdict,newest,baseline,change,change_lo,change_hi,z,baseline_runs,first_run,"
           "environment_change,change_as_measured,z_as_measured,beyond_shift_only,judged_as_measured,"
-          "change_beyond_shift,z_beyond_shift,as_measured_only,this_mode_only\n",
+          "change_beyond_shift,z_beyond_shift,as_measured_only,this_mode_only,shift\n",
           f);
     for (size_t i = 0; i < n; i++) {
         export_csv_field(f, newest->file);
@@ -516,10 +520,11 @@ static void export_csv_judged(FILE *f, const run_info *newest, const judged *j, 
         const track_result *m, *b;
         judged_series(&j[i], &m, &b);
         if (j[i].has_raw)
-            fprintf(f, ",%.10g,%.4g,%d,%d,%.10g,%.4g,%d,%d\n", m->change, m->z, j[i].machine_only && !j[i].as_measured,
-                    j[i].as_measured, b->change, b->z, j[i].machine_only && j[i].as_measured, j[i].grp_only);
+            fprintf(f, ",%.10g,%.4g,%d,%d,%.10g,%.4g,%d,%d,%s\n", m->change, m->z,
+                    j[i].machine_only && !j[i].as_measured, j[i].as_measured, b->change, b->z,
+                    j[i].machine_only && j[i].as_measured, j[i].grp_only, j[i].shift);
         else
-            fprintf(f, ",,,0,0,,,0,%d\n", j[i].grp_only);
+            fprintf(f, ",,,0,0,,,0,%d,\n", j[i].grp_only);
     }
 }
 
@@ -564,6 +569,7 @@ static int export_judged(const char *path, int json, const run_info *newest, con
             json_object_set_new(o, "as_measured_only", json_boolean(j[i].machine_only && j[i].as_measured));
             json_object_set_new(o, "judged_as_measured", json_boolean(j[i].as_measured));
             json_object_set_new(o, "this_mode_only", json_boolean(j[i].grp_only));
+            json_object_set_new(o, "shift", j[i].has_raw ? json_string(j[i].shift) : json_null());
             json_array_append_new(arr, o);
         }
         json_object_set_new(doc, "cells", arr);
@@ -717,11 +723,12 @@ typedef struct judge_ctx {
     const run_info *runs;
     size_t n;
     const id_pos *map;
-    sqlite3_stmt *ser, *pool;
+    sqlite3_stmt *ser, *pool, *hostq; /* hostq: host_paired's pairs */
     track_point *series;
     double *slow;
     const double *common, *calls;
-    const double *host; /* host_shift's per run: NAN where a run has no host_ref */
+    const double *host; /* host_shift's per run: tonight's NAN where host_ref cannot be used (host_judged) */
+    double *hbuf;       /* host_paired's shift, n values */
 } judge_ctx;
 
 /* One run's rows of a pool (load_pooled): each cell's best trial and p50. */
@@ -812,28 +819,104 @@ static int beyond_shift(const judge_ctx *c, const judged *x) { return x->role !=
  * calls 4-17 % slower for a run, these cells +9-16 % with them, the machine's references +2 %). */
 static int staged_cb(const judged *x) { return strncmp(x->family, "cb_", 3) == 0 && strcmp(x->ctrl, "device") == 0; }
 
-/* Is x judged beyond the host's shift (host_shift): a native control-block read or write (one mode's,
- * or their pool), when tonight's run measured host_ref? Such an operation is a few host loads or a
- * store; on the lent H100 of the d8ac6ac series whole stretches of a run had every host operation about
- * 1.5x slower, and the pool's night-to-night spread fell from 5.6 % to 0.5 % (writes) and 5.9 % to
- * 1.3 % (reads) once divided by the host_ref pool (results/data/nightly-series-d8ac6ac). Runs of the
- * series without host_ref (older builds) keep their figures as measured. */
+/* Is x judged beyond the host's shift (host_paired): a native control-block read or write (one mode's,
+ * or their pool), when tonight's run measured host_ref and enough of its baseline did (host_shift)? Such
+ * an operation is a few host loads or a store; on the lent H100 of the d8ac6ac series whole stretches of
+ * a run had every host operation about 1.5x slower, and the write pool's night-to-night spread was
+ * 5.6 % as measured, 0.4 % beyond the host's shift (reads 5.9 % and 0.8 %,
+ * results/data/nightly-series-d8ac6ac). Runs of the series without host_ref (older builds) are divided
+ * by the machine's shift instead. --p50 judges p50s, and the host's shift is made of best trials: the
+ * machine's shift then. */
 static int host_judged(const judge_ctx *c, const judged *x)
 {
-    return (strcmp(x->family, "cb_read") == 0 || strcmp(x->family, "cb_write") == 0) && !staged_cb(x) &&
+    return (strcmp(x->family, "cb_read") == 0 || strcmp(x->family, "cb_write") == 0) && !staged_cb(x) && !c->o->p50 &&
            isfinite(c->host[c->n - 1]);
 }
 
-/* The shift divided out of x beyond_shift: the host's, the cudaMemcpy calls' or the machine's. */
+/* The host's shift of a native read or write figure into c->hbuf, paired mode by mode: per run, from
+ * every cell of family whose control block is ctrl (NULL: any native one) and whose mode is mode (NULL:
+ * any), its best trial w and the best trial h of the same mode's host_ref; the figure's host is
+ * log(median w / median(w / h)) (one cell: log h), and its shift that against its median over the
+ * baseline's runs. A run without the pairs gets the machine's shift. Paired per mode, because the
+ * host's slow stretches fall on some modes' control trials and not others': on the d8ac6ac series the
+ * write pool divided by the median of every native mode's host_ref spread 0.5 %, the median over the
+ * modes of each one's ratio 0.4 %, and on the H100 series of e4f0adc 2.4 % against 1.5 % (a managed
+ * group 3.6 % against 1.6 %, one cell 9.7 % against 5.7 % in the median;
+ * results/data/nightly-series-e4f0adc). Returns c->hbuf, or NULL when out of memory. */
+static const double *host_paired(const judge_ctx *c, const char *family, const char *ctrl, const char *mode)
+{
+    const size_t n = c->n, window = c->o->params.window;
+    double *w = malloc(2 * POOL_CELLS_MAX * sizeof *w), *tmp = malloc(n * sizeof *tmp);
+    if (!w || !tmp) {
+        free(w);
+        free(tmp);
+        return NULL;
+    }
+    double *r = w + POOL_CELLS_MAX;
+    for (size_t i = 0; i < n; i++)
+        c->hbuf[i] = NAN;
+    sqlite3_reset(c->hostq);
+    sqlite3_bind_text(c->hostq, 1, family, -1, SQLITE_TRANSIENT);
+    if (ctrl)
+        sqlite3_bind_text(c->hostq, 2, ctrl, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(c->hostq, 2);
+    if (mode)
+        sqlite3_bind_text(c->hostq, 3, mode, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(c->hostq, 3);
+    int more = sqlite3_step(c->hostq) == SQLITE_ROW;
+    while (more) { /* rows come ordered by run */
+        const long long run = sqlite3_column_int64(c->hostq, 0);
+        size_t k = 0;
+        do {
+            double a = sqlite3_column_double(c->hostq, 1), b = sqlite3_column_double(c->hostq, 2);
+            if (a > 0 && b > 0 && k < POOL_CELLS_MAX) {
+                w[k] = a;
+                r[k++] = a / b;
+            }
+        } while ((more = sqlite3_step(c->hostq) == SQLITE_ROW) && sqlite3_column_int64(c->hostq, 0) == run);
+        size_t i = pos_of(c->map, n, run);
+        if (i != (size_t)-1 && k > 0)
+            c->hbuf[i] = log(median_of(w, k)) - log(median_of(r, k));
+    }
+    size_t m = 0;
+    for (size_t i = n - 1 > window ? n - 1 - window : 0; i + 1 < n; i++)
+        tmp[m++] = c->hbuf[i];
+    const double med = median_of(tmp, m);
+    for (size_t i = 0; i < n; i++)
+        c->hbuf[i] = isfinite(c->hbuf[i] - med) ? c->hbuf[i] - med : c->common[i];
+    free(w);
+    free(tmp);
+    return c->hbuf;
+}
+
+/* The shift divided out of x beyond_shift: the host's (host_paired, for x's own mode, or for a pool
+ * its control block's or every native one's), the cudaMemcpy calls' or the machine's. */
 static const double *shift_of(const judge_ctx *c, const judged *x)
 {
-    return host_judged(c, x) ? c->host : staged_cb(x) ? c->calls : c->common;
+    if (host_judged(c, x)) {
+        const double *h = host_paired(c, x->family, x->pooled || !x->ctrl[0] ? NULL : x->ctrl,
+                                      x->pooled || !x->mode[0] ? NULL : x->mode);
+        if (h)
+            return h;
+    }
+    return staged_cb(x) ? c->calls : c->common;
+}
+
+/* shift_of's name, for the printout and the export. */
+static const char *shift_name(const judge_ctx *c, const judged *x)
+{
+    return host_judged(c, x) ? "host" : staged_cb(x) ? "calls" : "machine";
 }
 
 /* The host's shift per run into host: the log of the host_ref pool (per run the median over the native
  * modes of each mode's best host_ref trial, load_pooled) against that pool's median over the baseline's
- * runs (the lookback window before tonight, as refs_common); NAN where a run, or every baseline run, has
- * none. Tonight's is printed. Returns 0, or -1 when out of memory. */
+ * runs (the lookback window before tonight, as refs_common); a run of the series without host_ref (an
+ * older build) gets the machine's shift. Used only when tonight has host_ref and at least min_history
+ * baseline runs do (a median of one or two runs would shift every night by their noise: upgrading on a
+ * night of a slow host would call every read and write); otherwise host[n - 1] is NAN and the machine's
+ * shift is used. Tonight's is printed. Returns 0, or -1 when out of memory. */
 static int host_shift(FILE *out, const judge_ctx *c, double *host)
 {
     const size_t n = c->n, window = c->o->params.window;
@@ -844,25 +927,33 @@ static int host_shift(FILE *out, const judge_ctx *c, double *host)
     memset(&x, 0, sizeof x);
     snprintf(x.family, sizeof x.family, "host_ref");
     snprintf(x.unit, sizeof x.unit, "us");
-    size_t cells = load_pooled(c, &x, NULL, TRACK_POOL_FLOOR), w = 0;
+    size_t cells = load_pooled(c, &x, NULL, TRACK_POOL_FLOOR), w = 0, have = 0;
     for (size_t i = 0; i < n; i++)
         host[i] = c->series[i].est > 0 ? log(c->series[i].est) : NAN;
-    for (size_t i = n - 1 > window ? n - 1 - window : 0; i + 1 < n; i++)
+    for (size_t i = n - 1 > window ? n - 1 - window : 0; i + 1 < n; i++) {
         tmp[w++] = host[i];
+        have += isfinite(host[i]) != 0;
+    }
     const double med = median_of(tmp, w);
+    const int tonight = isfinite(host[n - 1]);
     for (size_t i = 0; i < n; i++)
-        host[i] -= med;
+        host[i] = isfinite(host[i]) ? host[i] - med : c->common[i];
     free(tmp);
-    if (n > 1 && !c->o->raw && isfinite(host[n - 1]))
+    if (!tonight || have < c->o->params.min_history)
+        host[n - 1] = NAN;
+    if (n <= 1 || c->o->raw || c->o->p50)
+        return 0; /* --p50: the machine's shift (host_judged); --raw: none */
+    if (isfinite(host[n - 1]))
         fprintf(out,
                 "host shift tonight: %+.1f%% (host_ref, the same loads and store on ordinary memory, timed beside "
                 "the reads and writes: the median of %zu native cells' best trials); native control-block reads and "
                 "writes are judged beyond it instead\n",
                 100 * expm1(host[n - 1]), cells);
-    else if (n > 1 && !c->o->raw)
-        fputs("host shift tonight: none (no host_ref in this run or its baseline); native control-block reads and "
-              "writes are judged beyond the machine's shift\n",
-              out);
+    else
+        fprintf(out,
+                "host shift tonight: none (host_ref %s); native control-block reads and writes are judged beyond the "
+                "machine's shift\n",
+                tonight ? "in fewer baseline runs than --min-history" : "not in this run");
     return 0;
 }
 
@@ -923,8 +1014,9 @@ static int ctrl_group_confirms(const judge_ctx *c, judged *x)
     p.z_min = 0.5;
     const int rate = report_unit_is_rate(x->unit);
     x->grp_n = load_pooled(c, x, x->ctrl, TRACK_POOL_FLOOR);
+    const double *h = beyond_shift(c, x) && host_judged(c, x) ? host_paired(c, x->family, x->ctrl, NULL) : NULL;
     if (beyond_shift(c, x))
-        track_remove_shift(c->series, c->n, shift_of(c, x), rate);
+        track_remove_shift(c->series, c->n, h ? h : shift_of(c, x), rate);
     if (track_judge(c->series, c->n, rate, &p, &x->grp) != 0)
         return 1;
     return x->grp.kind == x->r.kind && fabs(x->grp.z) >= TRACK_RAW_CONFIRM * x->thr;
@@ -935,6 +1027,7 @@ static int ctrl_group_confirms(const judge_ctx *c, judged *x)
 static void judge_one(const judge_ctx *c, judged *x)
 {
     x->has_raw = beyond_shift(c, x);
+    x->shift = shift_name(c, x);
     judge_both(c, x, 0.5, 0.5, &x->r, &x->raw);
     x->slow_share = c->slow[c->n - 1];
     x->first_run = x->r.first;
@@ -1192,7 +1285,7 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
 /* The three queries of judging: the run's ok cells, one cell's series over every run, and a pooled
  * headline's (load_pooled). Returns 0, or
  * -1 (sqlite3_errmsg says why; what was prepared is finalized by the caller). */
-static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser, sqlite3_stmt **pool)
+static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser, sqlite3_stmt **pool, sqlite3_stmt **hostq)
 {
     if (sqlite3_prepare_v2(
             hist_db(h),
@@ -1210,7 +1303,15 @@ static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser, sq
                            "SELECT run_id, trial_p50_min, trial_p50_max, p50 FROM cells WHERE family = ?1 AND "
                            "size_bytes = ?2 AND window = ?3 AND ctrl != 'device' AND (?4 IS NULL OR ctrl = ?4) AND "
                            "status = 'ok' ORDER BY run_id",
-                           -1, pool, NULL) != SQLITE_OK)
+                           -1, pool, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(
+            hist_db(h),
+            "SELECT a.run_id, a.trial_p50_min, b.trial_p50_min FROM cells a JOIN cells b ON b.run_id = "
+            "a.run_id AND b.cell = 'host_ref' || substr(a.cell, length(a.family) + 1) AND b.status = "
+            "'ok' WHERE a.family = ?1 AND a.ctrl != 'device' AND (?2 IS NULL OR a.ctrl = ?2) AND (?3 IS "
+            "NULL OR a.host_mem || '/' || a.xfer || '/' || a.launch || '/' || a.ctrl = ?3) AND a.status = "
+            "'ok' ORDER BY a.run_id",
+            -1, hostq, NULL) != SQLITE_OK)
         return -1;
     return 0;
 }
@@ -1240,19 +1341,17 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     map = malloc(n * sizeof *map);
     c.series = malloc(n * sizeof *c.series);
     c.slow = malloc(n * sizeof *c.slow);
-    common = malloc(3 * n * sizeof *common); /* and calls and host, after it */
+    common = malloc(4 * n * sizeof *common); /* and calls, host and hbuf, after it */
     if (!map || !c.series || !c.slow || !common)
         goto out;
     calls = common + n;
     c.host = calls + n;
+    c.hbuf = calls + 2 * n;
     for (size_t i = 0; i < n; i++)
         map[i] = (id_pos){runs[i].id, i};
     qsort(map, n, sizeof *map, cmp_id);
-    if (prepare_queries(h, &cells, &c.ser, &c.pool) != 0) {
-        snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
-        goto out;
-    }
-    if (machine_shifts(out, h, map, n, o, common, calls) != 0) {
+    if (prepare_queries(h, &cells, &c.ser, &c.pool, &c.hostq) != 0 ||
+        machine_shifts(out, h, map, n, o, common, calls) != 0) {
         snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
         goto out;
     }
@@ -1285,6 +1384,7 @@ out:
     sqlite3_finalize(cells);
     sqlite3_finalize(c.ser);
     sqlite3_finalize(c.pool);
+    sqlite3_finalize(c.hostq);
     free(one);
     free(runs);
     free(j);
