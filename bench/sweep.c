@@ -504,10 +504,8 @@ static int emit_not_run(sweep *sw, const probe_caps *caps, unsigned char *runnab
         const char *status = invalid ? RB_STATUS_INVALID : RB_STATUS_UNSUPPORTED,
                    *reason = invalid ? invalid : unsupported;
         rb_row row;
-        for (int f = RB_FAM_CB_READ; f <= RB_FAM_HOST_REF; f++) {
-            if (f > RB_FAM_LC_TERMINATE && f < RB_FAM_HOST_REF)
-                continue; /* a control trial's parts: the control block's, the lifecycle's, host_ref */
-            row_init(sw, &row, (rb_family)f, (int)i, 0, 0);
+        for (int f = 0; f < TRIAL_CONTROL_FAMS; f++) {
+            row_init(sw, &row, trial_control_fams[f], (int)i, 0, 0);
             row_status(&row, status, reason);
             if (emit(sw, &row) < 0)
                 return -1;

@@ -249,8 +249,9 @@ static int throughput_rep(op_ctx *c, uint32_t window, double seconds, volatile s
 }
 
 static const rb_family ring_fams[2] = {RB_FAM_LATENCY, RB_FAM_THROUGHPUT};
-static const rb_family cb_fams[3] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
-static const rb_family lc_fams[4] = {RB_FAM_LC_LAUNCH, RB_FAM_LC_ACTIVATE, RB_FAM_LC_DEACTIVATE, RB_FAM_LC_TERMINATE};
+const rb_family trial_control_fams[TRIAL_CONTROL_FAMS] = {RB_FAM_CB_READ,      RB_FAM_CB_WRITE,    RB_FAM_CB_HANDSHAKE,
+                                                          RB_FAM_LC_LAUNCH,    RB_FAM_LC_ACTIVATE, RB_FAM_LC_DEACTIVATE,
+                                                          RB_FAM_LC_TERMINATE, RB_FAM_HOST_REF};
 
 /* The windows of this trial: the configured ones, capped at the ring's capacity, without repeats. */
 static size_t trial_windows(const trial_cfg *c, uint32_t cap, uint32_t *w)
@@ -272,11 +273,8 @@ static void ring_parts_skipped(const trial_cfg *c, trial_unit_kind kind, uint32_
                                const char *status, const char *why)
 {
     if (kind == RB_UNIT_CONTROL) {
-        for (int f = 0; f < 3; f++)
-            part_fail(part_add(o, cb_fams[f], 0, 0), status, why);
-        for (int f = 0; f < 4; f++)
-            part_fail(part_add(o, lc_fams[f], 0, 0), status, why);
-        part_fail(part_add(o, RB_FAM_HOST_REF, 0, 0), status, why);
+        for (int f = 0; f < TRIAL_CONTROL_FAMS; f++)
+            part_fail(part_add(o, trial_control_fams[f], 0, 0), status, why);
         return;
     }
     uint32_t w[8];
@@ -344,12 +342,10 @@ static int trial_control(const trial_cfg *c, op_ctx *x, trial_out *o)
 {
     static const measure_op_fn cb_ops[3] = {op_cb_read, op_cb_write, op_cb_handshake};
     static const measure_op_fn lc_ops[4] = {op_launch, op_activate, op_deactivate, op_terminate};
-    trial_part *cb[3], *lc[4], *ref;
-    for (int f = 0; f < 3; f++)
-        cb[f] = part_add(o, cb_fams[f], 0, 0);
-    for (int f = 0; f < 4; f++)
-        lc[f] = part_add(o, lc_fams[f], 0, 0);
-    ref = part_add(o, RB_FAM_HOST_REF, 0, 0);
+    trial_part *parts[TRIAL_CONTROL_FAMS];
+    for (int f = 0; f < TRIAL_CONTROL_FAMS; f++)
+        parts[f] = part_add(o, trial_control_fams[f], 0, 0);
+    trial_part **cb = parts, **lc = parts + 3, *ref = parts[7];
     char why[RB_REASON_LEN] = "";
     int failed = 0, cb_done = 0;
     for (int cycle = 0; cycle < c->lifecycle_cycles && !failed; cycle++) {

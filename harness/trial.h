@@ -106,6 +106,11 @@ typedef enum trial_unit_kind {
 int trial_run(const trial_cfg *cfg, trial_unit_kind kind, const mode_spec *m, uint32_t size, trial_out *out);
 void trial_out_free(trial_out *out);
 
+/* The families a CONTROL trial yields, in the order of its parts: the control block's read, write and
+ * handshake, the lifecycle's launch, activate, deactivate and terminate, then host_ref. */
+#define TRIAL_CONTROL_FAMS 8
+extern const rb_family trial_control_fams[TRIAL_CONTROL_FAMS];
+
 /* Warms the GPU before the first measured trial: an idle H100 reads 375 MHz and takes a while to
  * reach its application clock, so the first trials of a run were measured on a slower GPU than the
  * rest. Runs the ring (native mode, the window full) until NVML reports an SM clock within 5% of the
