@@ -140,7 +140,7 @@ typedef struct judged {
     int has_raw;
     const char *shift; /* the shift divided out where has_raw (shift_name): "machine", "host" or "calls" */
     int as_measured;   /* r is the figures as measured, raw beyond the shift (add_pooled_headlines says which) */
-    int machine_only;  /* r changed, raw did not confirm it: watched (apply_budget); "beyond the machine
+    int machine_only;  /* r changed, raw did not confirm it: watched (apply_budget); "beyond the <shift>
                           shift only", or "as measured only" where as_measured */
     track_result grp;  /* a native control-block read or write about to be called (ctrl_pooled): the
                           median of the best trials of every mode with its control block, judged like r;
@@ -184,6 +184,21 @@ static double median_of(double *v, size_t n)
         return NAN;
     stats_sort(v, k);
     return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+/* The median of v over the baseline's runs, the lookback window before tonight (v[n - 1]): at most the
+ * window runs before it, non-finite values left out, how many were finite into *finite (may be NULL);
+ * tmp holds n values. NAN when none is finite. */
+static double baseline_median(const double *v, size_t n, size_t window, double *tmp, size_t *finite)
+{
+    size_t w = 0, k = 0;
+    for (size_t i = n - 1 > window ? n - 1 - window : 0; i + 1 < n; i++) {
+        tmp[w++] = v[i];
+        k += isfinite(v[i]) != 0;
+    }
+    if (finite)
+        *finite = k;
+    return median_of(tmp, w);
 }
 
 /* Is a reference cell of this family one of the cudaMemcpy call costs (a blocking copy of a few bytes,
@@ -283,7 +298,6 @@ static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, doub
     char cur[256] = "", cur_family[32] = "";
     uint64_t cur_size = 0;
     int rc = dv && tmp && call ? 0 : -1;
-    size_t lo = n - 1 > window ? n - 1 - window : 0;
     while (rc == 0) {
         int step = sqlite3_step(st);
         const char *cell = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
@@ -293,10 +307,7 @@ static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, doub
         if (!cell || strcmp(cell, cur) != 0) {
             if (cur[0]) { /* close the previous cell: its changes against its baseline median */
                 double *row = dv + (ncells - 1) * n;
-                size_t w = 0;
-                for (size_t i = lo; i + 1 < n; i++)
-                    tmp[w++] = row[i];
-                double med = median_of(tmp, w);
+                const double med = baseline_median(row, n, window, tmp, NULL);
                 for (size_t i = 0; i < n; i++)
                     row[i] -= med;
                 detail_add(d, cur_family, cur_size, row[n - 1]);
@@ -430,10 +441,11 @@ static void print_judged(FILE *out, const judged *j, const run_info *runs)
                 j->raw.z);
     else if (j->has_raw && j->as_measured && (j->r.kind == TRACK_REGRESSION || j->r.kind == TRACK_IMPROVEMENT))
         fprintf(out, " [judged as measured; beyond the %s shift %+.1f%%]", j->shift, 100 * j->raw.change);
+    else if (j->has_raw && (j->r.kind == TRACK_REGRESSION || j->r.kind == TRACK_IMPROVEMENT) &&
+             strcmp(j->shift, "machine") == 0)
+        fprintf(out, " [as measured %+.1f%%]", 100 * j->raw.change);
     else if (j->has_raw && (j->r.kind == TRACK_REGRESSION || j->r.kind == TRACK_IMPROVEMENT))
-        fprintf(out, " [as measured %+.1f%%%s%s%s]", 100 * j->raw.change,
-                strcmp(j->shift, "machine") ? "; beyond the " : "", strcmp(j->shift, "machine") ? j->shift : "",
-                strcmp(j->shift, "machine") ? " shift" : "");
+        fprintf(out, " [as measured %+.1f%%; beyond the %s shift]", 100 * j->raw.change, j->shift);
     else if (j->as_measured)
         fputs(" [judged as measured]", out);
     if (j->grp_only)
@@ -727,8 +739,8 @@ typedef struct judge_ctx {
     track_point *series;
     double *slow;
     const double *common, *calls;
-    const double *host; /* host_shift's per run: tonight's NAN where host_ref cannot be used (host_judged) */
-    double *hbuf;       /* host_paired's shift, n values */
+    int host_ok;  /* host_shift: tonight's native reads and writes are judged beyond the host's shift */
+    double *hbuf; /* host_paired's shift, n values */
 } judge_ctx;
 
 /* One run's rows of a pool (load_pooled): each cell's best trial and p50. */
@@ -830,7 +842,7 @@ static int staged_cb(const judged *x) { return strncmp(x->family, "cb_", 3) == 0
 static int host_judged(const judge_ctx *c, const judged *x)
 {
     return (strcmp(x->family, "cb_read") == 0 || strcmp(x->family, "cb_write") == 0) && !staged_cb(x) && !c->o->p50 &&
-           isfinite(c->host[c->n - 1]);
+           c->host_ok;
 }
 
 /* The host's shift of a native read or write figure into c->hbuf, paired mode by mode: per run, from
@@ -845,14 +857,10 @@ static int host_judged(const judge_ctx *c, const judged *x)
  * results/data/nightly-series-e4f0adc). Returns c->hbuf, or NULL when out of memory. */
 static const double *host_paired(const judge_ctx *c, const char *family, const char *ctrl, const char *mode)
 {
-    const size_t n = c->n, window = c->o->params.window;
-    double *w = malloc(2 * POOL_CELLS_MAX * sizeof *w), *tmp = malloc(n * sizeof *tmp);
-    if (!w || !tmp) {
-        free(w);
-        free(tmp);
+    const size_t n = c->n;
+    double w[POOL_CELLS_MAX], r[POOL_CELLS_MAX], *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
         return NULL;
-    }
-    double *r = w + POOL_CELLS_MAX;
     for (size_t i = 0; i < n; i++)
         c->hbuf[i] = NAN;
     sqlite3_reset(c->hostq);
@@ -880,28 +888,25 @@ static const double *host_paired(const judge_ctx *c, const char *family, const c
         if (i != (size_t)-1 && k > 0)
             c->hbuf[i] = log(median_of(w, k)) - log(median_of(r, k));
     }
-    size_t m = 0;
-    for (size_t i = n - 1 > window ? n - 1 - window : 0; i + 1 < n; i++)
-        tmp[m++] = c->hbuf[i];
-    const double med = median_of(tmp, m);
+    const double med = baseline_median(c->hbuf, n, c->o->params.window, tmp, NULL);
     for (size_t i = 0; i < n; i++)
         c->hbuf[i] = isfinite(c->hbuf[i] - med) ? c->hbuf[i] - med : c->common[i];
-    free(w);
     free(tmp);
     return c->hbuf;
 }
 
-/* The shift divided out of x beyond_shift: the host's (host_paired, for x's own mode, or for a pool
- * its control block's or every native one's), the cudaMemcpy calls' or the machine's. */
+/* The shift divided out of x's figures over the modes of control block ctrl and mode mode (NULL: any
+ * native one, any): the host's (host_paired), the cudaMemcpy calls' or the machine's. */
+static const double *shift_over(const judge_ctx *c, const judged *x, const char *ctrl, const char *mode)
+{
+    const double *h = host_judged(c, x) ? host_paired(c, x->family, ctrl, mode) : NULL;
+    return h ? h : staged_cb(x) ? c->calls : c->common;
+}
+
+/* The shift divided out of x beyond_shift: over x's own mode, or for a pool over every native mode. */
 static const double *shift_of(const judge_ctx *c, const judged *x)
 {
-    if (host_judged(c, x)) {
-        const double *h = host_paired(c, x->family, x->pooled || !x->ctrl[0] ? NULL : x->ctrl,
-                                      x->pooled || !x->mode[0] ? NULL : x->mode);
-        if (h)
-            return h;
-    }
-    return staged_cb(x) ? c->calls : c->common;
+    return x->pooled ? shift_over(c, x, NULL, NULL) : shift_over(c, x, x->ctrl, x->mode);
 }
 
 /* shift_of's name, for the printout and the export. */
@@ -910,45 +915,37 @@ static const char *shift_name(const judge_ctx *c, const judged *x)
     return host_judged(c, x) ? "host" : staged_cb(x) ? "calls" : "machine";
 }
 
-/* The host's shift per run into host: the log of the host_ref pool (per run the median over the native
- * modes of each mode's best host_ref trial, load_pooled) against that pool's median over the baseline's
- * runs (the lookback window before tonight, as refs_common); a run of the series without host_ref (an
- * older build) gets the machine's shift. Used only when tonight has host_ref and at least min_history
- * baseline runs do (a median of one or two runs would shift every night by their noise: upgrading on a
- * night of a slow host would call every read and write); otherwise host[n - 1] is NAN and the machine's
- * shift is used. Tonight's is printed. Returns 0, or -1 when out of memory. */
-static int host_shift(FILE *out, const judge_ctx *c, double *host)
+/* Whether tonight's native reads and writes are judged beyond the host's shift (c->host_ok): only when
+ * tonight's run has host_ref and at least min_history of its baseline's runs do (a median of one or two
+ * runs would shift every night by their noise: upgrading on a night of a slow host would call every
+ * read and write); otherwise the machine's shift is used. Printed with tonight's movement of the
+ * host_ref pool (per run the median over the native modes of each mode's best host_ref trial,
+ * load_pooled) against its baseline median. Returns 0, or -1 when out of memory. */
+static int host_shift(FILE *out, judge_ctx *c)
 {
-    const size_t n = c->n, window = c->o->params.window;
-    double *tmp = malloc(n * sizeof *tmp);
-    if (!tmp)
+    const size_t n = c->n;
+    double *host = malloc(2 * n * sizeof *host);
+    if (!host)
         return -1;
     judged x;
     memset(&x, 0, sizeof x);
     snprintf(x.family, sizeof x.family, "host_ref");
     snprintf(x.unit, sizeof x.unit, "us");
-    size_t cells = load_pooled(c, &x, NULL, TRACK_POOL_FLOOR), w = 0, have = 0;
+    size_t cells = load_pooled(c, &x, NULL, TRACK_POOL_FLOOR), have;
     for (size_t i = 0; i < n; i++)
         host[i] = c->series[i].est > 0 ? log(c->series[i].est) : NAN;
-    for (size_t i = n - 1 > window ? n - 1 - window : 0; i + 1 < n; i++) {
-        tmp[w++] = host[i];
-        have += isfinite(host[i]) != 0;
-    }
-    const double med = median_of(tmp, w);
     const int tonight = isfinite(host[n - 1]);
-    for (size_t i = 0; i < n; i++)
-        host[i] = isfinite(host[i]) ? host[i] - med : c->common[i];
-    free(tmp);
-    if (!tonight || have < c->o->params.min_history)
-        host[n - 1] = NAN;
+    const double shift = host[n - 1] - baseline_median(host, n, c->o->params.window, host + n, &have);
+    free(host);
+    c->host_ok = tonight && have >= c->o->params.min_history;
     if (n <= 1 || c->o->raw || c->o->p50)
         return 0; /* --p50: the machine's shift (host_judged); --raw: none */
-    if (isfinite(host[n - 1]))
+    if (c->host_ok)
         fprintf(out,
                 "host shift tonight: %+.1f%% (host_ref, the same loads and store on ordinary memory, timed beside "
                 "the reads and writes: the median of %zu native cells' best trials); native control-block reads and "
                 "writes are judged beyond it instead\n",
-                100 * expm1(host[n - 1]), cells);
+                100 * expm1(shift), cells);
     else
         fprintf(out,
                 "host shift tonight: none (host_ref %s); native control-block reads and writes are judged beyond the "
@@ -1014,9 +1011,8 @@ static int ctrl_group_confirms(const judge_ctx *c, judged *x)
     p.z_min = 0.5;
     const int rate = report_unit_is_rate(x->unit);
     x->grp_n = load_pooled(c, x, x->ctrl, TRACK_POOL_FLOOR);
-    const double *h = beyond_shift(c, x) && host_judged(c, x) ? host_paired(c, x->family, x->ctrl, NULL) : NULL;
     if (beyond_shift(c, x))
-        track_remove_shift(c->series, c->n, h ? h : shift_of(c, x), rate);
+        track_remove_shift(c->series, c->n, shift_over(c, x, x->ctrl, NULL), rate);
     if (track_judge(c->series, c->n, rate, &p, &x->grp) != 0)
         return 1;
     return x->grp.kind == x->r.kind && fabs(x->grp.z) >= TRACK_RAW_CONFIRM * x->thr;
@@ -1341,12 +1337,11 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     map = malloc(n * sizeof *map);
     c.series = malloc(n * sizeof *c.series);
     c.slow = malloc(n * sizeof *c.slow);
-    common = malloc(4 * n * sizeof *common); /* and calls, host and hbuf, after it */
+    common = malloc(3 * n * sizeof *common); /* and calls and hbuf, after it */
     if (!map || !c.series || !c.slow || !common)
         goto out;
     calls = common + n;
-    c.host = calls + n;
-    c.hbuf = calls + 2 * n;
+    c.hbuf = calls + n;
     for (size_t i = 0; i < n; i++)
         map[i] = (id_pos){runs[i].id, i};
     qsort(map, n, sizeof *map, cmp_id);
@@ -1360,7 +1355,7 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     c.map = map;
     c.common = common;
     c.calls = calls;
-    if (host_shift(out, &c, calls + n) != 0)
+    if (host_shift(out, &c) != 0)
         goto out;
     sqlite3_bind_int64(cells, 1, run_id);
     if (judge_cells(&c, cells, &j, &nj) != 0)
