@@ -14,20 +14,22 @@
 //     to 8 KiB, the whole grid at 4 MiB); message j of the batch owns "virtual blocks" j*bpm .. and
 //     virtual block v runs on block v % grid, so a batch of n messages fills min(grid, n*bpm) blocks.
 //     Per-message checksum parts are summed with atomics into scratch; the publisher seals the
-//     headers.
+//     headers. A batch block 0 does alone (one slot of up to 32 KiB, eight of 4 KiB) is a block group
+//     instead (below): a batch spread over the grid took 7.7-8.0 us of work at eight 4 KiB messages
+//     on an H100, 5.2 us as one group (results/data/h100-windows/group-f1b6f93.md).
 // RK_WARP_MSG_MAX = 2048 B: a warp moves 512 B per pass, so a warp-tier message costs at most five
 // passes. The loads of a pass are independent, but a pass's loads wait for the pass before (its
 // stores stand between), so in a zero-copy ring each pass is a round trip across the bus: measured,
 // a lone 1 KiB message (three passes) took 11.0 us against 7.9 us for 4 KiB in the block tier, which
 // reads a slot in one (results/RESULTS.md "The block tier reads a slot once"). So a batch that block
-// 0 does alone, of slots of more than 496 bytes whose payload quads fit its 512 threads (8 messages
-// of 1 KiB, 4 of 2 KiB), is done as one block group, a quad a thread (rk_block_group); a larger batch
-// keeps the warp tier, which keeps every warp of the grid busy where the block tier would not. The
-// value is a reasoned choice, not a measurement: change the constant and compare `ringbench run`
-// results.
+// 0 does alone, of slots of more than 496 bytes whose payload quads fit four to each of its 512 threads
+// (32 messages of 1 KiB, 16 of 2 KiB, 8 of 4 KiB, one of up to 32 KiB), is done as one block group
+// whose loads are all issued at once (rk_block_group); a larger batch is spread over the grid (the
+// warp tier keeps every warp of the grid busy where the block tier would not). RK_WARP_MSG_MAX is a
+// reasoned choice, not a measurement: change the constant and compare `ringbench run` results.
 //
 // A batch that block 0 can do alone (what its 16 warps take in one pass: 128 messages of 8 B, 16 of
-// more than 240 B; or one block-tier message of up to 8 KiB) is done by block 0 alone: no fan-out, no fan-in, in either
+// more than 240 B; or a block group, of either tier) is done by block 0 alone: no fan-out, no fan-in, in either
 // launch kind - this is the latency path (one message in flight). Anything larger is handed to every block through the
 // scratch job (fan-out), and published once: after ONE grid.sync() per batch (cooperative launch) or
 // by the last working block to finish (ordinary launch, atomic counter). Publishing a batch: every
@@ -91,6 +93,10 @@ namespace cg = cooperative_groups;
 // (RING_KFLAG_LEADER_SPLIT, rk_lead). Measured on the H100 at 8 B, zero-copy: windows of 16 to 32
 // +4 to +25 %; with 64, windows of 48 and 64 lost 5-25 % (results/RESULTS.md "Throughput at every window").
 #define RK_LEADER_SPLIT_MAX 32u
+// The most payload quads a thread of block 0 reads at once in a block group (rk_block_group): 32 KiB a batch.
+#define RK_GROUP_PASSES 4u
+// The most messages of a block group: slots of more than 496 bytes have at least 32 payload quads.
+#define RK_GROUP_MSGS_MAX (RK_GROUP_PASSES * RK_THREADS / 32u)
 // The most messages of a block-tier batch (slots above RK_WARP_MSG_MAX bytes, RING_BATCH_BYTES a batch).
 #define RK_BLOCK_BATCH_MAX (RING_BATCH_BYTES / RK_WARP_MSG_MAX)
 
@@ -571,12 +577,25 @@ __device__ __forceinline__ unsigned int rk_msgs_per_warp(const ring_kernel_args 
     return a.max_payload <= RK_WARP_MSG_MAX ? 32u / rk_msg_lanes(a) : 1u;
 }
 
-// Whether block 0 handles the batch alone (no fan-out, no fan-in): a batch its warps take in one pass.
+// Whether block 0 does a batch of n messages as one block group (rk_block_group): its slots hold more
+// than one warp's load (496 payload bytes), so a warp would read each in passes, each a round trip
+// across the bus in a zero-copy ring, and the batch's payload quads fit RK_GROUP_PASSES a thread (eight
+// messages of 4 KiB, 16 of 2 KiB, 32 of 1 KiB, one of up to 32 KiB). Both tiers: a block-tier batch
+// spread over the grid pays a fan-out, a system fence in every working block, the grid's barrier and a
+// second pass over the headers in device scratch before its publication (`anatomy --window 8` at 4 KiB
+// measured the kernel busy two thirds of each cycle).
+__device__ __forceinline__ bool rk_group_fits(const ring_kernel_args &a, unsigned int n)
+{
+    return a.slot_stride > 32u * 16u && n * rk_payload_quads(a) <= RK_GROUP_PASSES * RK_THREADS;
+}
+
+// Whether block 0 handles the batch alone (no fan-out, no fan-in): a batch its warps take in one pass,
+// or one it takes as a block group.
 __device__ __forceinline__ bool rk_local(const ring_kernel_args &a, unsigned int n)
 {
-    if (a.max_payload <= RK_WARP_MSG_MAX)
-        return n <= RK_WARPS * rk_msgs_per_warp(a);
-    return n == 1 && rk_blocks_per_msg(a) == 1;
+    if (rk_group_fits(a, n))
+        return true;
+    return a.max_payload <= RK_WARP_MSG_MAX && n <= RK_WARPS * rk_msgs_per_warp(a);
 }
 
 // Hands the leader's job to every other block: the job's fields in scratch, then the epoch. The
@@ -692,56 +711,112 @@ __device__ void rk_warp_message(const ring_kernel_args &a, rk_scratch *s, const 
     }
 }
 
-// Whether block 0 does a batch of the warp tier as one block group (rk_block_group): its slots hold
-// more than one warp's load (496 payload bytes), so a warp would read each in passes, each a round
-// trip across the bus in a zero-copy ring, and the batch's payload quads fit the block's threads.
 __device__ __forceinline__ bool rk_block_group_fits(const ring_kernel_args &a, const rk_job &job)
 {
-    return !job.have_q0 && a.slot_stride > 32u * 16u && job.n * rk_payload_quads(a) <= RK_THREADS;
+    return !job.have_q0 && rk_group_fits(a, job.n);
 }
 
-// Block 0 alone, the warp tier's slots of more than 496 bytes: every payload quad of the batch on a
-// thread of its own (message j on threads j * qpm .. j * qpm + qpm - 1), all read at once with the
-// headers - one round trip across the bus for the batch. The header of message j is read by the last
-// thread of its range (one thread's two loads of one 32-byte sector are served one after the other);
-// checksums are summed in shared memory; the first thread of each message writes its reply header
-// (not yet published). Not inlined, as rk_warp_group: inlined, the cooperative kernel spilled 56
-// bytes (ptxas -v); not, it keeps 64 registers a thread.
-__device__ __noinline__ void rk_block_group(const ring_kernel_args &a, rk_scratch *s, const rk_job &job)
+// Adds a lane's checksum terms d for message j to sums (shared, in and out per message). With slots of a
+// multiple of 32 payload quads (whole_warps) every warp's lanes are on one message, or all past the
+// batch, in every pass: one warp reduction (redux.sync from sm_80) and one atomic per warp. A chain of
+// shuffles there cost a lone 1 KiB message 0.1 us of work on an H200. Else lane by lane.
+__device__ __forceinline__ void rk_group_add(unsigned int *sums, unsigned int j, bool have, uint2 d, bool whole_warps)
 {
-    __shared__ uint4 hdrs[RK_WARPS];            // at most RK_THREADS / 32 messages: qpm > 31
-    __shared__ unsigned int sums[2 * RK_WARPS]; // per message, in and out
-    const unsigned int qpm = rk_payload_quads(a), t = threadIdx.x, j = t / qpm, u = t % qpm;
-    const bool mine = j < job.n;
-    const unsigned int slot = (job.first + j) & (a.capacity - 1);
-    const unsigned char *in = a.in_ring + (size_t)slot * a.slot_stride;
-    unsigned char *out = a.out_ring + (size_t)slot * a.slot_stride;
-    if (t < 2 * RK_WARPS)
-        sums[t] = 0;
-    uint4 w = make_uint4(0, 0, 0, 0);
-    if (mine) {
-        w = __ldcg((const uint4 *)(in + sizeof(ring_hdr)) + u);
-        if (u == qpm - 1)
-            hdrs[j] = __ldcg((const uint4 *)in);
-    }
-    __syncthreads();
-    if (mine) {
-        const uint4 h = hdrs[j];
-        const unsigned int nwords = ring_check_len(h.y, a.max_payload) ? 0 : h.y / 4, i = u * 4;
-        if (i < nwords) {
-            uint4 o;
-            const unsigned int left = nwords - i;
-            const uint2 d = rk_transform_quad(w, h.x, i, left < 4 ? left : 4, &o);
-            rk_store_quad((unsigned int *)(out + sizeof(ring_hdr)) + i, o, left);
+    if (whole_warps) {
+        if (!have)
+            return; // the same for the whole warp
+#if __CUDA_ARCH__ >= 800
+        d.x = __reduce_add_sync(0xFFFFFFFFu, d.x);
+        d.y = __reduce_add_sync(0xFFFFFFFFu, d.y);
+#else
+        d = rk_warp_sum(d);
+#endif
+        if ((threadIdx.x & 31u) == 0) {
             atomicAdd(&sums[2 * j], d.x);
             atomicAdd(&sums[2 * j + 1], d.y);
         }
+    } else if (have) {
+        atomicAdd(&sums[2 * j], d.x);
+        atomicAdd(&sums[2 * j + 1], d.y);
+    }
+}
+
+// The next pass's message and quad: RK_THREADS quads on, which is dj messages and du quads.
+__device__ __forceinline__ void rk_group_step(unsigned int *j, unsigned int *u, unsigned int dj, unsigned int du,
+                                              unsigned int qpm)
+{
+    *j += dj;
+    *u += du;
+    if (*u >= qpm) {
+        *u -= qpm;
+        ++*j;
+    }
+}
+
+// Block 0 alone, slots of more than 496 bytes: quad q of the batch's payloads (message q / qpm, its quad
+// q % qpm) is read by thread q % RK_THREADS in pass q / RK_THREADS, and every pass's loads are issued
+// at once with the headers - one round trip across the bus for the batch, however many passes. The
+// header of message j is read by thread RK_THREADS - 1 - j, whose payload quads lie in other 32-byte
+// sectors (one thread's two loads of one sector of host memory are served one after the other).
+// Checksums are summed in shared memory, and thread j seals reply j's header itself (not yet
+// published): no device scratch, no second pass. Built for one pass and for RK_GROUP_PASSES: a batch
+// that fits one pass (a lone message of up to 8 KiB, eight of 1 KiB) runs the one-pass build, whose code
+// is a quarter of the size (built for four passes only, a lone 1 KiB message took 0.25 us more work on
+// H100 and H200). Not inlined: inlined, the cooperative kernel spilled 56 bytes (ptxas -v, the
+// one-pass version); not, it keeps 64 registers a thread.
+template <unsigned int PASSES>
+__device__ __noinline__ void rk_block_group(const ring_kernel_args &a, rk_scratch *s, const rk_job &job)
+{
+    __shared__ uint4 hdrs[RK_GROUP_MSGS_MAX];
+    __shared__ unsigned int sums[2 * RK_GROUP_MSGS_MAX];
+    const unsigned int qpm = rk_payload_quads(a), t = threadIdx.x, total = job.n * qpm, mask = a.capacity - 1;
+    // Pass p's quad t + p * RK_THREADS is quad u of message j, stepped from pass to pass without a
+    // division: eight divisions by qpm before the loads cost a lone 1 KiB message 0.2 us of work.
+    const unsigned int j0 = t / qpm, u0 = t - j0 * qpm, dj = RK_THREADS / qpm, du = RK_THREADS - dj * qpm;
+    if (t < 2 * RK_GROUP_MSGS_MAX)
+        sums[t] = 0;
+    uint4 w[PASSES];
+    unsigned int j = j0, u = u0;
+#pragma unroll
+    for (unsigned int p = 0; p < PASSES; p++) {
+        w[p] = make_uint4(0, 0, 0, 0);
+        if (p * RK_THREADS + t < total)
+            w[p] = __ldcg(
+                (const uint4 *)(a.in_ring + (size_t)((job.first + j) & mask) * a.slot_stride + sizeof(ring_hdr)) + u);
+        rk_group_step(&j, &u, dj, du, qpm);
+    }
+    const unsigned int hj = RK_THREADS - 1 - t;
+    if (hj < job.n)
+        hdrs[hj] = __ldcg((const uint4 *)(a.in_ring + (size_t)((job.first + hj) & mask) * a.slot_stride));
+    __syncthreads();
+    j = j0;
+    u = u0;
+#pragma unroll
+    for (unsigned int p = 0; p < PASSES; p++) {
+        if (p * RK_THREADS >= total)
+            break; // the same for the whole block
+        const bool have = p * RK_THREADS + t < total;
+        uint2 d = make_uint2(0, 0);
+        if (have) {
+            const uint4 h = hdrs[j];
+            const unsigned int nwords = ring_check_len(h.y, a.max_payload) ? 0 : h.y / 4, i = u * 4;
+            if (i < nwords) {
+                uint4 o;
+                const unsigned int left = nwords - i;
+                unsigned char *out = a.out_ring + (size_t)((job.first + j) & mask) * a.slot_stride;
+                d = rk_transform_quad(w[p], h.x, i, left < 4 ? left : 4, &o);
+                rk_store_quad((unsigned int *)(out + sizeof(ring_hdr)) + i, o, left);
+            }
+        }
+        rk_group_add(sums, j, have, d, qpm % 32u == 0);
+        rk_group_step(&j, &u, dj, du, qpm);
     }
     __syncthreads();
-    if (mine && u == 0) {
-        const uint4 h = hdrs[j];
-        const unsigned int flags = rk_reply_flags(a, s, h.x, h.y, h.z, sums[2 * j]);
-        __stcg((uint4 *)out, make_uint4(h.x, h.y, ring_seal(sums[2 * j + 1], h.x, h.y), flags));
+    if (t < job.n) {
+        const uint4 h = hdrs[t];
+        const unsigned int flags = rk_reply_flags(a, s, h.x, h.y, h.z, sums[2 * t]);
+        __stcg((uint4 *)(a.out_ring + (size_t)((job.first + t) & mask) * a.slot_stride),
+               make_uint4(h.x, h.y, ring_seal(sums[2 * t + 1], h.x, h.y), flags));
     }
 }
 
@@ -825,14 +900,17 @@ __device__ bool rk_work(const ring_kernel_args &a, rk_scratch *s, const rk_job &
 {
     bool worked;
     const unsigned int per = rk_msgs_per_warp(a);
-    if (a.max_payload > RK_WARP_MSG_MAX) {
+    if (nblocks == 1 && rk_block_group_fits(a, job)) {
+        if (job.n * rk_payload_quads(a) <= RK_THREADS)
+            rk_block_group<1>(a, s, job);
+        else
+            rk_block_group<RK_GROUP_PASSES>(a, s, job);
+        worked = true;
+    } else if (a.max_payload > RK_WARP_MSG_MAX) {
         const unsigned int bpm = rk_blocks_per_msg(a), units = job.n * bpm;
         worked = blockIdx.x < units;
         for (unsigned int v = blockIdx.x; v < units; v += nblocks)
             rk_block_part(a, s, job, v / bpm, v % bpm, bpm);
-    } else if (nblocks == 1 && rk_block_group_fits(a, job)) {
-        rk_block_group(a, s, job);
-        worked = true;
     } else if (per > 1 && !job.have_q0) {
         const unsigned int warp = threadIdx.x >> 5, nwarps = nblocks * RK_WARPS, units = (job.n + per - 1) / per;
         worked = blockIdx.x * RK_WARPS < units;
@@ -927,9 +1005,9 @@ template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(r
         if (job.kind == JOB_EXIT)
             break;
 
-        if (!job.grid) { // block 0 alone: the latency path
+        if (!job.grid) { // block 0 alone: the latency path (a block group seals its own headers)
             rk_work(a, s, job, 1);
-            rk_publish(a, s, job, block_tier);
+            rk_publish(a, s, job, false);
         } else if (COOP) {
             rk_work(a, s, job, gridDim.x);
             cg::this_grid().sync(); // once per batch
