@@ -439,8 +439,11 @@ int main(int argc, char **argv)
         CHECK_DONE();
     }
     /* 8..2048: warp tier (2048 is its largest slot); 4096 and up: block tier, one block per message
-     * up to 8 KiB, the whole grid at 4 MiB. */
-    static const uint32_t sizes[] = {8, 64, 512, 2048, 4096, 32768, 262144, 4u << 20};
+     * up to 8 KiB, the whole grid at 4 MiB. From 512 a batch block 0 can read four quads a thread is
+     * one block group (kernels/ring_kernel.cu rk_block_group); 1000 and 5000 give it slots of 63 and
+     * 313 payload quads, not a multiple of 32 (checksums summed lane by lane), and payloads that end
+     * inside a quad. */
+    static const uint32_t sizes[] = {8, 64, 512, 1000, 2048, 4096, 5000, 32768, 262144, 4u << 20};
     const uint64_t t0 = timing_now_ns();
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
         if (one_size(&m, sizes[si], per_size, blocks, si == 0) != 0)
