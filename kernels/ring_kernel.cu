@@ -95,8 +95,10 @@ namespace cg = cooperative_groups;
 #define RK_LEADER_SPLIT_MAX 32u
 // The most payload quads a thread of block 0 reads at once in a block group (rk_block_group): 32 KiB a batch.
 #define RK_GROUP_PASSES 4u
-// The most messages of a block group: slots of more than 496 bytes have at least 32 payload quads.
+// The most messages of a block group: a group's slots are of more than 512 bytes (rk_group_fits), which,
+// with an alignment that divides 512, hold more than 496 payload bytes: at least 32 payload quads.
 #define RK_GROUP_MSGS_MAX (RK_GROUP_PASSES * RK_THREADS / 32u)
+static_assert(512u % RING_SLOT_ALIGN == 0, "rk_group_fits: a slot over 512 bytes must hold 32 payload quads");
 // The most messages of a block-tier batch (slots above RK_WARP_MSG_MAX bytes, RING_BATCH_BYTES a batch).
 #define RK_BLOCK_BATCH_MAX (RING_BATCH_BYTES / RK_WARP_MSG_MAX)
 
@@ -711,6 +713,7 @@ __device__ void rk_warp_message(const ring_kernel_args &a, rk_scratch *s, const 
     }
 }
 
+// Whether block 0 does this job as a block group: not a lone small message the leader already holds.
 __device__ __forceinline__ bool rk_block_group_fits(const ring_kernel_args &a, const rk_job &job)
 {
     return !job.have_q0 && rk_group_fits(a, job.n);
@@ -760,18 +763,19 @@ __device__ __forceinline__ void rk_group_step(unsigned int *j, unsigned int *u, 
 // sectors (one thread's two loads of one sector of host memory are served one after the other).
 // Checksums are summed in shared memory, and thread j seals reply j's header itself (not yet
 // published): no device scratch, no second pass. Built for one pass and for RK_GROUP_PASSES: a batch
-// that fits one pass (a lone message of up to 8 KiB, eight of 1 KiB) runs the one-pass build, whose code
-// is a quarter of the size (built for four passes only, a lone 1 KiB message took 0.25 us more work on
-// H100 and H200). Not inlined: inlined, the cooperative kernel spilled 56 bytes (ptxas -v, the
-// one-pass version); not, it keeps 64 registers a thread.
+// that fits one pass (a lone message of up to 8 KiB, eight of 1 KiB) runs the one-pass build. Built for
+// four passes only and summed with shuffles, the group cost a lone 1 KiB message 0.2-0.25 us more work
+// than the one-pass group before it (H100 and H200); the one-pass build took 0.1 us of that back and
+// redux.sync the rest (results/data/h100-windows/group-f1b6f93.md). Not inlined: inlined, the
+// cooperative kernel spilled 56 bytes (ptxas -v, the one-pass version); not, it keeps 64 registers a thread.
 template <unsigned int PASSES>
 __device__ __noinline__ void rk_block_group(const ring_kernel_args &a, rk_scratch *s, const rk_job &job)
 {
     __shared__ uint4 hdrs[RK_GROUP_MSGS_MAX];
     __shared__ unsigned int sums[2 * RK_GROUP_MSGS_MAX];
     const unsigned int qpm = rk_payload_quads(a), t = threadIdx.x, total = job.n * qpm, mask = a.capacity - 1;
-    // Pass p's quad t + p * RK_THREADS is quad u of message j, stepped from pass to pass without a
-    // division: eight divisions by qpm before the loads cost a lone 1 KiB message 0.2 us of work.
+    // Pass p's quad t + p * RK_THREADS is quad u of message j, stepped from pass to pass: one division
+    // by qpm for the batch, not one a pass in front of the loads.
     const unsigned int j0 = t / qpm, u0 = t - j0 * qpm, dj = RK_THREADS / qpm, du = RK_THREADS - dj * qpm;
     if (t < 2 * RK_GROUP_MSGS_MAX)
         sums[t] = 0;
