@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "baselines.h"
@@ -27,10 +28,19 @@ void trial_cond_take(env_clocks *clocks, trial_cond *out)
 
 /* --- parts ---------------------------------------------------------------------------------------- */
 
+/* No unit yields more parts than a trial holds (the asserts below), so running out is a bug: it stops
+ * the program rather than lose a part. Returning NULL there also let gcc 13 see a write through a
+ * null part in trial_control and warn (-Wstringop-overflow) on the GPU machine's Ubuntu 24.04. */
+_Static_assert(TRIAL_CONTROL_FAMS <= RB_TRIAL_MAX_PARTS, "a control trial's parts");
+_Static_assert(RB_CALL_COUNT <= RB_TRIAL_MAX_PARTS, "a calls trial's parts");
+_Static_assert(1 + sizeof((trial_cfg *)0)->windows / sizeof *((trial_cfg *)0)->windows <= RB_TRIAL_MAX_PARTS,
+               "a ring trial's parts: latency and every window");
 static trial_part *part_add(trial_out *o, rb_family fam, uint64_t size, uint32_t window)
 {
-    if (o->nparts == RB_TRIAL_MAX_PARTS)
-        return NULL;
+    if (o->nparts == RB_TRIAL_MAX_PARTS) {
+        fprintf(stderr, "ringbench: internal error: a trial has more than %d parts\n", RB_TRIAL_MAX_PARTS);
+        abort();
+    }
     trial_part *p = &o->part[o->nparts++];
     memset(p, 0, sizeof *p);
     p->fam = fam;
@@ -118,8 +128,9 @@ static int trial_baseline(const trial_cfg *c, trial_unit_kind kind, uint32_t siz
     case RB_UNIT_CALLS:
         for (int k = 0; k < RB_CALL_COUNT && rc != RB_BASE_INTERRUPTED; k++) {
             int fam = rb_family_parse(baselines_call_family((baselines_call_kind)k));
-            if (fam < 0 || !(p = part_add(o, (rb_family)fam, RB_CALL_BYTES, 0)))
+            if (fam < 0)
                 break;
+            p = part_add(o, (rb_family)fam, RB_CALL_BYTES, 0);
             rc = baselines_call(c->backend, c->device, (baselines_call_kind)k, &c->latency, &p->s, why, sizeof why,
                                 c->stop);
             base_status(p, rc, why);
