@@ -721,7 +721,7 @@ __device__ __forceinline__ bool rk_block_group_fits(const ring_kernel_args &a, c
 
 // Adds a lane's checksum terms d for message j to sums (shared, in and out per message). With slots of a
 // multiple of 32 payload quads (whole_warps) every warp's lanes are on one message, or all past the
-// batch, in every pass: one warp reduction (redux.sync from sm_80) and one atomic per warp. A chain of
+// batch, in every pass: one warp reduction (redux.sync from sm_80) and one atomic per sum per warp. A chain of
 // shuffles there cost a lone 1 KiB message 0.1 us of work on an H200. Else lane by lane.
 __device__ __forceinline__ void rk_group_add(unsigned int *sums, unsigned int j, bool have, uint2 d, bool whole_warps)
 {
@@ -759,8 +759,10 @@ __device__ __forceinline__ void rk_group_step(unsigned int *j, unsigned int *u, 
 // Block 0 alone, slots of more than 496 bytes: quad q of the batch's payloads (message q / qpm, its quad
 // q % qpm) is read by thread q % RK_THREADS in pass q / RK_THREADS, and every pass's loads are issued
 // at once with the headers - one round trip across the bus for the batch, however many passes. The
-// header of message j is read by thread RK_THREADS - 1 - j, whose payload quads lie in other 32-byte
-// sectors (one thread's two loads of one sector of host memory are served one after the other).
+// header of message j is read by thread RK_THREADS - 1 - j, whose payload quads mostly lie in other
+// 32-byte sectors: one thread's two loads of one sector of host memory are served one after the other.
+// At a few sizes that thread also reads quad 0 of message j, in the header's sector (512 B slots with
+// 32 or more messages, 8160 B with two or more): slower there, not wrong.
 // Checksums are summed in shared memory, and thread j seals reply j's header itself (not yet
 // published): no device scratch, no second pass. Built for one pass and for RK_GROUP_PASSES: a batch
 // that fits one pass (a lone message of up to 8 KiB, eight of 1 KiB) runs the one-pass build. Built for
@@ -861,10 +863,11 @@ __device__ void rk_block_part(const ring_kernel_args &a, rk_scratch *s, const rk
     }
 }
 
-// Publishes a processed batch; run by every thread of the publishing block. Block tier: seals each
+// Publishes a processed batch; run by every thread of the publishing block. block_tier (a block-tier
+// batch spread over the grid; block 0 alone passes false, its block group sealed the headers): seals each
 // reply header from the summed parts and the header part 0 read (in device memory, not read across
-// the bus again) first. Then one system fence, in_head and out_tail. The error count is republished
-// after a batch spread over the grid, or when this block saw a bad input.
+// the bus again) first, which also clears the parts for the next batch. Then one system fence, in_head and out_tail.
+// The error count is republished after a batch spread over the grid, or when this block saw a bad input.
 __device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_job &job, bool block_tier)
 {
     if (block_tier) {
@@ -1009,7 +1012,10 @@ template <bool COOP> __global__ void __launch_bounds__(RK_THREADS) ring_kernel(r
         if (job.kind == JOB_EXIT)
             break;
 
-        if (!job.grid) { // block 0 alone: the latency path (a block group seals its own headers)
+        // Block 0 alone: the latency path. A block-tier batch here is always a block group, which seals its
+        // own headers (rk_local; have_q0, which would send it to rk_block_part, is never set in the block
+        // tier: rk_whole), so rk_publish has none to seal.
+        if (!job.grid) {
             rk_work(a, s, job, 1);
             rk_publish(a, s, job, false);
         } else if (COOP) {
