@@ -57,8 +57,6 @@ static trial_part *part_add(trial_out *o, rb_family fam, uint64_t size, uint32_t
 /* Marks p as not ok with why, cut to the reason column's width. */
 static void part_fail(trial_part *p, const char *status, const char *why)
 {
-    if (p == NULL)
-        return;
     size_t n = why ? strlen(why) : 0;
     if (n >= sizeof p->reason)
         n = sizeof p->reason - 1;
