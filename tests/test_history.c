@@ -433,11 +433,6 @@ static void test_ctrl_group(void)
     free(s);
 }
 
-/* A synthetic run of machine H, whose host runs some nights 1.5x slower (every host operation, as the
- * lent H100 of the d8ac6ac series did for whole stretches): the machine references of machine C, and
- * for two native modes with a mapped control block and two with a managed one the control-block read
- * and write and the host reference measured beside them (host_ref), each at its best trial. Tonight's
- * host is `host` times slower still, and the reads and writes alone `ops` times slower. */
 /* A control trial's row as a run writes it: window 0, its best trial its p50. */
 static void control_row(rb_row *r)
 {
@@ -448,6 +443,11 @@ static void control_row(rb_row *r)
 static int g_h_ref_from = 1; /* machine H's runs have host_ref from this day on (an upgrade) */
 static int g_h_steady = 0;   /* 1: no night of machine H has the slow host */
 
+/* A synthetic run of machine H, whose host runs some nights 1.5x slower (every host operation, as the
+ * lent H100 of the d8ac6ac series did for whole stretches): the machine references of machine C, and
+ * for two native modes with a mapped control block and two with a managed one the control-block read
+ * and write and the host reference measured beside them (host_ref), each at its best trial. Tonight's
+ * host is `host` times slower still, and the reads and writes alone `ops` times slower. */
 static void write_run_h(const char *path, int day, double host, double ops)
 {
     static const char *const modes[4][4] = {{"pinned", "async", "coop", "mapped"},
