@@ -413,6 +413,12 @@ static void fill_slots(ring *r)
     }
 }
 
+/* Whether message seq is one whose input the host damages on purpose (RING_FAULT_BAD_INPUT). */
+static int input_fault(const ring *r, uint32_t seq)
+{
+    return r->cfg.fault_kind == RING_FAULT_BAD_INPUT && r->cfg.fault_every && (seq + 1) % r->cfg.fault_every == 0;
+}
+
 /* Makes slot carry message seq of len bytes: only the sealed header changes. */
 static void stage_message(ring *r, uint32_t slot, uint32_t seq, uint32_t len, int lone)
 {
@@ -422,12 +428,23 @@ static void stage_message(ring *r, uint32_t slot, uint32_t seq, uint32_t len, in
             ring_payload_pass(r, RING_PASS_SUM, (uint32_t *)(base + sizeof(ring_hdr)), len / 4, slot, 0, NULL);
         r->slot_len[slot] = len;
     }
-    const uint32_t sum = ring_seal(r->slot_sum[slot], seq, len);
+    /* RING_FAULT_BAD_INPUT: a wrong checksum under a header whose check word is right, so the kernel
+     * reads the message as landed and must flag it (RING_FLAG_BAD_INPUT). */
+    const uint32_t sum = ring_seal(r->slot_sum[slot], seq, len) ^ (uint32_t)input_fault(r, seq);
     ring_hdr h = {seq, len, sum, lone ? ring_hdr_check_lone(seq, len, sum) : ring_hdr_check(seq, len, sum)};
     memcpy(base, &h, sizeof h);
 }
 
-typedef enum { REPLY_VERIFIED, REPLY_CORRUPTED, REPLY_LOST, REPLY_DUPLICATED } reply_outcome;
+/* REPLY_BAD_INPUT: a reply to an input damaged on purpose (input_fault), flagged by the kernel as it
+ * must be and otherwise exact. */
+typedef enum {
+    REPLY_VERIFIED,
+    REPLY_CORRUPTED,
+    REPLY_LOST,
+    REPLY_DUPLICATED,
+    REPLY_BAD_INPUT,
+    REPLY_OUTCOMES
+} reply_outcome;
 
 /* Judges reply `index` in its output slot. Reads the ring, writes nothing: several threads may judge
  * different replies at once (verify_range). Large payloads go through ring_payload_pass (the pool,
@@ -440,7 +457,8 @@ static reply_outcome judge_reply(ring *r, uint32_t index, int pooled)
     memcpy(&h, base, sizeof h);
     if (h.seq != index)
         return ring_diff(h.seq, index) < 0 ? REPLY_DUPLICATED : REPLY_LOST;
-    if (h.len != r->lens[slot] || (h.flags & RING_FLAG_BAD_INPUT))
+    const int damaged = input_fault(r, index);
+    if (h.len != r->lens[slot] || h.flags != (damaged ? RING_FLAG_BAD_INPUT : 0u))
         return REPLY_CORRUPTED;
     uint32_t bad = 0, sum;
     uint32_t *w = (uint32_t *)(base + sizeof(ring_hdr));
@@ -448,7 +466,7 @@ static reply_outcome judge_reply(ring *r, uint32_t index, int pooled)
         bad = ring_check_words(w, 0, h.len / 4, r->cfg.seed, slot, index, &sum);
     else
         sum = ring_payload_pass(r, RING_PASS_CHECK, w, h.len / 4, slot, index, &bad);
-    return bad || ring_seal(sum, index, h.len) != h.sum ? REPLY_CORRUPTED : REPLY_VERIFIED;
+    return bad || ring_seal(sum, index, h.len) != h.sum ? REPLY_CORRUPTED : damaged ? REPLY_BAD_INPUT : REPLY_VERIFIED;
 }
 
 static void count_outcome(ring_stats *st, reply_outcome o, uint64_t n)
@@ -459,6 +477,8 @@ static void count_outcome(ring_stats *st, reply_outcome o, uint64_t n)
     case REPLY_CORRUPTED: st->corrupted += n; break;
     case REPLY_LOST: st->lost += n; break;
     case REPLY_DUPLICATED: st->duplicated += n; break;
+    case REPLY_BAD_INPUT: st->bad_input += n; break;
+    case REPLY_OUTCOMES: break;
     }
 }
 
@@ -470,7 +490,7 @@ typedef struct verify_job {
     ring *r;
     uint32_t from, n, per_piece;
     atomic_uint next;
-    atomic_uint count[4]; /* by reply_outcome */
+    atomic_uint count[REPLY_OUTCOMES];
 } verify_job;
 
 /* The job's fields are read once, into locals: every thread's atomic add on `next` takes the job's
@@ -483,7 +503,7 @@ static void verify_pieces(void *ctx)
     verify_job *j = ctx;
     ring *const r = j->r;
     const uint32_t from = j->from, n = j->n, per_piece = j->per_piece;
-    uint32_t count[4] = {0, 0, 0, 0};
+    uint32_t count[REPLY_OUTCOMES] = {0};
     for (;;) {
         const uint32_t lo = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed) * per_piece;
         if (lo >= n)
@@ -492,7 +512,7 @@ static void verify_pieces(void *ctx)
         for (uint32_t i = lo; i < hi; i++)
             count[judge_reply(r, from + i, 1)]++;
     }
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < REPLY_OUTCOMES; k++)
         if (count[k])
             atomic_fetch_add_explicit(&j->count[k], count[k], memory_order_relaxed);
 }
@@ -519,13 +539,13 @@ static void verify_range(ring *r, uint32_t from, uint32_t to)
     const uint32_t len = len_max ? len_max : 4;
     verify_job j = {.r = r, .from = from, .n = n, .per_piece = verify_piece(len)};
     atomic_init(&j.next, 0);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < REPLY_OUTCOMES; k++)
         atomic_init(&j.count[k], 0);
     const uint64_t t0 = len >= RING_TIMED_MIN_BYTES ? timing_now_ns() : 0;
     pool_run(r->pool, verify_pieces, &j); /* the pool's wait orders the threads' adds before these loads */
     if (t0)
         r->st.payload_ns += timing_now_ns() - t0;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < REPLY_OUTCOMES; k++)
         count_outcome(&r->st, (reply_outcome)k, atomic_load(&j.count[k]));
     r->st.split += n;
 }

@@ -51,8 +51,11 @@ typedef struct ring_config {
     double max_lifetime_s; /* the kernel leaves by itself after this; 0 = no limit */
     uint32_t seed;         /* payload generator seed */
     int host_workers;      /* threads for host work on large messages and batches; -1 = by CPU count */
-    /* Fault injection, CPU backend only, for tests of the verifier: every fault_every-th reply is
-     * damaged as fault_kind says. 0 = never. */
+    /* Fault injection, for tests only: every fault_every-th message (seq + 1 a multiple of it) is
+     * damaged as fault_kind says. 0 = never. RING_FAULT_CORRUPT, _DUPLICATE and _SKIP damage the
+     * reply, on the CPU backend only (tests of the host's verifier). RING_FAULT_BAD_INPUT, on both
+     * backends, posts the message with a wrong checksum under a valid header: the kernel must flag
+     * it (RING_FLAG_BAD_INPUT) and the host counts it in ring_stats.bad_input, not as corrupted. */
     uint32_t fault_every;
     int fault_kind;
     /* Zero-copy and async rings: take a small reply as soon as its own header and payload verify,
@@ -109,7 +112,7 @@ typedef struct ring_config {
     int trace;
 } ring_config;
 
-enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP };
+enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP, RING_FAULT_BAD_INPUT };
 
 /* ring_config.post_max of ring_config_default (and of run and anatomy without --post-max). */
 #define RING_POST_MAX_DEFAULT 512u
@@ -141,6 +144,7 @@ typedef struct ring_stats {
     uint64_t verified;       /* replies that matched exactly */
     uint64_t lost, duplicated, corrupted;
     uint64_t kernel_errors; /* the kernel's own count of bad inputs */
+    uint64_t bad_input;     /* replies to inputs damaged on purpose (RING_FAULT_BAD_INPUT), flagged and exact */
     uint64_t early;         /* of verified: taken before out_tail announced them (early_replies) */
     uint64_t ordered;       /* of sent: posted with their whole round trip in stream order */
     uint64_t posts;         /* host batches posted (messages per post = sent / posts) */

@@ -155,7 +155,8 @@ static void *cpu_kernel(void *arg)
                 const size_t off = (size_t)(done & r->mask) * r->stride;
                 if (cpu_process(r, s->in_ring + off, s->out_ring + off))
                     errors++;
-                if (r->cfg.fault_every && (done + 1) % r->cfg.fault_every == 0)
+                if (r->cfg.fault_every && r->cfg.fault_kind != RING_FAULT_BAD_INPUT &&
+                    (done + 1) % r->cfg.fault_every == 0)
                     inject_fault(r->cfg.fault_kind, s->out_ring + off);
             }
             if (t)

@@ -99,6 +99,11 @@ for step in "$@"; do
             timed "synccheck_${m//\//_}" compute-sanitizer --tool synccheck "$t" "$m" 200 8
             grep "ERROR SUMMARY" "$out/synccheck_${m//\//_}.log" | sed "s|^|$m synccheck: |"
         done
+        # Inputs damaged on purpose: the kernel's bad-input paths (its error count, rk_block_bad).
+        for tool in memcheck racecheck; do
+            timed "${tool}_badinput" compute-sanitizer --tool "$tool" "$t" --bad-input pinned/zerocopy/coop/mapped 200 8
+            grep "RACECHECK SUMMARY\|ERROR SUMMARY" "$out/${tool}_badinput.log" | sed "s|^|bad input $tool: |"
+        done
         ;;
     anatomy)
         # Where the time of one round trip goes (ringbench anatomy): the best mode at 8 B, with one

@@ -15,9 +15,12 @@ if(RINGBENCH_HAVE_CUDA)
   endforeach()
   # The protocol's other paths on modes that would otherwise not take them (FLAG:MODE): without the
   # early take (every message waits for in_tail), with stream ops (ring_config.stream_ops), with
-  # the kernel's trace on (ring_config.trace, checked against what was sent), and the leader's split
-  # of a zero-copy window seen in the trace (none in a copy mode or without the leader's reply).
+  # the kernel's trace on (ring_config.trace, checked against what was sent), the leader's split
+  # of a zero-copy window seen in the trace (none in a copy mode or without the leader's reply), and
+  # inputs damaged on purpose, which every path of the kernel must flag (RING_FAULT_BAD_INPUT).
   foreach(t plain:pinned/async/coop/mapped plain:pinned/zerocopy/noncoop/managed
+            bad-input:pinned/zerocopy/coop/mapped bad-input:pinned/async/noncoop/device
+            bad-input:malloc/sync/noncoop/device
             stream-ops:pinned/async/coop/mapped stream-ops:pinned/async/noncoop/managed
             trace:pinned/zerocopy/noncoop/mapped trace:pinned/async/coop/device
             split:pinned/zerocopy/noncoop/mapped split:pinned/zerocopy/coop/managed split:pinned/async/coop/mapped)

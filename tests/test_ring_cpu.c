@@ -1,9 +1,10 @@
 #define _POSIX_C_SOURCE 200809L
 /* test_ring_cpu.c - the ring protocol on the CPU reference backend: every mode combination,
  * wrap-around, full and empty rings, ordering and exactly-once delivery, the lifecycle state machine,
- * timeouts, the verifier's fault detection, and bad arguments; batches: ring_pump at windows 1, 8
- * and the capacity, partial batches straddling the wrap, deactivation with a batch in flight, and
- * faults in batched replies. Label: unit (no GPU). */
+ * timeouts, the verifier's fault detection (damaged replies, and inputs damaged on purpose that the
+ * kernel must flag), and bad arguments; batches: ring_pump at windows 1, 8 and the capacity, partial
+ * batches straddling the wrap, deactivation with a batch in flight, and faults in batched replies.
+ * Label: unit (no GPU). */
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -207,8 +208,8 @@ static void test_timeouts_and_lifetime(void)
 
 static void test_fault_detection(void)
 {
-    static const int kinds[] = {RING_FAULT_CORRUPT, RING_FAULT_DUPLICATE, RING_FAULT_SKIP};
-    for (size_t k = 0; k < 3; k++) {
+    static const int kinds[] = {RING_FAULT_CORRUPT, RING_FAULT_DUPLICATE, RING_FAULT_SKIP, RING_FAULT_BAD_INPUT};
+    for (size_t k = 0; k < 4; k++) {
         ring_config c;
         ring_config_default(&c);
         c.fault_every = 10;
@@ -227,6 +228,9 @@ static void test_fault_detection(void)
         CHECK_INT(s->corrupted, kinds[k] == RING_FAULT_CORRUPT ? 10 : 0);
         CHECK_INT(s->duplicated, kinds[k] == RING_FAULT_DUPLICATE ? 10 : 0);
         CHECK_INT(s->lost, kinds[k] == RING_FAULT_SKIP ? 10 : 0);
+        CHECK_INT(s->bad_input, kinds[k] == RING_FAULT_BAD_INPUT ? 10 : 0);
+        CHECK(ring_terminate(r) == RING_OK);
+        CHECK_INT(s->kernel_errors, kinds[k] == RING_FAULT_BAD_INPUT ? 10 : 0);
         ring_close(r);
     }
 }
@@ -504,13 +508,14 @@ static void expect_fault_counts(const ring_stats *s, uint64_t messages, int kind
     CHECK_INT(s->corrupted, kind == RING_FAULT_CORRUPT ? bad : 0);
     CHECK_INT(s->duplicated, kind == RING_FAULT_DUPLICATE ? bad : 0);
     CHECK_INT(s->lost, kind == RING_FAULT_SKIP ? bad : 0);
+    CHECK_INT(s->bad_input, kind == RING_FAULT_BAD_INPUT ? bad : 0);
 }
 
 /* Faults injected into batched replies are still each counted, exactly. */
 static void test_pump_faults(void)
 {
-    static const int kinds[] = {RING_FAULT_CORRUPT, RING_FAULT_DUPLICATE, RING_FAULT_SKIP};
-    for (size_t k = 0; k < 3; k++) {
+    static const int kinds[] = {RING_FAULT_CORRUPT, RING_FAULT_DUPLICATE, RING_FAULT_SKIP, RING_FAULT_BAD_INPUT};
+    for (size_t k = 0; k < 4; k++) {
         ring_config c;
         ring_config_default(&c);
         c.capacity = 64;
@@ -538,9 +543,9 @@ static void test_pump_split(void)
     static const mode_spec modes[3] = {{{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED}},
                                        {{RB_HOST_PINNED, RB_XFER_ASYNC, RB_LAUNCH_COOP, RB_CTRL_MAPPED}},
                                        {{RB_HOST_MALLOC, RB_XFER_SYNC, RB_LAUNCH_NONCOOP, RB_CTRL_DEVICE}}};
-    static const int kinds[] = {0, RING_FAULT_CORRUPT, RING_FAULT_DUPLICATE, RING_FAULT_SKIP};
+    static const int kinds[] = {0, RING_FAULT_CORRUPT, RING_FAULT_DUPLICATE, RING_FAULT_SKIP, RING_FAULT_BAD_INPUT};
     for (int m = 0; m < 3; m++)
-        for (size_t k = 0; k < 4; k++) {
+        for (size_t k = 0; k < 5; k++) {
             ring_config c = cpu_config(64, 256, modes[m]);
             c.host_workers = 3;
             c.verify_split = 512; /* two replies of 256 bytes */

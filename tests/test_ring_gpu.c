@@ -7,6 +7,12 @@
  *                 for in_tail
  *   test_ring_gpu --stream-ops HOST/XFER/LAUNCH/CTRL [...]   with stream ops (ring_config.stream_ops):
  *                 idle posts queue their round trip in stream order where the platform allows
+ *   test_ring_gpu --bad-input HOST/XFER/LAUNCH/CTRL [...]   every 7th message is posted with a wrong
+ *                 checksum under a valid header (RING_FAULT_BAD_INPUT): at every size, window and
+ *                 batch the kernel must flag exactly those (RING_FLAG_BAD_INPUT, counted in its
+ *                 errors) and answer them otherwise exactly; nothing else may be flagged, and a lone
+ *                 bad message of up to 16 bytes, which the early take cannot vouch for, must still
+ *                 be answered once in_tail announces it
  *
  * Per size from 8 B to 4 MiB, a ring whose slots hold that size with the capacity the sweep uses
  * (ring_capacity_for: 4096 slots for small messages, 16 at 4 MiB), and on it at least
@@ -37,8 +43,9 @@
 static ring_backend g_backend = RING_BACKEND_CUDA;
 
 /* --plain: ring_config early_take and leader_reply off. --stream-ops: ring_config stream_ops on. --trace: the
- * kernel's trace on, and checked (check_trace). */
-static int g_plain, g_stream_ops, g_trace;
+ * kernel's trace on, and checked (check_trace). --bad-input: every BAD_EVERY-th input damaged. */
+static int g_plain, g_stream_ops, g_trace, g_bad_input;
+#define BAD_EVERY 7u
 
 /* Whether this platform's rings use stream ops where the mode allows them (the probe's answer). */
 static int g_stream_ops_ok;
@@ -212,6 +219,10 @@ static void test_config(ring_config *c, const mode_spec *m, uint32_t size)
     c->capacity = ring_capacity_for(size);
     c->timeout_s = 10;
     c->max_lifetime_s = 600;
+    if (g_bad_input) {
+        c->fault_every = BAD_EVERY;
+        c->fault_kind = RING_FAULT_BAD_INPUT;
+    }
 }
 
 /* --split: 100 bursts of 24 messages of 8 bytes, each posted at once (one in_tail move) and received
@@ -344,19 +355,21 @@ static int one_size(const mode_spec *m, uint32_t size, uint32_t per_size, uint32
     secs[3] = timing_seconds_since(t0);
     const ring_stats *s = ring_get_stats(r);
     printf(
-        "size %8u, %4u slots: %llu sent (%llu stream-ordered), %llu verified (%llu early), lost %llu, duplicated %llu, corrupted %llu | "
+        "size %8u, %4u slots: %llu sent (%llu stream-ordered), %llu verified (%llu early), %llu bad inputs flagged, lost %llu, duplicated %llu, corrupted %llu | "
         "window 1: %u in %.3f s (%.1f us each), window 8: %u in %.3f s, window 24: %u in %.3f s, window %u: %u in %.3f s "
         "(%.0f msg/s, %.2f GB/s)\n",
         size, c.capacity, (unsigned long long)(s->sent - before.sent),
         (unsigned long long)(s->ordered - before.ordered), (unsigned long long)(s->verified - before.verified),
-        (unsigned long long)(s->early - before.early), (unsigned long long)(s->lost - before.lost),
-        (unsigned long long)(s->duplicated - before.duplicated), (unsigned long long)(s->corrupted - before.corrupted),
-        w1, secs[0], secs[0] / (w1 ? w1 : 1) * 1e6, w8, secs[1], w24, secs[2], c.capacity, rest, secs[3],
-        rest / (secs[3] > 0 ? secs[3] : 1), (double)rest * size / (secs[3] > 0 ? secs[3] : 1) * 1e-9);
+        (unsigned long long)(s->early - before.early), (unsigned long long)(s->bad_input - before.bad_input),
+        (unsigned long long)(s->lost - before.lost), (unsigned long long)(s->duplicated - before.duplicated),
+        (unsigned long long)(s->corrupted - before.corrupted), w1, secs[0], secs[0] / (w1 ? w1 : 1) * 1e6, w8, secs[1],
+        w24, secs[2], c.capacity, rest, secs[3], rest / (secs[3] > 0 ? secs[3] : 1),
+        (double)rest * size / (secs[3] > 0 ? secs[3] : 1) * 1e-9);
     fflush(stdout);
     CHECK_MSG(ok, "exchange at %u bytes failed", size);
-    CHECK_INT(s->sent - before.sent, s->verified - before.verified);
-    CHECK(s->verified - before.verified >= per_size);
+    const uint64_t answered = s->verified + s->bad_input - before.verified - before.bad_input;
+    CHECK_INT(s->sent - before.sent, answered);
+    CHECK(answered >= per_size);
     if (want_ops)
         CHECK_MSG(s->ordered - before.ordered > 0, "no message went the stream-ordered way");
     CHECK_MSG(ring_terminate(r) == RING_OK, "terminate: %s", ring_error(r));
@@ -365,8 +378,10 @@ static int one_size(const mode_spec *m, uint32_t size, uint32_t per_size, uint32
     CHECK_INT(s->lost, 0);
     CHECK_INT(s->duplicated, 0);
     CHECK_INT(s->corrupted, 0);
-    CHECK_INT(s->kernel_errors, 0);
-    CHECK_INT(s->verified, s->sent);
+    /* Messages are numbered from 0 at the launch: those with seq + 1 a multiple of BAD_EVERY were bad. */
+    CHECK_INT(s->bad_input, g_bad_input ? s->sent / BAD_EVERY : 0);
+    CHECK_INT(s->kernel_errors, s->bad_input);
+    CHECK_INT(s->verified + s->bad_input, s->sent);
     ring_close(r);
     return ok ? 0 : -1;
 }
@@ -399,16 +414,18 @@ int main(int argc, char **argv)
             g_stream_ops = 1;
         else if (argc > 2 && strcmp(argv[1], "--trace") == 0)
             g_trace = 1;
+        else if (argc > 2 && strcmp(argv[1], "--bad-input") == 0)
+            g_bad_input = 1;
         else
             break;
         argv++;
         argc--;
     }
     if (argc < 2 || mode_parse_label(argv[1], &m) < 0) {
-        fprintf(
-            stderr,
-            "usage: test_ring_gpu [--cpu] [--plain] [--stream-ops] [--trace] HOST/XFER/LAUNCH/CTRL [messages-per-size [blocks]]\n"
-            "       test_ring_gpu --split HOST/XFER/LAUNCH/CTRL | --lifetime HOST/XFER/LAUNCH/CTRL\n");
+        fprintf(stderr,
+                "usage: test_ring_gpu [--cpu] [--plain] [--stream-ops] [--trace] [--bad-input] HOST/XFER/LAUNCH/CTRL\n"
+                "                     [messages-per-size [blocks]]\n"
+                "       test_ring_gpu --split HOST/XFER/LAUNCH/CTRL | --lifetime HOST/XFER/LAUNCH/CTRL\n");
         return 2;
     }
     const uint32_t per_size = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 10000;
