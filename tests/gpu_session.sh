@@ -44,7 +44,9 @@
 #             (hostmem-64M.log, hostmem-1M.log): whether a slow ring is slow host memory
 #   causes    the reproducibility experiments of results/RESULTS.md "Reproducibility": GPU warm-up off/on, host
 #             threads pinned/not pinned, one-core placement, and five processes of one mode
-# Logs and results go to OUTDIR; a short table of what ran ends the output.
+# Logs and results go to OUTDIR; a short table of what ran ends the output. With RINGBENCH_PACK=1, everything
+# in OUTDIR but the results files (*.h5) ends packed into OUTDIR/session.tgz, for a machine that sends
+# back only a few files (a default pair then comes back whole: two .h5 files and one archive).
 set -uo pipefail
 out=$1
 shift
@@ -472,3 +474,9 @@ PY
     esac
 done
 printf '%s\n' "${summary[@]}"
+if [ "${RINGBENCH_PACK:-0}" = 1 ]; then
+    printf '%s\n' "${summary[@]}" >"$out/summary.txt"
+    (cd "$out" && find . -mindepth 1 -maxdepth 1 ! -name '*.h5' ! -name session.tgz ! -name .pack -printf '%P\n' >.pack &&
+        tar -czf session.tgz -T .pack && xargs -d '\n' rm -rf <.pack && rm -f .pack) ||
+        echo "gpu_session.sh: packing $out failed; its files are left as they are"
+fi
