@@ -476,7 +476,9 @@ done
 printf '%s\n' "${summary[@]}"
 if [ "${RINGBENCH_PACK:-0}" = 1 ]; then
     printf '%s\n' "${summary[@]}" >"$out/summary.txt"
-    (cd "$out" && find . -mindepth 1 -maxdepth 1 ! -name '*.h5' ! -name session.tgz ! -name .pack -printf '%P\n' >.pack &&
-        tar -czf session.tgz -T .pack && xargs -d '\n' rm -rf <.pack && rm -f .pack) ||
+    list=$(mktemp)
+    (cd "$out" && find . -mindepth 1 -maxdepth 1 ! -name '*.h5' ! -name session.tgz -printf '%P\n' >"$list" &&
+        tar -czf session.tgz -T "$list" && xargs -d '\n' rm -rf <"$list") ||
         echo "gpu_session.sh: packing $out failed; its files are left as they are"
+    rm -f "$list"
 fi
