@@ -27,7 +27,7 @@
 
 /* What the command line says, before anything is checked. */
 typedef struct run_args {
-    const char *preset, *modes, *sizes, *output, *backend, *cpu_list, *windows, *inject, *platform;
+    const char *preset, *modes, *sizes, *output, *backend, *cpu_list, *windows, *inject, *platform, *procs_keep;
     int device, force, quiet, report, trials, lock_clocks, workers, cb_batch, window_procs;
     uint32_t seed;
     double timeout_s, lifetime_s, warmup_s; /* lifetime_s 0: not given */
@@ -240,6 +240,11 @@ static void usage_run(FILE *f)
                "                      modes each, this run's backend, device, CPUs and switches): each process\n"
                "                      draws its own level of that rate, so its cells (throughput_procs) are the\n"
                "                      median of K (default 0: none; `make nightly` uses 24)\n"
+               "  --window-procs-keep DIR  keep each of those processes' own results file and log in DIR\n"
+               "                      (pNNNN.h5, pNNNN.log; DIR created if missing, files of those names\n"
+               "                      replaced): the references they measured in the same seconds as their\n"
+               "                      full window (floor, memcpy, host_ref), for analysis (default: removed\n"
+               "                      once read)\n"
                "  --report            write the report next to the results file afterwards\n"
                "  --quiet             no progress on stderr\n"
                "Exit status: 0 every cell ok or recorded unsupported/invalid; 1 a failed cell, an error or an\n"
@@ -282,7 +287,8 @@ enum {
     OPT_QUIET,
     OPT_REPORT,
     OPT_CB_BATCH,
-    OPT_WINDOW_PROCS
+    OPT_WINDOW_PROCS,
+    OPT_WINDOW_PROCS_KEEP
 };
 
 static const struct option run_opts[] = {CLI_OPT_HELP,
@@ -310,6 +316,7 @@ static const struct option run_opts[] = {CLI_OPT_HELP,
                                          {"report", no_argument, NULL, OPT_REPORT},
                                          {"cb-batch", required_argument, NULL, OPT_CB_BATCH},
                                          {"window-procs", required_argument, NULL, OPT_WINDOW_PROCS},
+                                         {"window-procs-keep", required_argument, NULL, OPT_WINDOW_PROCS_KEEP},
                                          CLI_RING_SWITCH_OPTS,
                                          {NULL, 0, NULL, 0}};
 
@@ -341,6 +348,7 @@ static int run_option(int c, const char *v, run_args *a)
     case OPT_REPORT: a->report = 1; break;
     case OPT_CB_BATCH: a->cb_batch = (int)cli_parse_long("--cb-batch", v, 1, 1024); break;
     case OPT_WINDOW_PROCS: a->window_procs = (int)cli_parse_long("--window-procs", v, 0, WINDOW_PROCS_MAX); break;
+    case OPT_WINDOW_PROCS_KEEP: a->procs_keep = v; break;
     default:
         if (!cli_ring_switch(c, &a->sw))
             return CLI_EXIT_USAGE;
@@ -408,6 +416,11 @@ static int run_check_values(run_args *a, run_plan *p)
         return run_usage_error(err);
     if (a->pinned_ceiling && !a->platform)
         return run_usage_error("--pinned-ceiling is the ceiling --platform-limits applies: give both");
+    if (a->procs_keep && (a->window_procs <= 0 || !a->procs_keep[0]))
+        return run_usage_error("--window-procs-keep DIR keeps the files of --window-procs K (K > 0): give both");
+    char keep_dir[1024]; /* made now: a folder that cannot be made is said before the sweep, not after */
+    if (a->procs_keep && window_procs_dir(a->procs_keep, keep_dir, sizeof keep_dir, err, sizeof err) != 0)
+        return run_usage_error(err);
     if (!a->windows)
         a->windows = o->preset->windows;
     if (preset_windows_parse(a->windows, o->windows, sizeof o->windows / sizeof *o->windows, &o->nwindows, err,
@@ -537,6 +550,7 @@ static void run_procs_args(const run_args *a, run_plan *p)
     out[n] = NULL;
     p->o.window_procs = a->window_procs;
     p->o.window_procs_args = p->procs_args;
+    p->o.window_procs_keep = a->procs_keep;
 }
 
 /* What the command line means here. Returns 0, or the exit status. */

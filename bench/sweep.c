@@ -583,9 +583,11 @@ static int run_procs(sweep *sw)
     cell cells[WINDOW_PROCS_MODES];
     memset(cells, 0, sizeof cells);
     const int32_t id0 = (int32_t)(sw->plan.nunits * RB_TRIAL_MAX_PARTS);
-    const window_procs_cfg wc = {o->window_procs, o->window_procs_args, o->sizes.v[0], o->seed, sw->stop};
+    const int keep = o->window_procs_keep != NULL;
+    const window_procs_cfg wc = {o->window_procs, o->window_procs_args, o->sizes.v[0], o->seed, keep, sw->stop};
     char dir[1024], why[RB_REASON_LEN];
-    if (window_procs_dir(dir, sizeof dir, why, sizeof why) != 0) { /* a failed row per mode, saying why */
+    if (window_procs_dir(o->window_procs_keep, dir, sizeof dir, why, sizeof why) !=
+        0) { /* a failed row per mode, saying why */
         for (size_t k = 0; k < nm; k++) {
             rb_row row;
             row_init(sw, &row, RB_FAM_THROUGHPUT_PROCS, modes[k], o->sizes.v[0], 0);
@@ -610,7 +612,8 @@ static int run_procs(sweep *sw)
                 rc = -1;
         sw->res->units_done++;
     }
-    window_procs_dir_remove(dir);
+    if (!keep)
+        window_procs_dir_remove(dir);
     for (size_t k = 0; k < nm; k++) {
         if (cells[k].used && rc >= 0 && cell_emit(sw, &cells[k], id0 + (int32_t)k) < 0)
             rc = -1;

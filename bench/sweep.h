@@ -89,6 +89,7 @@ typedef struct sweep_opts {
     const platform_limits *limits; /* --platform-limits (harness/platform_limits.h), or NULL */
     int window_procs;              /* --window-procs: processes of the full-window leg (window_procs.h); 0 none */
     const char *const *window_procs_args; /* the options each of them gets, NULL-terminated */
+    const char *window_procs_keep;        /* --window-procs-keep: the folder their files stay in; NULL none */
 } sweep_opts;
 
 typedef struct sweep_result {

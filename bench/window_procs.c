@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,8 +40,18 @@ size_t window_procs_modes(int idx[WINDOW_PROCS_MODES])
     return k;
 }
 
-int window_procs_dir(char *dir, size_t n, char *err, size_t errlen)
+int window_procs_dir(const char *keep, char *dir, size_t n, char *err, size_t errlen)
 {
+    if (keep) {
+        struct stat sb;
+        errno = 0;
+        if ((mkdir(keep, 0777) == 0 || errno == EEXIST) && stat(keep, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+            snprintf(dir, n, "%s", keep) < (int)n)
+            return 0;
+        snprintf(err, errlen, "cannot keep the window leg's files in %s: %s", keep,
+                 errno && errno != EEXIST ? strerror(errno) : "not a folder, or its name too long");
+        return -1;
+    }
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, n, "%s/ringbench-procs-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
     if (mkdtemp(dir))
@@ -277,7 +288,9 @@ int window_procs_one(const window_procs_cfg *c, const char *dir, int index, wind
         }
         h5in_close(r);
     }
-    unlink(path);
-    unlink(log);
+    if (!c->keep) {
+        unlink(path);
+        unlink(log);
+    }
     return 0;
 }

@@ -32,6 +32,7 @@ typedef struct window_procs_cfg {
     const char *const *args; /* the parent's options each child gets, NULL-terminated (may be NULL) */
     uint32_t size;           /* the message size: the run's smallest */
     uint32_t seed;           /* child i gets seed + i */
+    int keep;                /* leave each child's file and log in the folder (run --window-procs-keep) */
     volatile sig_atomic_t *stop;
 } window_procs_cfg;
 
@@ -49,12 +50,13 @@ typedef struct window_procs_proc {
     int exit_status;   /* its exit status; -1 when it did not exit normally or did not start */
 } window_procs_proc;
 
-/* A fresh folder for the children's files under $TMPDIR (default /tmp). Returns 0, or -1 with err. */
-int window_procs_dir(char *dir, size_t n, char *err, size_t errlen);
+/* The folder for the children's files: keep (created if missing) when it is not NULL, else a fresh one
+ * under $TMPDIR (default /tmp). Returns 0, or -1 with err. */
+int window_procs_dir(const char *keep, char *dir, size_t n, char *err, size_t errlen);
 
 /* Runs child `index` (0-based) with its file and log in dir, waits for it, reads its file and removes
- * it. A child that fails or leaves no usable file gives failed trials that say why (its exit status and
- * the last line of its log). Returns 0 when it ran (whatever its outcome), 1 when *c->stop was raised
+ * it and the log (unless c->keep). A child that fails or leaves no usable file gives failed trials that say why (its
+ * exit status and the last line of its log). Returns 0 when it ran (whatever its outcome), 1 when *c->stop was raised
  * (the child is stopped too and *out is not to be used). */
 int window_procs_one(const window_procs_cfg *c, const char *dir, int index, window_procs_proc *out);
 

@@ -12,7 +12,8 @@
 # badinput   every documented error path: one line on stderr and the documented exit status
 # sizes      a run of 44 sizes: report.md's slow-trial table has a row for each (it once stopped at 40)
 # procs      run --window-procs: the leg's cells and trials (one per process, the median over them), a
-#            leg that cannot start says why in failed rows, an interrupted leg keeps its finished processes
+#            leg that cannot start says why in failed rows, an interrupted leg keeps its finished processes,
+#            --window-procs-keep leaves each process's own file and log
 # grammar    every command takes the same option grammar: --name=value as well as --name value, --
 #            ends the options, -h/--help prints help (exit 0), an unknown option is one line and exit 2
 set -u
@@ -182,6 +183,33 @@ for r in legs:
     fi
     "$rb" report "$work/p.h5" -o "$work/rep" >/dev/null 2>"$work/rerr" && ok || bad "report: $(cat "$work/rerr")"
     grep -q "## The full window in fresh processes" "$work/rep/report.md" && ok || bad "the report does not show the leg"
+    # --window-procs-keep: every process's own file (readable, with the leg's modes at the full window and
+    # the references it measured: floor, memcpy, host_ref) and log stay in the folder; without --window-procs,
+    # or when the folder cannot be made, a usage error before anything runs.
+    TMPDIR=$work/tmp "$rb" run "${leg[@]}" --window-procs 2 --window-procs-keep "$work/keep" -o "$work/k.h5" \
+        >/dev/null 2>"$work/err"
+    st=$?
+    [ $st -eq 0 ] && ok || bad "run --window-procs-keep exit $st: $(tail -3 "$work/err")"
+    [ "$(cd "$work/keep" 2>/dev/null && echo p*)" = "p0000.h5 p0000.log p0001.h5 p0001.log" ] && ok ||
+        bad "the kept folder holds: $(ls "$work/keep" 2>&1)"
+    if [ -n "$py" ]; then
+        "$py" -c "
+import h5py
+for i in (0, 1):
+    c = h5py.File('$work/keep/p%04d.h5' % i, 'r')['/cells'][:]
+    fams = set(r['family'] for r in c if r['status'] == b'ok')
+    assert {b'throughput', b'base_floor', b'host_ref'} <= fams and any(f.startswith(b'memcpy_') for f in fams), fams
+    assert sum(r['family'] == b'throughput' and r['xfer'] == b'zerocopy' for r in c) == 4, i
+" && ok || bad "the kept files"
+    fi
+    "$rb" run "${leg[@]}" --window-procs-keep "$work/keep2" -o "$work/k2.h5" >/dev/null 2>"$work/err"
+    st=$?
+    [ $st -eq 2 ] && grep -q "give both" "$work/err" && [ ! -e "$work/keep2" ] && ok ||
+        bad "--window-procs-keep without --window-procs: exit $st, $(cat "$work/err")"
+    "$rb" run "${leg[@]}" --window-procs 2 --window-procs-keep "$work/p.h5" -o "$work/k3.h5" >/dev/null 2>"$work/err"
+    st=$?
+    [ $st -eq 2 ] && grep -q "cannot keep" "$work/err" && [ ! -e "$work/k3.h5" ] && ok ||
+        bad "--window-procs-keep on a file: exit $st, $(cat "$work/err")"
     # A leg that cannot make its folder: a failed row per mode saying why, and exit 1.
     TMPDIR=$work/none "$rb" run "${leg[@]}" --window-procs 2 -o "$work/f.h5" >/dev/null 2>"$work/err"
     st=$?

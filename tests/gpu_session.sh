@@ -397,7 +397,10 @@ PY
         # series spans several calls on one warm machine; with RINGBENCH_SERIES_SLOW=1, then the two documented
         # slowdowns (slow-nosplit: --verify-split 0, every reply verified on the polling thread, which slows
         # the full window; slow-noleader: --no-leader-reply). The files are also tarred into
-        # OUTDIR/legseries-FROM.tgz; bench/nightly/calibrate.sh tracks them in order anywhere.
+        # OUTDIR/legseries-FROM.tgz; bench/nightly/calibrate.sh tracks them in order anywhere. With
+        # RINGBENCH_LEG_KEEP=1 each night also keeps its processes' own files (run --window-procs-keep) and
+        # the tarball gets NAME-procs.csv: every cell of every process (`ringbench export`, a first column
+        # `proc`), the references each measured in the same seconds as its full window.
         mkdir -p "$out/series"
         k=${RINGBENCH_WINDOW_PROCS:-24} i=${RINGBENCH_SERIES_FROM:-1} budget=${RINGBENCH_SERIES_SECONDS:-450}
         t0=$(date +%s) last=0 made=()
@@ -405,9 +408,22 @@ PY
             local name=$1 s
             shift
             s=$(date +%s)
-            timed "legseries_$name" "$rb" run --preset quick --window-procs "$k" --quiet -o "$out/series/$name.h5" --force "$@"
+            local keep=()
+            [ "${RINGBENCH_LEG_KEEP:-0}" = 1 ] && keep=(--window-procs-keep "$out/series/$name-procs")
+            timed "legseries_$name" "$rb" run --preset quick --window-procs "$k" "${keep[@]}" --quiet \
+                -o "$out/series/$name.h5" --force "$@"
             last=$(($(date +%s) - s))
             made+=("$name.h5")
+            if [ ${#keep[@]} -gt 0 ]; then
+                local f head=1
+                for f in "$out/series/$name-procs"/p*.h5; do
+                    "$rb" export "$f" --format csv 2>/dev/null |
+                        awk -v p="$(basename "$f" .h5)" -v h=$head 'NR == 1 { if (h) print "proc," $0; next } { print p "," $0 }'
+                    head=0
+                done >"$out/series/$name-procs.csv"
+                rm -rf "$out/series/$name-procs"
+                made+=("$name-procs.csv")
+            fi
         }
         while [ $(($(date +%s) - t0 + (last > 0 ? last : 100))) -le "$budget" ]; do
             night "q$(printf %02d "$i")"
