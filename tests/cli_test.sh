@@ -186,16 +186,24 @@ for r in legs:
     # --window-procs-keep: every process's own file (readable, with the leg's modes at the full window and
     # the references it measured: floor, memcpy, host_ref) and log stay in the folder; without --window-procs,
     # or when the folder cannot be made, a usage error before anything runs.
-    TMPDIR=$work/tmp "$rb" run "${leg[@]}" --window-procs 2 --window-procs-keep "$work/keep" -o "$work/k.h5" \
+    TMPDIR=$work/tmp "$rb" run "${leg[@]}" --window-procs 3 --window-procs-keep "$work/keep" -o "$work/k.h5" \
         >/dev/null 2>"$work/err"
     st=$?
     [ $st -eq 0 ] && ok || bad "run --window-procs-keep exit $st: $(tail -3 "$work/err")"
-    [ "$(cd "$work/keep" 2>/dev/null && echo p*)" = "p0000.h5 p0000.log p0001.h5 p0001.log" ] && ok ||
-        bad "the kept folder holds: $(ls "$work/keep" 2>&1)"
+    [ "$(cd "$work/keep" 2>/dev/null && echo p*)" = "p0000.h5 p0000.log p0001.h5 p0001.log p0002.h5 p0002.log" ] &&
+        ok || bad "the kept folder holds: $(ls "$work/keep" 2>&1)"
+    # plots/legrefs.py on them, as gpu_session.sh legseries packs them: one row per reference.
+    for i in 0 1 2; do
+        "$rb" export "$work/keep/p000$i.h5" --format csv | awk -v p="p000$i" -v h=$((i == 0)) \
+            'NR == 1 { if (h) print "proc," $0; next } { print p "," $0 }'
+    done >"$work/keep.csv"
+    python3 "$(dirname "$0")/../plots/legrefs.py" "$work/keep.csv" >"$work/legrefs" 2>&1 &&
+        grep -q "^1 nights, 3 processes" "$work/legrefs" && grep -q "^| host_ref | 3 |" "$work/legrefs" &&
+        grep -q "^| floor | 3 |" "$work/legrefs" && ok || bad "legrefs.py: $(head -8 "$work/legrefs")"
     if [ -n "$py" ]; then
         "$py" -c "
 import h5py
-for i in (0, 1):
+for i in (0, 1, 2):
     c = h5py.File('$work/keep/p%04d.h5' % i, 'r')['/cells'][:]
     fams = set(r['family'] for r in c if r['status'] == b'ok')
     assert {b'throughput', b'base_floor', b'host_ref'} <= fams and any(f.startswith(b'memcpy_') for f in fams), fams
