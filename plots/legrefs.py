@@ -11,6 +11,8 @@ them out would narrow the spread between processes.
 
 Usage:
   legrefs.py NIGHT-procs.csv...
+  legrefs.py --per-process NIGHT-procs.csv...   one CSV row per process instead: night, process,
+                                                 its full-window figure and each reference's speed
 
 Each file is one night's processes as tests/gpu_session.sh legseries writes them with
 RINGBENCH_LEG_KEEP=1 (`ringbench export --format csv` of every process's file, first column `proc`).
@@ -96,9 +98,12 @@ def read_night(path):
 
 
 def main(argv):
-    if not argv or argv[0] in ("-h", "--help"):
+    if not argv or argv[0] in ("-h", "--help") or argv == ["--per-process"]:
         print(__doc__.strip())
-        return 0 if argv else 2
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
+    per_process = argv[0] == "--per-process"
+    if per_process:
+        argv = argv[1:]
     nights = []
     for path in argv:
         procs = read_night(path)
@@ -106,6 +111,13 @@ def main(argv):
             print(f"legrefs.py: {path}: no process with a full-window figure", file=sys.stderr)
             return 2
         nights.append((path, procs))
+    if per_process:
+        out = csv.writer(sys.stdout, lineterminator="\n")
+        out.writerow(["night", "proc", "fw_gbps"] + [f"{n}_speed" for n in REFS])
+        for path, procs in nights:
+            for p, d in procs.items():
+                out.writerow([path, p, f"{d['fw']:.6g}"] + [f"{d[n]:.6g}" if n in d else "" for n in REFS])
+        return 0
     print(f"{len(nights)} nights, {sum(len(p) for _, p in nights)} processes\n")
     print("| reference | processes | correlation with the figure | slope | spread as measured | divided | "
           "divided ^ slope |")
