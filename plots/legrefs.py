@@ -20,9 +20,9 @@ Prints, per reference, the correlation across processes (each night's median tak
 log of the process's full-window figure (the median of its four modes' p50) and the log of the
 reference's speed, and the spread between processes (1.4826 x MAD of the log, in %) of the figure
 as measured and divided by the reference (and by the reference raised to the least-squares slope).
-Then, per night, the leg's figure as measured and divided (with more than a few nights, their spread
-is what tracking would see). Reads CSV only (no h5py). Exit 2 on a usage error or a file without
-processes.
+Then, per night, the leg's figure as measured and divided, and with three nights or more their
+spread from night to night (with ten or more, what tracking would see). Reads CSV only (no h5py).
+Exit 2 on a usage error or a file without processes.
 """
 import csv
 import math
@@ -150,6 +150,17 @@ def main(argv):
             cells.append(f"{statistics.median(d['fw'] / d[name] for d in have):.4g}" if have else "-")
         leg = statistics.median(d["fw"] for d in procs.values())
         print(f"| {path} | {len(procs)} | {leg:.4g} | " + " | ".join(cells) + " |")
+    if len(nights) >= 3:
+        spreads = []
+        for name in (None,) + tuple(REFS):
+            legs = []
+            for _, procs in nights:
+                have = [d for d in procs.values() if name is None or name in d]
+                if have:
+                    legs.append(math.log(statistics.median(d["fw"] / (d[name] if name else 1) for d in have)))
+            if len(legs) == len(nights):
+                spreads.append(f"{'as measured' if name is None else '/ ' + name} {mad_pct(legs):.1f} %")
+        print("\nThe leg night to night (1.4826 x MAD of the log): " + ", ".join(spreads))
     return 0
 
 
