@@ -586,8 +586,8 @@ static int run_procs(sweep *sw)
     const int keep = o->window_procs_keep != NULL;
     const window_procs_cfg wc = {o->window_procs, o->window_procs_args, o->sizes.v[0], o->seed, keep, sw->stop};
     char dir[1024], why[RB_REASON_LEN];
-    if (window_procs_dir(o->window_procs_keep, dir, sizeof dir, why, sizeof why) !=
-        0) { /* a failed row per mode, saying why */
+    /* Without its folder the leg is a failed row per mode, saying why. */
+    if (window_procs_dir(o->window_procs_keep, dir, sizeof dir, why, sizeof why) != 0) {
         for (size_t k = 0; k < nm; k++) {
             rb_row row;
             row_init(sw, &row, RB_FAM_THROUGHPUT_PROCS, modes[k], o->sizes.v[0], 0);

@@ -55,9 +55,9 @@ typedef struct window_procs_proc {
 int window_procs_dir(const char *keep, char *dir, size_t n, char *err, size_t errlen);
 
 /* Runs child `index` (0-based) with its file and log in dir, waits for it, reads its file and removes
- * it and the log (unless c->keep). A child that fails or leaves no usable file gives failed trials that say why (its
- * exit status and the last line of its log). Returns 0 when it ran (whatever its outcome), 1 when *c->stop was raised
- * (the child is stopped too and *out is not to be used). */
+ * both (unless c->keep). A child that fails or leaves no usable file gives failed trials that say why
+ * (its exit status and the last line of its log). Returns 0 when it ran (whatever its outcome), 1 when
+ * *c->stop was raised (the child is stopped too and *out is not to be used). */
 int window_procs_one(const window_procs_cfg *c, const char *dir, int index, window_procs_proc *out);
 
 /* Removes dir (and anything left in it). */
