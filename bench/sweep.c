@@ -526,16 +526,18 @@ static int emit_not_run(sweep *sw, const probe_caps *caps, unsigned char *runnab
 
 /* --- the full-window leg (window_procs.h) ------------------------------------------------------------ */
 
-/* Process i's outcome for its k-th mode as trial i of cell c (cell_id, mode): its best trial's row, with
- * that trial's figure as its one sample. Returns 0, or -1 with sw->err. */
-static int record_proc(sweep *sw, cell *c, int32_t cell_id, int mode, int i, const window_procs_proc *pr, size_t k)
+/* Process i's outcome for its k-th cell as trial i of cell c (cell_id, family, mode; -1 for a reference):
+ * the trial's row the process gave (its best of a mode, its median of a reference), with that trial's
+ * figure as its one sample. Returns 0, or -1 with sw->err. */
+static int record_proc(sweep *sw, cell *c, int32_t cell_id, rb_family fam, int mode, int i, const window_procs_proc *pr,
+                       size_t k)
 {
     rb_trial t = pr->t[k];
     trial_part p;
     memset(&p, 0, sizeof p);
     double v = pr->gbps[k];
     const int ok = strcmp(t.status, RB_STATUS_OK) == 0 && isfinite(v);
-    p.fam = RB_FAM_THROUGHPUT_PROCS;
+    p.fam = fam;
     p.size = sw->o->sizes.v[0];
     p.window = (uint32_t)t.window;
     p.status = ok                                             ? RB_STATUS_OK
@@ -573,24 +575,34 @@ static int record_proc(sweep *sw, cell *c, int32_t cell_id, int mode, int i, con
     return keep_part(sw, c, mode, &p, &t);
 }
 
-/* The leg: o->window_procs child processes, each one trial of the four cells, then their rows.
+/* The leg: o->window_procs child processes, each one trial of the four cells and of the two reference
+ * cells, then their rows.
  * Returns 0, 1 when interrupted (the completed processes' trials and rows are written), -1 on error. */
 static int run_procs(sweep *sw)
 {
     const sweep_opts *o = sw->o;
     int modes[WINDOW_PROCS_MODES];
-    const size_t nm = window_procs_modes(modes);
-    cell cells[WINDOW_PROCS_MODES];
+    if (window_procs_modes(modes) != WINDOW_PROCS_MODES) { /* cannot happen: a constant of the grammar */
+        snprintf(sw->err, sw->errlen, "the window leg's modes do not parse");
+        return -1;
+    }
+    cell cells[WINDOW_PROCS_CELLS]; /* laid out as window_procs_proc's: the modes, then the references */
     memset(cells, 0, sizeof cells);
+    rb_family fams[WINDOW_PROCS_CELLS];
+    int cell_mode[WINDOW_PROCS_CELLS];
+    for (int k = 0; k < WINDOW_PROCS_CELLS; k++) {
+        fams[k] = k < WINDOW_PROCS_MODES ? RB_FAM_THROUGHPUT_PROCS : window_procs_ref_family(k - WINDOW_PROCS_MODES);
+        cell_mode[k] = k < WINDOW_PROCS_MODES ? modes[k] : -1;
+    }
     const int32_t id0 = (int32_t)(sw->plan.nunits * RB_TRIAL_MAX_PARTS);
     const int keep = o->window_procs_keep != NULL;
     const window_procs_cfg wc = {o->window_procs, o->window_procs_args, o->sizes.v[0], o->seed, keep, sw->stop};
     char dir[1024], why[RB_REASON_LEN];
     /* Without its folder the leg is a failed row per mode, saying why. */
     if (window_procs_dir(o->window_procs_keep, dir, sizeof dir, why, sizeof why) != 0) {
-        for (size_t k = 0; k < nm; k++) {
+        for (size_t k = 0; k < WINDOW_PROCS_CELLS; k++) {
             rb_row row;
-            row_init(sw, &row, RB_FAM_THROUGHPUT_PROCS, modes[k], o->sizes.v[0], 0);
+            row_init(sw, &row, fams[k], cell_mode[k], o->sizes.v[0], 0);
             row_status(&row, RB_STATUS_FAILED, why);
             if (emit(sw, &row) < 0)
                 return -1;
@@ -607,14 +619,14 @@ static int run_procs(sweep *sw)
             rc = 1;
             break;
         }
-        for (size_t k = 0; k < nm && rc == 0; k++)
-            if (record_proc(sw, &cells[k], id0 + (int32_t)k, modes[k], i, &pr, k) != 0)
+        for (size_t k = 0; k < WINDOW_PROCS_CELLS && rc == 0; k++)
+            if (record_proc(sw, &cells[k], id0 + (int32_t)k, fams[k], cell_mode[k], i, &pr, k) != 0)
                 rc = -1;
         sw->res->units_done++;
     }
     if (!keep)
         window_procs_dir_remove(dir);
-    for (size_t k = 0; k < nm; k++) {
+    for (size_t k = 0; k < WINDOW_PROCS_CELLS; k++) {
         if (cells[k].used && rc >= 0 && cell_emit(sw, &cells[k], id0 + (int32_t)k) < 0)
             rc = -1;
         cell_free(&cells[k]);

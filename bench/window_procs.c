@@ -90,10 +90,15 @@ static void last_line(const char *log, char *out, size_t n)
     fclose(f);
 }
 
-/* Every mode of *out failed (or unsupported) for the same reason. */
+rb_family window_procs_ref_family(int j)
+{
+    return j == 0 ? RB_FAM_MEMCPY_H2D_PINNED_PROCS : RB_FAM_MEMCPY_H2D_PAGEABLE_PROCS;
+}
+
+/* Every cell of *out failed (or unsupported) for the same reason. */
 static void all_modes(window_procs_proc *out, const char *status, const char *reason)
 {
-    for (int k = 0; k < WINDOW_PROCS_MODES; k++) {
+    for (int k = 0; k < WINDOW_PROCS_CELLS; k++) {
         rb_set_field(out->t[k].status, sizeof out->t[k].status, status);
         rb_set_field(out->t[k].reason, sizeof out->t[k].reason, reason);
         out->gbps[k] = NAN;
@@ -168,6 +173,53 @@ static void read_mode(const h5in *r, uint32_t size, int index, int k, const mode
     }
 }
 
+static int by_p50(const void *a, const void *b)
+{
+    const double x = (*(const rb_trial *const *)a)->p50, y = (*(const rb_trial *const *)b)->p50;
+    return x < y ? -1 : x > y;
+}
+
+/* Reference j as cell k of *out: the child's row of the memcpy family it stands for at the size, and
+ * that row's median ok trial (the lower of the two middle ones for an even count). */
+static void read_ref(const h5in *r, uint32_t size, int index, int j, int k, window_procs_proc *out)
+{
+    const char *fam =
+        window_procs_ref_family(j) == RB_FAM_MEMCPY_H2D_PINNED_PROCS ? "memcpy_h2d_pinned" : "memcpy_h2d_pageable";
+    rb_trial *t = &out->t[k];
+    out->gbps[k] = NAN;
+    long row = -1;
+    for (size_t i = 0; i < h5in_nrows(r) && row < 0; i++)
+        if (strcmp(h5in_row(r, i)->family, fam) == 0 && h5in_row(r, i)->size_bytes == size)
+            row = (long)i;
+    if (row < 0) {
+        rb_set_field(t->status, sizeof t->status, RB_STATUS_FAILED);
+        snprintf(t->reason, sizeof t->reason, "process %d wrote no %s row at this size", index, fam);
+        return;
+    }
+    const rb_row *x = h5in_row(r, (size_t)row);
+    const size_t *idx;
+    const size_t nt = h5in_row_trials(r, (size_t)row, &idx);
+    const rb_trial *ok[64];
+    size_t n = 0;
+    for (size_t i = 0; i < nt && n < sizeof ok / sizeof *ok && strcmp(x->status, RB_STATUS_OK) == 0; i++) {
+        const rb_trial *y = h5in_trial(r, idx[i]);
+        if (strcmp(y->status, RB_STATUS_OK) == 0 && isfinite(y->p50) && y->p50 > 0)
+            ok[n++] = y;
+    }
+    if (n == 0) {
+        rb_set_field(t->status, sizeof t->status,
+                     strcmp(x->status, RB_STATUS_UNSUPPORTED) == 0 || strcmp(x->status, RB_STATUS_INVALID) == 0
+                         ? RB_STATUS_UNSUPPORTED
+                         : RB_STATUS_FAILED);
+        snprintf(t->reason, sizeof t->reason, "process %d: %.150s", index,
+                 x->reason[0] ? x->reason : "no ok trial of its memcpy");
+        return;
+    }
+    qsort(ok, n, sizeof *ok, by_p50);
+    *t = *ok[(n - 1) / 2]; /* its conditions; ids, family, round and seq are the caller's */
+    out->gbps[k] = t->p50;
+}
+
 /* Starts the child with its output in log; returns its pid, or -1 (errno). */
 static pid_t spawn(char *const *argv, const char *log)
 {
@@ -206,6 +258,30 @@ static int wait_child(pid_t pid, volatile sig_atomic_t *stop)
     }
 }
 
+/* Child index's file (path) into *out: every mode and reference, or failed cells saying why, with the
+ * last line of its log. */
+static void read_child(const char *path, const char *log, uint32_t size, int index, window_procs_proc *out)
+{
+    char tail[120], why[RB_REASON_LEN], err[256];
+    last_line(log, tail, sizeof tail);
+    h5in *r = NULL;
+    if (h5in_open(path, &r, err, sizeof err) != 0) {
+        snprintf(why, sizeof why, "process %d (exit %d) left no readable file: %.60s; its last line: %.60s", index,
+                 out->exit_status, err, tail);
+        all_modes(out, RB_STATUS_FAILED, why);
+        return;
+    }
+    int idx[WINDOW_PROCS_MODES];
+    const size_t nm = window_procs_modes(idx);
+    for (size_t k = 0; k < nm; k++) {
+        mode_spec m = mode_at((size_t)idx[k]);
+        read_mode(r, size, index, (int)k, &m, out);
+    }
+    for (int j = 0; j < WINDOW_PROCS_REFS; j++)
+        read_ref(r, size, index, j, WINDOW_PROCS_MODES + j, out);
+    h5in_close(r);
+}
+
 /* A trial row whose conditions are unknown (NaN, -1), for a child that gave none. */
 static void unknown_trial(rb_trial *t)
 {
@@ -217,11 +293,11 @@ static void unknown_trial(rb_trial *t)
 int window_procs_one(const window_procs_cfg *c, const char *dir, int index, window_procs_proc *out)
 {
     memset(out, 0, sizeof *out);
-    for (int k = 0; k < WINDOW_PROCS_MODES; k++)
+    for (int k = 0; k < WINDOW_PROCS_CELLS; k++)
         unknown_trial(&out->t[k]);
     out->exit_status = -1;
     out->wall_s = NAN;
-    char self[1024], path[1200], log[1200], size[32], seed[32], trials[16], why[RB_REASON_LEN], tail[120];
+    char self[1024], path[1200], log[1200], size[32], seed[32], trials[16], why[RB_REASON_LEN];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) {
         snprintf(why, sizeof why, "process %d: cannot find this program (/proc/self/exe): %s", index, strerror(errno));
@@ -272,22 +348,7 @@ int window_procs_one(const window_procs_cfg *c, const char *dir, int index, wind
     out->exit_status = st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     if (c->stop && *c->stop)
         return 1;
-    last_line(log, tail, sizeof tail);
-    h5in *r = NULL;
-    char err[256];
-    if (h5in_open(path, &r, err, sizeof err) != 0) {
-        snprintf(why, sizeof why, "process %d (exit %d) left no readable file: %.60s; its last line: %.60s", index,
-                 out->exit_status, err, tail);
-        all_modes(out, RB_STATUS_FAILED, why);
-    } else {
-        int idx[WINDOW_PROCS_MODES];
-        const size_t nm = window_procs_modes(idx);
-        for (size_t k = 0; k < nm; k++) {
-            mode_spec m = mode_at((size_t)idx[k]);
-            read_mode(r, c->size, index, (int)k, &m, out);
-        }
-        h5in_close(r);
-    }
+    read_child(path, log, c->size, index, out);
     if (!c->keep) {
         unlink(path);
         unlink(log);

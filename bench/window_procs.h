@@ -12,6 +12,13 @@
  * throughput_procs per mode: the best of its 3 trials, with that trial's conditions, and the messages
  * it verified (lost, duplicated, corrupted summed over the child's trials of the mode). bench/sweep.c
  * records those trials and rows like any other, so a cell's p50 is the median over the K processes.
+ *
+ * Each child also gives one trial of two reference cells: its own memcpy_h2d_pinned and
+ * memcpy_h2d_pageable at that size (families memcpy_h2d_{pinned,pageable}_procs, its median trial),
+ * measured in the same seconds as its full window. A process's level of the full window moves with its
+ * own memcpy (correlation +0.72 over 96 processes on an H100, the spread between processes 11.3 % ->
+ * 6.4 % divided by it; results/data/h100-windows/legrefs-428de18.md), which the sweep's references,
+ * measured minutes apart, cannot see.
  */
 #ifndef RINGBENCH_WINDOW_PROCS_H
 #define RINGBENCH_WINDOW_PROCS_H
@@ -25,6 +32,8 @@
 #define WINDOW_PROCS_MAX 1000 /* --window-procs bound */
 #define WINDOW_PROCS_MODES 4
 #define WINDOW_PROCS_TRIALS 3 /* trials per cell inside each child (the quick preset's) */
+#define WINDOW_PROCS_REFS 2   /* reference cells: memcpy_h2d_pinned_procs, memcpy_h2d_pageable_procs */
+#define WINDOW_PROCS_CELLS (WINDOW_PROCS_MODES + WINDOW_PROCS_REFS)
 
 /* What every child shares. */
 typedef struct window_procs_cfg {
@@ -39,12 +48,16 @@ typedef struct window_procs_cfg {
 /* The indices (modes.h mode_at) of the four modes, in a fixed order. Returns WINDOW_PROCS_MODES. */
 size_t window_procs_modes(int idx[WINDOW_PROCS_MODES]);
 
-/* One child's outcome: per mode (window_procs_modes' order) a trial row whose status, reason, window,
- * conditions and verification counts are filled (the family, ids, round and seq are the caller's) and
- * the figure in GB/s (NaN when not ok). */
+/* The family of reference cell j (0 <= j < WINDOW_PROCS_REFS): RB_FAM_MEMCPY_H2D_PINNED_PROCS, then
+ * RB_FAM_MEMCPY_H2D_PAGEABLE_PROCS. */
+rb_family window_procs_ref_family(int j);
+
+/* One child's outcome: per cell - the modes in window_procs_modes' order, then the references - a trial
+ * row whose status, reason, window, conditions and verification counts are filled (the family, ids,
+ * round and seq are the caller's) and the figure in GB/s (NaN when not ok). */
 typedef struct window_procs_proc {
-    rb_trial t[WINDOW_PROCS_MODES];
-    double gbps[WINDOW_PROCS_MODES];
+    rb_trial t[WINDOW_PROCS_CELLS];
+    double gbps[WINDOW_PROCS_CELLS];
     uint64_t start_ns; /* when the child started (timing_now_ns) */
     double wall_s;     /* how long it ran */
     int exit_status;   /* its exit status; -1 when it did not exit normally or did not start */

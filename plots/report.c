@@ -398,6 +398,102 @@ static void window_md(FILE *md, const report_run *run)
     free(sizes);
 }
 
+static int cmp_dbl(const void *pa, const void *pb)
+{
+    const double a = *(const double *)pa, b = *(const double *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* The median of v[0..n) (n > 0), which it sorts. */
+static double median_sorting(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_dbl);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* 1.4826 x the median absolute deviation of v[0..n) (logs), as a percentage; v is overwritten. */
+static double log_spread_pct(double *v, size_t n)
+{
+    const double m = median_sorting(v, n);
+    for (size_t i = 0; i < n; i++)
+        v[i] = fabs(v[i] - m);
+    return 100 * 1.4826 * median_sorting(v, n);
+}
+
+/* Per leg process (a round of the leg's rows), the log of its full window - the median of its modes'
+ * figures - into lf[round], NAN where it has none; lf has nproc entries. */
+static void procs_levels(const report_run *run, double *lf, size_t nproc)
+{
+    double *v = calloc(nproc * 4, sizeof *v);
+    size_t *nv = calloc(nproc, sizeof *nv);
+    for (size_t i = 0; v && nv && i < report_nrows(run); i++) {
+        size_t k;
+        const int32_t *round;
+        const stats_trial *t = report_row_family(report_row(run, i)) == RB_FAM_THROUGHPUT_PROCS
+                                   ? report_trials(run, (long)i, &k, &round)
+                                   : NULL;
+        for (size_t j = 0; t && round && j < k; j++)
+            if (round[j] >= 0 && (size_t)round[j] < nproc && nv[round[j]] < 4 && t[j].n > 0 && t[j].sorted[0] > 0)
+                v[(size_t)round[j] * 4 + nv[round[j]]++] = t[j].sorted[0];
+    }
+    for (size_t p = 0; p < nproc; p++)
+        lf[p] = v && nv && nv[p] ? log(median_sorting(v + p * 4, nv[p])) : NAN;
+    free(v);
+    free(nv);
+}
+
+/* The leg's own references (window_procs.h): how far the processes' levels spread as measured and
+ * divided by each process's own memcpy of the same size, pinned where measured, else pageable. */
+static void procs_refs_md(FILE *md, const report_run *run)
+{
+    static const rb_family fams[2] = {RB_FAM_MEMCPY_H2D_PINNED_PROCS, RB_FAM_MEMCPY_H2D_PAGEABLE_PROCS};
+    long ref = -1;
+    int pinned = 0;
+    for (int f = 0; f < 2 && ref < 0; f++)
+        for (size_t i = 0; i < report_nrows(run) && ref < 0; i++)
+            if (report_row_family(report_row(run, i)) == (int)fams[f] && report_row_ok(report_row(run, i))) {
+                ref = (long)i;
+                pinned = f == 0;
+            }
+    size_t k = 0;
+    const int32_t *round = NULL;
+    const stats_trial *t = ref >= 0 ? report_trials(run, ref, &k, &round) : NULL;
+    if (!t || !round || k < 3)
+        return;
+    size_t nproc = 0;
+    for (size_t j = 0; j < k; j++)
+        nproc = round[j] >= 0 && (size_t)round[j] + 1 > nproc ? (size_t)round[j] + 1 : nproc;
+    double *lf = malloc(nproc * sizeof *lf), *a = malloc(k * sizeof *a), *b = malloc(k * sizeof *b);
+    size_t n = 0;
+    double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    if (lf && a && b) {
+        procs_levels(run, lf, nproc);
+        for (size_t j = 0; j < k; j++) {
+            if (round[j] < 0 || t[j].n == 0 || !(t[j].sorted[0] > 0) || !isfinite(lf[round[j]]))
+                continue;
+            const double x = log(t[j].sorted[0]), y = lf[round[j]];
+            a[n] = y;
+            b[n++] = y - x;
+            sx += x, sy += y, sxx += x * x, syy += y * y, sxy += x * y;
+        }
+    }
+    if (n >= 3) {
+        const double cov = sxy - sx * sy / (double)n, vx = sxx - sx * sx / (double)n, vy = syy - sy * sy / (double)n;
+        fprintf(md,
+                "\nEach process also timed its own `cudaMemcpy` of this size, host to device from %s memory (`%s`, "
+                "its median trial), in the same seconds as its full window. Over the %zu processes with both, the "
+                "full window (the median of the modes) correlates %s with that memcpy's speed and spreads %s %% "
+                "as measured, %s %% divided by it (1.4826 x MAD of the log; on an H100, 11.3 %% against 6.4 %%: "
+                "results/data/h100-windows/legrefs-428de18.md). Tracking judges the leg as measured.\n",
+                pinned ? "pinned" : "pageable", report_row(run, (size_t)ref)->family, n,
+                report_num(vx > 0 && vy > 0 ? cov / sqrt(vx * vy) : NAN), report_num(log_spread_pct(a, n)),
+                report_num(log_spread_pct(b, n)));
+    }
+    free(lf);
+    free(a);
+    free(b);
+}
+
 /* The leg of run --window-procs (family throughput_procs): the smallest size's full window over K fresh
  * processes, beside the run's own full window of the same mode, which is one process's level. */
 static void procs_md(FILE *md, const report_run *run)
@@ -437,6 +533,8 @@ static void procs_md(FILE *md, const report_run *run)
         fprintf(md, "%s | %s |\n", report_num(r->trial_p50_max * per),
                 report_num(o && report_row_ok(o) ? o->p50 * per : NAN));
     }
+    if (any)
+        procs_refs_md(md, run);
 }
 
 static void plots_md(FILE *md)

@@ -174,6 +174,13 @@ static int is_ring_family(const char *f)
            strncmp(f, "cb_", 3) == 0 || strncmp(f, "lc_", 3) == 0 || strcmp(f, "harness_overhead") == 0;
 }
 
+/* A reference cell of the full window's leg (memcpy_h2d_*_procs): each leg process's own memcpy. */
+static int is_leg_ref(const char *f)
+{
+    const size_t n = strlen(f);
+    return n > 6 && strcmp(f + n - 6, "_procs") == 0 && strcmp(f, "throughput_procs") != 0;
+}
+
 static double median_of(double *v, size_t n)
 {
     size_t k = 0;
@@ -302,8 +309,9 @@ static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, doub
         int step = sqlite3_step(st);
         const char *cell = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
         const char *family = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 4) : NULL;
-        if (cell && (!family || is_ring_family(family) || strcmp(family, "host_ref") == 0))
-            continue; /* the ring's own cells are what is judged, not a reference; host_ref has its own shift */
+        if (cell && (!family || is_ring_family(family) || strcmp(family, "host_ref") == 0 || is_leg_ref(family)))
+            continue; /* the ring's own cells are what is judged, not a reference; host_ref has its own shift, and
+                       * the leg's processes' references are theirs alone (window_procs.h) */
         if (!cell || strcmp(cell, cur) != 0) {
             if (cur[0]) { /* close the previous cell: its changes against its baseline median */
                 double *row = dv + (ncells - 1) * n;

@@ -47,48 +47,52 @@
 #define RB_NOT_APPLICABLE "-"
 
 /* Metric families: X(ENUM, name, unit, what it is). Units: "us" microseconds, "GB/s" 1e9 B/s. */
-#define RB_FAMILIES(X)                                                                                                 \
-    X(LATENCY, "latency", "us", "round trip of one message in flight: send, kernel transform, verified reply")         \
-    X(THROUGHPUT, "throughput", "GB/s",                                                                                \
-      "payload bytes per second with a window of messages in flight (one repetition per sample)")                      \
-    X(CB_READ, "cb_read", "us", "host reads the kernel-written half of the control block")                             \
-    X(CB_WRITE, "cb_write", "us", "host writes one host-written control-block flag")                                   \
-    X(CB_HANDSHAKE, "cb_handshake", "us",                                                                              \
-      "host sets a flag, the kernel acknowledges it, the host sees the acknowledgement")                               \
-    X(LC_LAUNCH, "lc_launch", "us", "launch of the persistent kernel until its first heartbeat")                       \
-    X(LC_ACTIVATE, "lc_activate", "us", "host sets active until the kernel reports active")                            \
-    X(LC_DEACTIVATE, "lc_deactivate", "us", "host clears active until the kernel reports idle")                        \
-    X(LC_TERMINATE, "lc_terminate", "us", "host sets terminate until the kernel has exited")                           \
-    X(BASE_FLOOR, "base_floor", "us", "baseline: persistent one-word ping-pong through mapped pinned memory")          \
-    X(BASE_LAUNCH, "base_launch", "us",                                                                                \
-      "baseline: copy in, one kernel launch, copy out, synchronize, per message (pinned)")                             \
-    X(BASE_GRAPH, "base_graph", "us", "baseline: the same three steps as one CUDA graph launch per message")           \
-    X(MEMCPY_H2D_PINNED, "memcpy_h2d_pinned", "GB/s", "baseline: cudaMemcpy host to device from pinned memory")        \
-    X(MEMCPY_D2H_PINNED, "memcpy_d2h_pinned", "GB/s", "baseline: cudaMemcpy device to host into pinned memory")        \
-    X(MEMCPY_H2D_PAGEABLE, "memcpy_h2d_pageable", "GB/s", "baseline: cudaMemcpy host to device from malloc memory")    \
-    X(MEMCPY_D2H_PAGEABLE, "memcpy_d2h_pageable", "GB/s", "baseline: cudaMemcpy device to host into malloc memory")    \
-    X(HARNESS_OVERHEAD, "harness_overhead", "us",                                                                      \
-      "what the sampler records for an empty operation: two clock reads and its bookkeeping")                          \
-    X(CALL_MEMCPY_H2D_PINNED, "call_memcpy_h2d_pinned", "us",                                                          \
-      "per-call cost: cudaMemcpy of 64 B host to device from pinned memory (synchronous)")                             \
-    X(CALL_MEMCPY_D2H_PINNED, "call_memcpy_d2h_pinned", "us",                                                          \
-      "per-call cost: cudaMemcpy of 64 B device to host into pinned memory (synchronous)")                             \
-    X(CALL_MEMCPY_H2D_PAGEABLE, "call_memcpy_h2d_pageable", "us",                                                      \
-      "per-call cost: cudaMemcpy of 64 B host to device from malloc memory (synchronous)")                             \
-    X(CALL_MEMCPY_D2H_PAGEABLE, "call_memcpy_d2h_pageable", "us",                                                      \
-      "per-call cost: cudaMemcpy of 64 B device to host into malloc memory (synchronous)")                             \
-    X(CALL_MEMCPY_ASYNC_QUERY, "call_memcpy_async_query", "us",                                                        \
-      "per-call cost: cudaMemcpyAsync of 64 B (pinned, host to device) + cudaEventRecord + cudaEventQuery until done") \
-    X(CALL_STREAM_QUERY_IDLE, "call_stream_query_idle", "us", "per-call cost: cudaStreamQuery on an idle stream")      \
-    X(CALL_STREAM_SYNC_IDLE, "call_stream_sync_idle", "us", "per-call cost: cudaStreamSynchronize on an idle stream")  \
-    X(CALL_EVENT_QUERY_DONE, "call_event_query_done", "us", "per-call cost: cudaEventQuery on a completed event")      \
-    X(CALL_LAUNCH_EMPTY, "call_launch_empty", "us",                                                                    \
-      "per-call cost: launch of an empty kernel (1 x 1), not waited for")                                              \
-    X(CALL_LAUNCH_SYNC, "call_launch_sync", "us", "per-call cost: launch of an empty kernel + cudaStreamSynchronize")  \
-    X(THROUGHPUT_PROCS, "throughput_procs", "GB/s",                                                                    \
-      "the smallest size's full window, one trial per fresh process (run --window-procs): its best of 3 trials")       \
-    X(HOST_REF, "host_ref", "us",                                                                                      \
-      "the host's speed in a control trial: a native read's loads and write's store on ordinary memory, timed like them")
+#define RB_FAMILIES(X)                                                                                                    \
+    X(LATENCY, "latency", "us", "round trip of one message in flight: send, kernel transform, verified reply")            \
+    X(THROUGHPUT, "throughput", "GB/s",                                                                                   \
+      "payload bytes per second with a window of messages in flight (one repetition per sample)")                         \
+    X(CB_READ, "cb_read", "us", "host reads the kernel-written half of the control block")                                \
+    X(CB_WRITE, "cb_write", "us", "host writes one host-written control-block flag")                                      \
+    X(CB_HANDSHAKE, "cb_handshake", "us",                                                                                 \
+      "host sets a flag, the kernel acknowledges it, the host sees the acknowledgement")                                  \
+    X(LC_LAUNCH, "lc_launch", "us", "launch of the persistent kernel until its first heartbeat")                          \
+    X(LC_ACTIVATE, "lc_activate", "us", "host sets active until the kernel reports active")                               \
+    X(LC_DEACTIVATE, "lc_deactivate", "us", "host clears active until the kernel reports idle")                           \
+    X(LC_TERMINATE, "lc_terminate", "us", "host sets terminate until the kernel has exited")                              \
+    X(BASE_FLOOR, "base_floor", "us", "baseline: persistent one-word ping-pong through mapped pinned memory")             \
+    X(BASE_LAUNCH, "base_launch", "us",                                                                                   \
+      "baseline: copy in, one kernel launch, copy out, synchronize, per message (pinned)")                                \
+    X(BASE_GRAPH, "base_graph", "us", "baseline: the same three steps as one CUDA graph launch per message")              \
+    X(MEMCPY_H2D_PINNED, "memcpy_h2d_pinned", "GB/s", "baseline: cudaMemcpy host to device from pinned memory")           \
+    X(MEMCPY_D2H_PINNED, "memcpy_d2h_pinned", "GB/s", "baseline: cudaMemcpy device to host into pinned memory")           \
+    X(MEMCPY_H2D_PAGEABLE, "memcpy_h2d_pageable", "GB/s", "baseline: cudaMemcpy host to device from malloc memory")       \
+    X(MEMCPY_D2H_PAGEABLE, "memcpy_d2h_pageable", "GB/s", "baseline: cudaMemcpy device to host into malloc memory")       \
+    X(HARNESS_OVERHEAD, "harness_overhead", "us",                                                                         \
+      "what the sampler records for an empty operation: two clock reads and its bookkeeping")                             \
+    X(CALL_MEMCPY_H2D_PINNED, "call_memcpy_h2d_pinned", "us",                                                             \
+      "per-call cost: cudaMemcpy of 64 B host to device from pinned memory (synchronous)")                                \
+    X(CALL_MEMCPY_D2H_PINNED, "call_memcpy_d2h_pinned", "us",                                                             \
+      "per-call cost: cudaMemcpy of 64 B device to host into pinned memory (synchronous)")                                \
+    X(CALL_MEMCPY_H2D_PAGEABLE, "call_memcpy_h2d_pageable", "us",                                                         \
+      "per-call cost: cudaMemcpy of 64 B host to device from malloc memory (synchronous)")                                \
+    X(CALL_MEMCPY_D2H_PAGEABLE, "call_memcpy_d2h_pageable", "us",                                                         \
+      "per-call cost: cudaMemcpy of 64 B device to host into malloc memory (synchronous)")                                \
+    X(CALL_MEMCPY_ASYNC_QUERY, "call_memcpy_async_query", "us",                                                           \
+      "per-call cost: cudaMemcpyAsync of 64 B (pinned, host to device) + cudaEventRecord + cudaEventQuery until done")    \
+    X(CALL_STREAM_QUERY_IDLE, "call_stream_query_idle", "us", "per-call cost: cudaStreamQuery on an idle stream")         \
+    X(CALL_STREAM_SYNC_IDLE, "call_stream_sync_idle", "us", "per-call cost: cudaStreamSynchronize on an idle stream")     \
+    X(CALL_EVENT_QUERY_DONE, "call_event_query_done", "us", "per-call cost: cudaEventQuery on a completed event")         \
+    X(CALL_LAUNCH_EMPTY, "call_launch_empty", "us",                                                                       \
+      "per-call cost: launch of an empty kernel (1 x 1), not waited for")                                                 \
+    X(CALL_LAUNCH_SYNC, "call_launch_sync", "us", "per-call cost: launch of an empty kernel + cudaStreamSynchronize")     \
+    X(THROUGHPUT_PROCS, "throughput_procs", "GB/s",                                                                       \
+      "the smallest size's full window, one trial per fresh process (run --window-procs): its best of 3 trials")          \
+    X(HOST_REF, "host_ref", "us",                                                                                         \
+      "the host's speed in a control trial: a native read's loads and write's store on ordinary memory, timed like them") \
+    X(MEMCPY_H2D_PINNED_PROCS, "memcpy_h2d_pinned_procs", "GB/s",                                                         \
+      "memcpy_h2d_pinned at the leg's size in each process of run --window-procs, the same seconds as its full window")   \
+    X(MEMCPY_H2D_PAGEABLE_PROCS, "memcpy_h2d_pageable_procs", "GB/s",                                                     \
+      "memcpy_h2d_pageable at the leg's size in each process of run --window-procs, the same seconds as its full window")
 
 typedef enum rb_family {
 #define RB_FAMILY_ENUM(e, name, unit, doc) RB_FAM_##e,

@@ -168,7 +168,7 @@ legs = [r for r in c if r['family'] == b'throughput_procs']
 assert len(legs) == 4, len(legs)
 own = [r for r in c if r['family'] == b'throughput' and r['size_bytes'] == 8 and r['window'] > 1]
 assert own and all(r['window'] == own[0]['window'] for r in legs), 'the leg is not at the full window'
-last = max(x['seq'] for x in t if x['family'] != b'throughput_procs')
+last = max(x['seq'] for x in t if not x['family'].endswith(b'_procs'))
 for r in legs:
     assert r['status'] == b'ok' and r['size_bytes'] == 8 and r['xfer'] == b'zerocopy', r
     assert r['trials'] == 3 and r['n'] == 3 and r['ci_method'] == b'trials', r
@@ -179,10 +179,24 @@ for r in legs:
     assert all(x['messages'] > 0 and x['lost'] == x['duplicated'] == x['corrupted'] == 0 for x in mine)
     assert mine[0]['t_start_s'] < mine[1]['t_start_s'] < mine[2]['t_start_s']
     assert r['lost'] == r['duplicated'] == r['corrupted'] == 0 and r['messages'] == sum(x['messages'] for x in mine)
+# Each process's own memcpy at that size, one trial per process (its median trial): pageable measured on
+# the CPU backend, pinned unsupported there, saying why.
+refs = {r['family']: r for r in c if r['family'].endswith(b'_procs') and r['family'] != b'throughput_procs'}
+assert set(refs) == {b'memcpy_h2d_pinned_procs', b'memcpy_h2d_pageable_procs'}, set(refs)
+pg, pn = refs[b'memcpy_h2d_pageable_procs'], refs[b'memcpy_h2d_pinned_procs']
+assert pg['status'] == b'ok' and pg['size_bytes'] == 8 and pg['window'] == 0 and pg['trials'] == 3, pg
+assert pg['host_mem'] == b'-' and pg['unit'] == b'GB/s', pg
+mine = sorted((x for x in t if x['cell_id'] == pg['cell_id']), key=lambda x: x['trial'])
+assert [x['trial'] for x in mine] == [0, 1, 2] and all(x['n'] == 1 and x['seq'] > last for x in mine), mine
+assert abs(pg['p50'] - np.median([x['p50'] for x in mine])) <= 1e-9 * pg['p50'], pg
+assert pn['status'] == b'unsupported' and b'no pinned memory' in pn['reason'], pn
 " && ok || bad "the leg's cells and trials"
     fi
     "$rb" report "$work/p.h5" -o "$work/rep" >/dev/null 2>"$work/rerr" && ok || bad "report: $(cat "$work/rerr")"
     grep -q "## The full window in fresh processes" "$work/rep/report.md" && ok || bad "the report does not show the leg"
+    grep -q "Over the 3 processes with both, the full window (the median of the modes) correlates" "$work/rep/report.md" &&
+        grep -q '`memcpy_h2d_pageable_procs`' "$work/rep/report.md" && ok ||
+        bad "the report does not show the leg against its processes' own memcpy"
     # --window-procs-keep: every process's own file (readable, with the leg's modes at the full window and
     # the references it measured: floor, memcpy, host_ref) and log stay in the folder; without --window-procs,
     # or when the folder cannot be made, a usage error before anything runs.
@@ -226,9 +240,9 @@ for i in (0, 1, 2):
         "$py" -c "
 import h5py
 c = h5py.File('$work/f.h5', 'r')['/cells'][:]
-legs = [r for r in c if r['family'] == b'throughput_procs']
-assert len(legs) == 4 and all(r['status'] == b'failed' and b'cannot create a folder' in r['reason'] for r in legs), legs
-assert all(r['status'] != b'failed' for r in c if r['family'] != b'throughput_procs')
+legs = [r for r in c if r['family'].endswith(b'_procs')]
+assert len(legs) == 6 and all(r['status'] == b'failed' and b'cannot create a folder' in r['reason'] for r in legs), legs
+assert all(r['status'] != b'failed' for r in c if not r['family'].endswith(b'_procs'))
 " && ok || bad "the failed leg's rows"
     fi
     # SIGINT while the leg runs: the processes that finished are kept as the cells' trials, the file
