@@ -49,7 +49,9 @@ except ImportError as e:  # pragma: no cover
 OVERHEAD = "harness_overhead/-/-/-/-/0/0"
 FLOOR = "base_floor/-/-/-/-/4/1"
 RING = ("latency", "throughput", "cb_", "lc_", "harness_overhead")
-NOT_REFS = RING + ("host_ref",)  # host_ref has a shift of its own in track (plots/track.c host_shift)
+# host_ref has a shift of its own in track (plots/track.c host_shift); the leg's processes' memcpy are
+# theirs alone (plots/track.c is_leg_ref)
+NOT_REFS = RING + ("host_ref", "memcpy_h2d_pinned_procs", "memcpy_h2d_pageable_procs")
 FIGURES = ("p50", "best", "geo", "clock", "memcpy", "track")
 BEST_FAMILIES = ("throughput", "cb_read", "cb_write")  # harness/track_detect.c track_best_trial_family
 Z_NEED = 3.3  # the |z| a headline cell needs with 11 baseline runs (4.5 % over 6 cells, Bonferroni on t(10))

@@ -420,8 +420,13 @@ static double log_spread_pct(double *v, size_t n)
     return 100 * 1.4826 * median_sorting(v, n);
 }
 
+/* The leg's processes are its rows' rounds: 0 .. K - 1, K at most run --window-procs' bound (1000). A
+ * round beyond this, which only a damaged file can hold, is left out. */
+#define PROCS_ROUND_MAX 4096
+
 /* Per leg process (a round of the leg's rows), the log of its full window - the median of its modes'
- * figures - into lf[round], NAN where it has none; lf has nproc entries. */
+ * figures, each its best trial in that process - into lf[round], NAN where it has none; lf has nproc
+ * entries. report_trials gives a rate's samples as time per byte (1/x), turned back here. */
 static void procs_levels(const report_run *run, double *lf, size_t nproc)
 {
     double *v = calloc(nproc * 4, sizeof *v);
@@ -434,7 +439,7 @@ static void procs_levels(const report_run *run, double *lf, size_t nproc)
                                    : NULL;
         for (size_t j = 0; t && round && j < k; j++)
             if (round[j] >= 0 && (size_t)round[j] < nproc && nv[round[j]] < 4 && t[j].n > 0 && t[j].sorted[0] > 0)
-                v[(size_t)round[j] * 4 + nv[round[j]]++] = t[j].sorted[0];
+                v[(size_t)round[j] * 4 + nv[round[j]]++] = 1.0 / t[j].sorted[0];
     }
     for (size_t p = 0; p < nproc; p++)
         lf[p] = v && nv && nv[p] ? log(median_sorting(v + p * 4, nv[p])) : NAN;
@@ -462,16 +467,18 @@ static void procs_refs_md(FILE *md, const report_run *run)
         return;
     size_t nproc = 0;
     for (size_t j = 0; j < k; j++)
-        nproc = round[j] >= 0 && (size_t)round[j] + 1 > nproc ? (size_t)round[j] + 1 : nproc;
+        if (round[j] >= 0 && round[j] < PROCS_ROUND_MAX && (size_t)round[j] + 1 > nproc)
+            nproc = (size_t)round[j] + 1;
     double *lf = malloc(nproc * sizeof *lf), *a = malloc(k * sizeof *a), *b = malloc(k * sizeof *b);
     size_t n = 0;
     double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
     if (lf && a && b) {
         procs_levels(run, lf, nproc);
         for (size_t j = 0; j < k; j++) {
-            if (round[j] < 0 || t[j].n == 0 || !(t[j].sorted[0] > 0) || !isfinite(lf[round[j]]))
+            if (round[j] < 0 || (size_t)round[j] >= nproc || t[j].n == 0 || !(t[j].sorted[0] > 0) ||
+                !isfinite(lf[round[j]]))
                 continue;
-            const double x = log(t[j].sorted[0]), y = lf[round[j]];
+            const double x = -log(t[j].sorted[0]), y = lf[round[j]]; /* time per byte back to GB/s */
             a[n] = y;
             b[n++] = y - x;
             sx += x, sy += y, sxx += x * x, syy += y * y, sxy += x * y;
@@ -482,9 +489,10 @@ static void procs_refs_md(FILE *md, const report_run *run)
         fprintf(md,
                 "\nEach process also timed its own `cudaMemcpy` of this size, host to device from %s memory (`%s`, "
                 "its median trial), in the same seconds as its full window. Over the %zu processes with both, the "
-                "full window (the median of the modes) correlates %s with that memcpy's speed and spreads %s %% "
-                "as measured, %s %% divided by it (1.4826 x MAD of the log; on an H100, 11.3 %% against 6.4 %%: "
-                "results/data/h100-windows/legrefs-428de18.md). Tracking judges the leg as measured.\n",
+                "full window (the median of the modes' best trials) correlates %s with that memcpy's speed and "
+                "spreads %s %% as measured, %s %% divided by it (1.4826 x MAD of the log; on an H100, 24 processes "
+                "a night: 6.6-14.0 %% against 3.5-6.0 %%, results/data/h100-windows/legrefs-428de18.md). Tracking "
+                "judges the leg as measured.\n",
                 pinned ? "pinned" : "pageable", report_row(run, (size_t)ref)->family, n,
                 report_num(vx > 0 && vy > 0 ? cov / sqrt(vx * vy) : NAN), report_num(log_spread_pct(a, n)),
                 report_num(log_spread_pct(b, n)));

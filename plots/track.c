@@ -174,11 +174,10 @@ static int is_ring_family(const char *f)
            strncmp(f, "cb_", 3) == 0 || strncmp(f, "lc_", 3) == 0 || strcmp(f, "harness_overhead") == 0;
 }
 
-/* A reference cell of the full window's leg (memcpy_h2d_*_procs): each leg process's own memcpy. */
+/* A reference cell of the full window's leg: each leg process's own memcpy (bench/window_procs.h). */
 static int is_leg_ref(const char *f)
 {
-    const size_t n = strlen(f);
-    return n > 6 && strcmp(f + n - 6, "_procs") == 0 && strcmp(f, "throughput_procs") != 0;
+    return strcmp(f, "memcpy_h2d_pinned_procs") == 0 || strcmp(f, "memcpy_h2d_pageable_procs") == 0;
 }
 
 static double median_of(double *v, size_t n)

@@ -186,17 +186,27 @@ assert set(refs) == {b'memcpy_h2d_pinned_procs', b'memcpy_h2d_pageable_procs'}, 
 pg, pn = refs[b'memcpy_h2d_pageable_procs'], refs[b'memcpy_h2d_pinned_procs']
 assert pg['status'] == b'ok' and pg['size_bytes'] == 8 and pg['window'] == 0 and pg['trials'] == 3, pg
 assert pg['host_mem'] == b'-' and pg['unit'] == b'GB/s', pg
-mine = sorted((x for x in t if x['cell_id'] == pg['cell_id']), key=lambda x: x['trial'])
+def trials_of(r):
+    return sorted((x for x in t if x['cell_id'] == r['cell_id'] and x['family'] == r['family']), key=lambda x: x['trial'])
+mine = trials_of(pg)
 assert [x['trial'] for x in mine] == [0, 1, 2] and all(x['n'] == 1 and x['seq'] > last for x in mine), mine
 assert abs(pg['p50'] - np.median([x['p50'] for x in mine])) <= 1e-9 * pg['p50'], pg
 assert pn['status'] == b'unsupported' and b'no pinned memory' in pn['reason'], pn
+pt = trials_of(pn)
+assert [x['trial'] for x in pt] == [0, 1, 2] and all(x['status'] == b'unsupported' for x in pt), pt
 " && ok || bad "the leg's cells and trials"
     fi
     "$rb" report "$work/p.h5" -o "$work/rep" >/dev/null 2>"$work/rerr" && ok || bad "report: $(cat "$work/rerr")"
     grep -q "## The full window in fresh processes" "$work/rep/report.md" && ok || bad "the report does not show the leg"
-    grep -q "Over the 3 processes with both, the full window (the median of the modes) correlates" "$work/rep/report.md" &&
-        grep -q '`memcpy_h2d_pageable_procs`' "$work/rep/report.md" && ok ||
-        bad "the report does not show the leg against its processes' own memcpy"
+    # Its line on the processes' own memcpy: a correlation in [-1, 1] and two finite spreads.
+    line=$(grep "Over the 3 processes with both" "$work/rep/report.md")
+    python3 -c '
+import math, re, sys
+m = re.search(r"correlates (\S+) with .* spreads (\S+) % as measured, (\S+) % divided", sys.argv[1])
+r, a, b = (float(x) for x in m.groups())
+assert -1 <= r <= 1 and math.isfinite(a) and math.isfinite(b) and a >= 0 and b >= 0, m.groups()
+assert "`memcpy_h2d_pageable_procs`" in sys.argv[1]
+' "$line" 2>"$work/rerr" && ok || bad "the report's leg against its processes' own memcpy: $line $(cat "$work/rerr")"
     # --window-procs-keep: every process's own file (readable, with the leg's modes at the full window and
     # the references it measured: floor, memcpy, host_ref) and log stay in the folder; without --window-procs,
     # or when the folder cannot be made, a usage error before anything runs.
@@ -265,6 +275,8 @@ f = h5py.File('$work/i.h5', 'r')
 assert int(f.attrs['complete']) == 0
 legs = [r for r in f['/cells'][:] if r['family'] == b'throughput_procs']
 assert len(legs) == 4 and all(r['status'] == b'ok' and 2 <= r['trials'] < 200 for r in legs), legs
+refs = [r for r in f['/cells'][:] if r['family'] in (b'memcpy_h2d_pinned_procs', b'memcpy_h2d_pageable_procs')]
+assert len(refs) == 2 and all(r['trials'] == legs[0]['trials'] for r in refs), (refs, legs[0]['trials'])
 " && ok || bad "the interrupted leg's file"
     fi
     ;;
