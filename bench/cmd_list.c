@@ -56,8 +56,10 @@ static void list_sizes(void)
 static void list_families(void)
 {
     int width = 0; /* the longest name's, so that units and descriptions line up */
-    for (int f = 0; f < RB_FAM_COUNT; f++)
-        width = (int)strlen(rb_family_name((rb_family)f)) > width ? (int)strlen(rb_family_name((rb_family)f)) : width;
+    for (int f = 0; f < RB_FAM_COUNT; f++) {
+        const int len = (int)strlen(rb_family_name((rb_family)f));
+        width = len > width ? len : width;
+    }
     printf("Metric families (results file column 'family'):\n");
     for (int f = 0; f < RB_FAM_COUNT; f++)
         printf("  %-*s %-5s %s\n", width, rb_family_name((rb_family)f), rb_family_unit((rb_family)f),

@@ -90,10 +90,13 @@ static void last_line(const char *log, char *out, size_t n)
     fclose(f);
 }
 
-rb_family window_procs_ref_family(int j)
-{
-    return j == 0 ? RB_FAM_MEMCPY_H2D_PINNED_PROCS : RB_FAM_MEMCPY_H2D_PAGEABLE_PROCS;
-}
+/* Each reference cell and the family of the child's own row it is taken from. */
+static const struct {
+    rb_family ref, from;
+} refs[WINDOW_PROCS_REFS] = {{RB_FAM_MEMCPY_H2D_PINNED_PROCS, RB_FAM_MEMCPY_H2D_PINNED},
+                             {RB_FAM_MEMCPY_H2D_PAGEABLE_PROCS, RB_FAM_MEMCPY_H2D_PAGEABLE}};
+
+rb_family window_procs_ref_family(int j) { return refs[j].ref; }
 
 /* Every cell of *out failed (or unsupported) for the same reason. */
 static void all_modes(window_procs_proc *out, const char *status, const char *reason)
@@ -111,6 +114,17 @@ static int same_mode(const char *host, const char *xfer, const char *launch, con
            strcmp(xfer, mode_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER])) == 0 &&
            strcmp(launch, mode_axis_value(RB_AXIS_LAUNCH, m->v[RB_AXIS_LAUNCH])) == 0 &&
            strcmp(ctrl, mode_axis_value(RB_AXIS_CTRL, m->v[RB_AXIS_CTRL])) == 0;
+}
+
+/* Trial t of a cell whose child row x gave no ok trial: unsupported where the child's row was
+ * (unsupported or invalid there), else failed, with that row's reason or `none`. */
+static void child_row_not_ok(rb_trial *t, const rb_row *x, int index, const char *none)
+{
+    rb_set_field(t->status, sizeof t->status,
+                 strcmp(x->status, RB_STATUS_UNSUPPORTED) == 0 || strcmp(x->status, RB_STATUS_INVALID) == 0
+                     ? RB_STATUS_UNSUPPORTED
+                     : RB_STATUS_FAILED);
+    snprintf(t->reason, sizeof t->reason, "process %d: %.150s", index, x->reason[0] ? x->reason : none);
 }
 
 /* Mode k of the child's file r into out: its widest-window throughput row at the size, and the best of
@@ -146,13 +160,7 @@ static void read_mode(const h5in *r, uint32_t size, int index, int k, const mode
         *t = *h5in_trial(r, idx[best]); /* its conditions; ids, family, round and seq are the caller's */
         out->gbps[k] = t->p50;
     } else {
-        rb_set_field(t->status, sizeof t->status,
-                     strcmp(x->status, RB_STATUS_OK) == 0 ? RB_STATUS_FAILED
-                     : strcmp(x->status, RB_STATUS_UNSUPPORTED) == 0 || strcmp(x->status, RB_STATUS_INVALID) == 0
-                         ? RB_STATUS_UNSUPPORTED
-                         : RB_STATUS_FAILED);
-        snprintf(t->reason, sizeof t->reason, "process %d: %.150s", index,
-                 x->reason[0] ? x->reason : "no ok trial of the full window");
+        child_row_not_ok(t, x, index, "no ok trial of the full window");
     }
     t->window = x->window;
     t->messages = t->lost = t->duplicated = t->corrupted = t->kernel_errors = 0;
@@ -183,8 +191,7 @@ static int by_p50(const void *a, const void *b)
  * that row's median ok trial (the lower of the two middle ones for an even count). */
 static void read_ref(const h5in *r, uint32_t size, int index, int j, int k, window_procs_proc *out)
 {
-    const char *fam =
-        window_procs_ref_family(j) == RB_FAM_MEMCPY_H2D_PINNED_PROCS ? "memcpy_h2d_pinned" : "memcpy_h2d_pageable";
+    const char *fam = rb_family_name(refs[j].from);
     rb_trial *t = &out->t[k];
     out->gbps[k] = NAN;
     long row = -1;
@@ -207,12 +214,7 @@ static void read_ref(const h5in *r, uint32_t size, int index, int j, int k, wind
             ok[n++] = y;
     }
     if (n == 0) {
-        rb_set_field(t->status, sizeof t->status,
-                     strcmp(x->status, RB_STATUS_UNSUPPORTED) == 0 || strcmp(x->status, RB_STATUS_INVALID) == 0
-                         ? RB_STATUS_UNSUPPORTED
-                         : RB_STATUS_FAILED);
-        snprintf(t->reason, sizeof t->reason, "process %d: %.150s", index,
-                 x->reason[0] ? x->reason : "no ok trial of its memcpy");
+        child_row_not_ok(t, x, index, "no ok trial of its memcpy");
         return;
     }
     qsort(ok, n, sizeof *ok, by_p50);
