@@ -168,6 +168,10 @@ int stats_sort(double *v, size_t n);
 /* Lower median x_(ceil(n/2)) of an ascending array; NAN when n is 0 or sorted is NULL. */
 double stats_lower_median(const double *sorted, size_t n);
 
+/* The median of v[0..n), n >= 1, no NaN (the mean of the middle two when n is even), by selection:
+ * reorders v, sorts nothing. */
+double stats_median_select(double *v, size_t n);
+
 /* Student t quantile: the x with P(T_df <= x) = p, for p in (0,1) and df >= 1; accurate to 1e-6
  * (exact CDF series and bisection up to df 1000, a Cornish-Fisher expansion beyond). NAN for p
  * outside (0,1) or df < 1. */

@@ -12,7 +12,5 @@ void stats_sort_doubles(double *v, size_t n);
 int stats_has_nan(const double *x, size_t n);
 /* Wirth's selection: v[k] as if v were sorted; reorders v, which must not hold NaN. */
 double stats_select_kth(double *v, size_t n, size_t k);
-/* The median of v[0..n), n >= 1 (the mean of the middle two when n is even); reorders v. */
-double stats_median_select(double *v, size_t n);
 
 #endif

@@ -398,26 +398,13 @@ static void window_md(FILE *md, const report_run *run)
     free(sizes);
 }
 
-static int cmp_dbl(const void *pa, const void *pb)
-{
-    const double a = *(const double *)pa, b = *(const double *)pb;
-    return a < b ? -1 : a > b;
-}
-
-/* The median of v[0..n) (n > 0), which it sorts. */
-static double median_sorting(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_dbl);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* 1.4826 x the median absolute deviation of v[0..n) (logs), as a percentage; v is overwritten. */
 static double log_spread_pct(double *v, size_t n)
 {
-    const double m = median_sorting(v, n);
+    const double m = stats_median_select(v, n);
     for (size_t i = 0; i < n; i++)
         v[i] = fabs(v[i] - m);
-    return 100 * 1.4826 * median_sorting(v, n);
+    return 100 * 1.4826 * stats_median_select(v, n);
 }
 
 /* The leg's processes are its rows' rounds: 0 .. K - 1, K at most run --window-procs' bound (1000). A
@@ -442,7 +429,7 @@ static void procs_levels(const report_run *run, double *lf, size_t nproc)
                 v[(size_t)round[j] * 4 + nv[round[j]]++] = 1.0 / t[j].sorted[0];
     }
     for (size_t p = 0; p < nproc; p++)
-        lf[p] = v && nv && nv[p] ? log(median_sorting(v + p * 4, nv[p])) : NAN;
+        lf[p] = v && nv && nv[p] ? log(stats_median_select(v + p * 4, nv[p])) : NAN;
     free(v);
     free(nv);
 }
