@@ -477,9 +477,11 @@ static void procs_refs_md(FILE *md, const report_run *run)
                 "\nEach process also timed its own `cudaMemcpy` of this size, host to device from %s memory (`%s`, "
                 "its median trial), in the same seconds as its full window. Over the %zu processes with both, the "
                 "full window (the median of the modes' best trials) correlates %s with that memcpy's speed and "
-                "spreads %s %% as measured, %s %% divided by it (1.4826 x MAD of the log; on an H100, 24 processes "
-                "a night: 6.6-14.0 %% against 3.5-6.0 %%, results/data/h100-windows/legrefs-428de18.md). Tracking "
-                "judges the leg as measured.\n",
+                "spreads %s %% as measured, %s %% divided by it (1.4826 x MAD of the log; on two H100s, 24 processes "
+                "a night: 3.3-15.5 %% against 2.7-8.6 %%, results/data/h100-windows/legrefs-428de18.md and "
+                "results/data/nightly-series-b2b8fb9). Tracking judges the "
+                "leg's median beyond the machine's shift, not this memcpy's: over the 12 nights of the second, the "
+                "median divided by the processes' memcpy was no steadier night to night (4.4 %% against 2.5 %%).\n",
                 pinned ? "pinned" : "pageable", report_row(run, (size_t)ref)->family, n,
                 report_num(vx > 0 && vy > 0 ? cov / sqrt(vx * vy) : NAN), report_num(log_spread_pct(a, n)),
                 report_num(log_spread_pct(b, n)));
