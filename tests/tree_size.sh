@@ -7,18 +7,21 @@
 #
 #   tests/tree_size.sh SOURCE_DIR
 #
-# Exit 0 under the limit, 1 over it (with the largest files and the way out), 77 when SOURCE_DIR is not a
-# git checkout or git is missing (the GPU machine's copy has no .git).
+# Exit 0 under the limit, 1 over it (with the largest files and the way out), 77 when SOURCE_DIR is not the
+# top of a git checkout with tracked files, or git is missing (the GPU machine's copy has no .git).
 set -u
 src=${1:-.}
 max=${RINGBENCH_TREE_MAX_MIB:-58}
 command -v git >/dev/null 2>&1 || { echo "tree_size: no git here; skipped"; exit 77; }
-git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "tree_size: $src is not a git checkout; skipped"; exit 77; }
+top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null) || { echo "tree_size: $src is not a git checkout; skipped"; exit 77; }
+# A copy without its own .git inside some other repository (the GPU machine's) is not this checkout.
+[ "$(cd "$top" && pwd -P)" = "$(cd "$src" && pwd -P)" ] || { echo "tree_size: $src is not the top of its git checkout; skipped"; exit 77; }
 list=$(mktemp) || exit 2
 trap 'rm -f "$list"' EXIT
 # Size of every tracked file present in the work tree, in bytes (a file deleted but not yet committed
 # does not travel).
 (cd "$src" && git ls-files -z | xargs -0 -r stat -c '%s %n' 2>/dev/null) >"$list"
+[ -s "$list" ] || { echo "tree_size: git lists no tracked file under $src; skipped"; exit 77; }
 total=$(awk '{ s += $1 } END { printf "%d", s }' "$list")
 limit=$((max * 1048576))
 mib=$(awk -v t="$total" 'BEGIN { printf "%.1f", t / 1048576 }')
