@@ -6,12 +6,15 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Fills out's trial spread (min, max, cv) from the trials' lower medians. */
-static void trial_spread(const stats_trial *t, size_t k, verdict_cell *out)
+/* Fills out's trial spread (min, max, cv) from the trial medians the cell's p50 combines: each trial's
+ * lower median of t (for a rate, t holds the reciprocals, so its median is the reciprocal's lower
+ * median). Taken from the rate's own samples instead, an even-sized trial's median would be the other
+ * middle sample, and a rate's p50 could lie above its trial_p50_max. */
+static void trial_spread(const stats_trial *t, size_t k, int rate, verdict_cell *out)
 {
     double lo = INFINITY, hi = -INFINITY, sum = 0, sum2 = 0;
     for (size_t i = 0; i < k; i++) {
-        const double m = stats_lower_median(t[i].sorted, t[i].n);
+        const double lm = stats_lower_median(t[i].sorted, t[i].n), m = rate ? 1.0 / lm : lm;
         lo = m < lo ? m : lo;
         hi = m > hi ? m : hi;
         sum += m;
@@ -55,7 +58,7 @@ int verdict_cell_interval(const stats_trial *t, size_t k, int rate, verdict_cell
     if (rate && !(iv.lo > 0)) /* a time-per-byte bound at or below 0 means no upper bound on the rate */
         out->ci_hi = INFINITY;
     out->method = iv.method;
-    trial_spread(t, k, out);
+    trial_spread(tr, k, rate, out);
     rc = 0;
 out:
     if (inv != NULL)

@@ -33,7 +33,8 @@
 typedef struct verdict_cell {
     double p50, ci_lo, ci_hi;
     stats_ci_method method;              /* TRIALS, or SAMPLES for a single trial */
-    double trial_p50_min, trial_p50_max; /* smallest and largest trial lower median */
+    double trial_p50_min, trial_p50_max; /* smallest and largest of the trial medians p50 combines: each
+                                            trial's lower median (a rate's: of its reciprocals) */
     double trial_cv;                     /* stddev / mean of the trial medians; NaN for fewer than 2 */
 } verdict_cell;
 

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "rng.h"
 #include "stats.h"
+#include "verdict.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -831,6 +832,28 @@ static void test_ratio_interval_bounds(void)
     CHECK_MSG(iv.lo > 0 && iv.lo <= iv.raw_lo && iv.hi >= iv.raw_hi, "lo %g raw_lo %g", iv.lo, iv.raw_lo);
 }
 
+/* A cell's trial spread comes from the trial medians its p50 combines. For a rate those are the lower
+ * medians of each trial's reciprocals; a trial of two samples has the faster one as its median, so the
+ * p50 lies within [trial_p50_min, trial_p50_max] (before, the spread took the slower sample of each
+ * trial and a rate's p50 could exceed its trial_p50_max). Times keep the lower median of the samples. */
+static void test_trial_spread(void)
+{
+    double a[2] = {1.0, 1.2}, b[2] = {1.1, 1.3}, c[2] = {0.9, 1.05}; /* GB/s, two samples a trial */
+    const stats_trial t[3] = {{a, 2}, {b, 2}, {c, 2}};
+    verdict_cell rate, time;
+    CHECK(verdict_cell_interval(t, 3, 1, &rate) == 0);
+    CHECK_MSG(rate.trial_p50_min == 1.05 && rate.trial_p50_max == 1.3, "rate spread %g - %g, not 1.05 - 1.3",
+              rate.trial_p50_min, rate.trial_p50_max);
+    CHECK_MSG(rate.p50 >= rate.trial_p50_min && rate.p50 <= rate.trial_p50_max, "rate p50 %g outside %g - %g", rate.p50,
+              rate.trial_p50_min, rate.trial_p50_max);
+    CHECK_MSG(fabs(rate.p50 - 1.2) < 1e-12, "rate p50 %g, not the median of the trial medians 1.2", rate.p50);
+    CHECK(verdict_cell_interval(t, 3, 0, &time) == 0);
+    CHECK_MSG(time.trial_p50_min == 0.9 && time.trial_p50_max == 1.1, "time spread %g - %g, not 0.9 - 1.1",
+              time.trial_p50_min, time.trial_p50_max);
+    CHECK_MSG(time.p50 >= time.trial_p50_min && time.p50 <= time.trial_p50_max, "time p50 %g outside %g - %g", time.p50,
+              time.trial_p50_min, time.trial_p50_max);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "coverage") == 0) {
@@ -849,5 +872,6 @@ int main(int argc, char **argv)
     test_fast_draw_law();
     test_fast_vs_naive();
     test_ratio_interval_bounds();
+    test_trial_spread();
     CHECK_DONE();
 }
