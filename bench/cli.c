@@ -54,6 +54,7 @@ int cli_ring_switch(int c, cli_ring_switches *s)
     case CLI_RING_SWITCH_KEY + 7:
         s->verify_split = (long)cli_parse_bytes("--verify-split", optarg, 0, UINT32_MAX);
         break;
+    case CLI_RING_SWITCH_KEY + 8: s->verify_first = 1; break;
     default: return 0;
     }
     return 1;

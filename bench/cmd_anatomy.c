@@ -73,6 +73,8 @@ static void usage(FILE *f)
         "  --verify-split B    replies verified together whose payloads, plus 128 B each, add up to B bytes\n"
         "                      or more are shared out over the host's worker pool (0 = one after another;\n"
         "                      default %uK)\n"
+        "  --verify-first      with --window, zero-copy rings: verify a window's replies before posting their\n"
+        "                      refill (default: post it once out_tail shows them, verify after)\n"
         "  --backend B         auto | cuda | cpu (default auto: CUDA if a device is usable)\n"
         "  --device N          CUDA device (default 0)\n"
         "  --cpu LIST          CPUs for the host threads, as for run (default: the process's mask)\n"
@@ -236,6 +238,7 @@ static void anatomy_ring(const anatomy_args *a, const anatomy_plan *p, ring_conf
     cfg->shortcuts_busy = a->sw.shortcuts_busy;
     cfg->post_max = cli_post_max(&a->sw);
     cfg->verify_split = cli_verify_split(&a->sw);
+    cfg->refill_first = !a->sw.verify_first;
     cfg->max_lifetime_s = p->lifetime_s;
 }
 
@@ -287,11 +290,11 @@ static void windows_print(const anatomy_args *a, const anatomy_plan *p, const an
 {
     char label[64], sname[32];
     printf("ringbench anatomy: %s, %s, %s backend, early take %s (of %s), leader reply %s, early replies %s, "
-           "%.2g s per window; every reply verified\n\n",
+           "refill first %s, %.2g s per window; every reply verified\n\n",
            mode_label(&p->m, label, sizeof label), preset_size_name(p->size, sname, sizeof sname),
            ring_backend_name(p->be), a->sw.early_take ? "on" : "off",
            a->sw.shortcuts_busy ? "any message" : "lone messages", a->sw.leader_reply ? "on" : "off",
-           a->sw.early_replies ? "on" : "off", a->pump_s);
+           a->sw.early_replies ? "on" : "off", a->sw.verify_first ? "off" : "on", a->pump_s);
     printf("| window | M msg/s  | bound    | share   | msg/bat | p50   | single  | early   | leader  | polls | k busy  "
            "| msg/post | msg/ann | msg/fetch | h early | h split |\n");
     printf("| ---    | ---      | ---      | ---     | ---     | ---   | ---     | ---     | ---     | ---   | ---     "

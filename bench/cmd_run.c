@@ -178,7 +178,11 @@ static void usage_run_switches(FILE *f)
             "                      payloads, plus 128 B each for a reply's fixed costs, add up to B bytes or\n"
             "                      more (K, M suffixes) are shared out over its worker pool instead of checked\n"
             "                      one after another while the kernel waits (0 = one after another, the rule\n"
-            "                      before; default %uK); the file records it (provenance verify_split)\n",
+            "                      before; default %uK); the file records it (provenance verify_split)\n"
+            "  --verify-first      zero-copy rings with a mapped or managed control block: a throughput trial\n"
+            "                      verifies a window's replies before it posts their refill (the rule before;\n"
+            "                      default: the refill is posted once out_tail shows the replies, which are\n"
+            "                      verified while the kernel works on it; provenance refill_first)\n",
             RING_POST_MAX_DEFAULT, RING_VERIFY_SPLIT_DEFAULT / 1024u);
 }
 
@@ -533,6 +537,8 @@ static void run_procs_args(const run_args *a, run_plan *p)
         ARG("--verify-split");
         VAL("%ld", a->sw.verify_split);
     }
+    if (a->sw.verify_first)
+        ARG("--verify-first");
     if (a->inject) {
         ARG("--inject-call-us");
         ARG(a->inject);
@@ -578,6 +584,7 @@ static int run_policy(run_args *a, run_plan *p)
     o->cb_batch = (size_t)a->cb_batch;
     o->post_max = cli_post_max(&a->sw);
     o->verify_split = cli_verify_split(&a->sw);
+    o->verify_first = a->sw.verify_first;
     if ((rc = run_check_device(a, p)) != 0)
         return rc;
     run_pinned_policy(a, p);
@@ -631,6 +638,7 @@ static int run_write_provenance(h5out *w, const run_args *a, run_plan *p)
         h5out_attr_f64(w, RB_H5_PROVENANCE, "post_max", (double)cli_post_max(&a->sw)) != 0 ||
         h5out_attr_f64(w, RB_H5_PROVENANCE, "verify_split", (double)cli_verify_split(&a->sw)) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_replies", a->sw.early_replies ? "on" : "off") != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "refill_first", a->sw.verify_first ? "off" : "on") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_take_of", a->sw.shortcuts_busy ? "any message" : "lone messages") !=
             0)
         return -1;

@@ -660,6 +660,7 @@ static trial_cfg sweep_trial_cfg(const sweep_opts *o, volatile sig_atomic_t *sto
                        .cb_batch = o->cb_batch,
                        .post_max = o->post_max,
                        .verify_split = o->verify_split,
+                       .verify_first = o->verify_first,
                        .limits = o->limits,
                        .nwindows = o->nwindows,
                        .stop = stop};

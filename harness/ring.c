@@ -93,6 +93,7 @@ void ring_config_default(ring_config *c)
     c->shortcuts_busy = 0;
     c->post_max = RING_POST_MAX_DEFAULT;
     c->verify_split = RING_VERIFY_SPLIT_DEFAULT;
+    c->refill_first = 1;
 }
 
 int ring_fail(ring *r, int code, const char *fmt, ...)
@@ -255,6 +256,7 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
     }
     r->early = (xfer_is(r, RB_XFER_ZEROCOPY) || xfer_is(r, RB_XFER_ASYNC)) &&
                (cfg->early_replies > 0 || (cfg->early_replies < 0 && cfg->backend == RING_BACKEND_CUDA));
+    r->refill = cfg->refill_first && xfer_is(r, RB_XFER_ZEROCOPY) && r->cb_direct;
     fill_slots(r);
     *out = r;
     return RING_OK;
@@ -722,15 +724,23 @@ static int verify_fetched(ring *r, int zc)
     return RING_OK;
 }
 
-int ring_progress(ring *r)
+/* Steps 0-3. A refilling ring (ring_config.refill_first) announces first, so that a refill posted on
+ * out_tail is in the kernel's hands before the host takes or checks any reply; its pump reads out_tail
+ * itself before it decides to post, and then calls this with fetch = 0, so that replies out_tail
+ * announced are not verified before the refill they made room for is posted. */
+static int progress(ring *r, int fetch)
 {
     int rc;
     const int zc = xfer_is(r, RB_XFER_ZEROCOPY);
+    if (r->refill && (rc = announce_landed(r, zc)) != RING_OK)
+        return rc;
     take_early(r, zc);
-    if ((rc = announce_landed(r, zc)) != RING_OK || (rc = fetch_replies(r, zc)) != RING_OK)
+    if ((rc = announce_landed(r, zc)) != RING_OK || (fetch && (rc = fetch_replies(r, zc)) != RING_OK))
         return rc;
     return verify_fetched(r, zc);
 }
+
+int ring_progress(ring *r) { return progress(r, 1); }
 
 /* Posts n messages of len bytes as one batch: their headers, the copies of their slots (one per
  * contiguous run), then one control-block write announcing all of them. */
@@ -781,6 +791,7 @@ static int post(ring *r, uint32_t len, uint32_t n, const char *what)
     }
     if (!xfer_is(r, RB_XFER_ZEROCOPY) && (rc = copy_runs(r, 1, from, from + n, r->cb_direct != NULL)) != RING_OK)
         return rc;
+    r->st.refills += xfer_is(r, RB_XFER_ZEROCOPY) && r->fetched != r->consumed;
     r->issued += n;
     r->st.sent += n;
     r->st.posts++;
@@ -830,17 +841,25 @@ int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile s
     const uint32_t piece = xfer_is(r, RB_XFER_ZEROCOPY) ? r->cfg.post_max : 0;
     const int timed = r->cfg.trace;
     for (uint64_t polls = 1;; polls++) {
-        const uint32_t in_flight = r->issued - r->consumed, c0 = r->consumed;
+        /* The window holds the messages the kernel has not answered: a refilling ring counts the
+         * replies out_tail announced (fetched), read here before deciding, the other those verified
+         * (consumed). Either way no more than `capacity` are unverified (room). */
+        if (r->refill && (rc = fetch_replies(r, 1)) != RING_OK)
+            return rc;
+        const uint32_t in_flight = r->issued - (r->refill ? r->fetched : r->consumed), c0 = r->consumed;
+        const uint32_t room = r->cfg.capacity - (r->issued - r->consumed);
         const uint64_t p0 = timed ? timing_now_ns() : 0;
         int posted = 0;
-        if (!draining && in_flight < window) {
+        if (!draining && in_flight < window && room > 0) {
             uint32_t n = window - in_flight;
             if (piece && n > piece)
                 n = piece;
+            if (n > room)
+                n = room;
             rc = post(r, len, n, "ring_pump");
             posted = 1;
         } else
-            rc = ring_progress(r);
+            rc = progress(r, !r->refill);
         if (rc != RING_OK)
             return rc;
         if (timed && (posted || r->consumed != c0))

@@ -105,6 +105,14 @@ typedef struct ring_config {
      * another (the rule before). A reply of RING_POOL_MIN_BYTES or more is split within itself
      * either way. */
     uint32_t verify_split;
+    /* ring_pump on a zero-copy ring with a directly accessible control block: a window's room is
+     * counted from the replies out_tail announces, so their refill is posted (and announced) as soon
+     * as out_tail shows them, and they are verified after, while the kernel works on the refill. 0 =
+     * a window's room is counted from the replies verified (the rule before): the kernel waited while
+     * the host checked a window's replies, 3-4 us of every cycle of eight 4 KiB messages on the
+     * H100 (results/RESULTS.md "Throughput at every window"). Either way every reply is verified
+     * and at most `capacity` messages are unverified. */
+    int refill_first;
     /* The kernel keeps a trace of its batches (ring_trace_rec, read with ring_trace_read): when each
      * was found, decided, written and published, by the kernel's own clock. 0 = off (the default;
      * the stamps are stores to device memory off the path the host waits on, but a measured ring
@@ -121,7 +129,7 @@ enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP, RING_FAULT
 #define RING_VERIFY_SPLIT_DEFAULT (32u * 1024u)
 
 /* Defaults: capacity 16, max_payload 4096, timeout 5 s, lifetime 60 s, seed 1, host_workers -1,
- * post_max RING_POST_MAX_DEFAULT, verify_split RING_VERIFY_SPLIT_DEFAULT. */
+ * post_max RING_POST_MAX_DEFAULT, verify_split RING_VERIFY_SPLIT_DEFAULT, refill_first 1. */
 void ring_config_default(ring_config *c);
 
 /* Ring sizing for benchmarks (ring_capacity_for). Small messages need thousands of slots in
@@ -148,6 +156,8 @@ typedef struct ring_stats {
     uint64_t early;         /* of verified: taken before out_tail announced them (early_replies) */
     uint64_t ordered;       /* of sent: posted with their whole round trip in stream order */
     uint64_t posts;         /* host batches posted (messages per post = sent / posts) */
+    uint64_t refills;       /* of a zero-copy ring's posts: made while replies out_tail announced were
+                             * not yet verified (ring_config.refill_first) */
     uint64_t announces;     /* in_tail moves the host wrote or queued (a staged write counts once) */
     uint64_t fetches;       /* reads of out_tail that found new replies */
     uint64_t split;         /* of received: verified in a batch shared out over the pool (verify_split) */

@@ -85,6 +85,7 @@ struct ring {
     uint32_t *get_runs, get_head, get_tail;
     int launched, terminated;
     int early;      /* take small zero-copy replies from their own words (try_reply) */
+    int refill;     /* ring_pump posts on out_tail, verifies after (ring_config.refill_first) */
     int stream_ops; /* set by ops->open: announce/await_reply work for this ring */
     ring_stats st;
     pool_ctx *pool; /* workers for per-byte host work on large messages, or NULL */

@@ -204,6 +204,7 @@ static int open_ring(const trial_cfg *c, const mode_spec *m, uint32_t size, ring
     rc.stream_ops = c->stream_ops;
     rc.post_max = c->post_max;
     rc.verify_split = c->verify_split;
+    rc.refill_first = !c->verify_first;
     return ring_open(&rc, r, why, n);
 }
 

@@ -24,8 +24,9 @@ static const char *const compare_scripts[] = {"compare_latency.gp", "compare_thr
 /* Provenance that must match for a comparison to be of like with like, and what a file that does not
  * record it ran with: files from before the early take, the leader's reply and stream ops ran
  * without them, files from before --cb-batch timed control-block operations one at a time, and files from before
- * --post-max posted a window's free room at once, and files from before --verify-split verified every reply
- * on the polling thread. */
+ * --post-max posted a window's free room at once, files from before --verify-split verified every reply
+ * on the polling thread, and files from before refill_first verified a window's replies before posting
+ * their refill. */
 static const struct {
     const char *name, *absent;
 } must_match[] = {{"gpu_name", ""},
@@ -37,6 +38,7 @@ static const struct {
                   {"cb_batch", "1"},
                   {"post_max", "0"},
                   {"verify_split", "0"},
+                  {"refill_first", "off"},
                   {RB_PROV_INJECT_CALL_US, ""},
                   {RB_PROV_PLATFORM_LIMITS, ""}};
 

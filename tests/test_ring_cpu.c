@@ -581,6 +581,53 @@ static void test_pump_split(void)
     }
 }
 
+/* ring_config.refill_first: a zero-copy ring with a mapped control block posts a window's refill as soon
+ * as out_tail shows its replies and verifies them after - and still counts every reply once and
+ * rightly, clean or damaged, with a window as large as the ring (its room is still bounded by the
+ * replies verified, so a full ring refills only what it has verified). Off, and in a ring with a staged
+ * control block, every reply out_tail announced is verified before the next post. */
+static void test_pump_refill(void)
+{
+    static const mode_spec mapped = {{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED}},
+                           staged = {{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_NONCOOP, RB_CTRL_DEVICE}};
+    static const int kinds[] = {0, RING_FAULT_CORRUPT, RING_FAULT_DUPLICATE, RING_FAULT_SKIP, RING_FAULT_BAD_INPUT};
+    for (size_t k = 0; k < 5; k++)
+        for (int first = 0; first < 2; first++) {
+            ring_config c = cpu_config(64, 256, mapped);
+            c.refill_first = first;
+            c.fault_every = kinds[k] ? 7 : 0;
+            c.fault_kind = kinds[k];
+            ring *r = open_config(&c);
+            if (!r || start(r) != RING_OK) {
+                ring_close(r);
+                continue;
+            }
+            ring_pump_result res;
+            CHECK(ring_pump(r, 256, 8, 0.03, NULL, &res) == RING_OK);
+            const ring_stats *s = ring_get_stats(r);
+            expect_fault_counts(s, res.messages, kinds[k]);
+            CHECK_MSG(first ? s->refills > 0 : s->refills == 0,
+                      "refill_first %d, fault kind %d: %llu of %llu posts made before their room was verified", first,
+                      kinds[k], (unsigned long long)s->refills, (unsigned long long)s->posts);
+            ring_close(r);
+        }
+    for (int m = 0; m < 2; m++) {
+        ring *r = open_ring(64, 256, m ? staged : mapped);
+        if (!r || start(r) != RING_OK) {
+            ring_close(r);
+            continue;
+        }
+        expect_pump(r, 100, 64, 0.02); /* the whole ring: room, not the window, bounds each post */
+        const uint64_t before = ring_get_stats(r)->refills;
+        expect_pump(r, 100, 32, 0.02);
+        const uint64_t refills = ring_get_stats(r)->refills - before;
+        CHECK_MSG(m ? refills == 0 : refills > 0, "%s control block: %llu refills at window 32",
+                  m ? "staged" : "mapped", (unsigned long long)refills);
+        CHECK(ring_terminate(r) == RING_OK);
+        ring_close(r);
+    }
+}
+
 /* Zero-copy rings may take a small reply from its own words before out_tail announces it (on by
  * default for the CUDA backend). Here the CPU kernel thread writes replies while the host reads them,
  * a race by design that ThreadSanitizer would rightly report, so this test is left out of its build. */
@@ -796,6 +843,7 @@ int main(void)
     test_deactivate_batch_in_flight();
     test_pump_faults();
     test_pump_split();
+    test_pump_refill();
     test_pump_windows();
     test_pump_pieces();
     test_host_pool();
