@@ -364,18 +364,17 @@ static void window_md(FILE *md, const report_run *run)
         return;
     }
     const mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
-    fputs(
-        "\n## Throughput against window\n\nMessages per second (millions) with W messages kept in flight "
-        "(`--window`); a window larger than a size's ring is capped to its capacity. \"fb/nat\" is the "
-        "fallback's time per message over the native path's at that window: whether batching changes the "
-        "fallback's cost. \"bound\" is Little's law for the best mode: W / its round trip at one message in "
-        "flight, capped by its rate at the widest window; \"share\" is how much of it the ring reached (plot (f)). "
-        "That round trip ends when the host has checked the reply, which a zero-copy window's refill does not "
-        "wait for (provenance refill_first): where a check takes microseconds (from about 1 KiB), the share "
-        "at W = 1 passes 100 %, the reply checked while the next message is already out.\n\n"
-        "| size | window | best mode | best Mmsg/s | bound | share | native Mmsg/s | fallback Mmsg/s | fb/nat |\n"
-        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
-        md);
+    fputs("\n## Throughput against window\n\nMessages per second (millions) with W messages kept in flight "
+          "(`--window`); a window larger than a size's ring is capped to its capacity. \"fb/nat\" is the "
+          "fallback's time per message over the native path's at that window: whether batching changes the "
+          "fallback's cost. \"bound\" is Little's law for the best mode: W / its round trip at one message in "
+          "flight, capped by its rate at the widest window; \"share\" is how much of it the ring reached (plot (f)). "
+          "That round trip ends when the host has checked the reply, which a zero-copy window's refill does not "
+          "wait for (provenance refill_first): where a check takes microseconds (from about 1 KiB), the share "
+          "at W = 1 passes 100 %, the reply checked while the next message is already out.\n\n"
+          "| size | window | best mode | best Mmsg/s | bound | share | native Mmsg/s | fallback Mmsg/s | fb/nat |\n"
+          "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+          md);
     for (size_t k = 0; k < ns; k++) {
         char sz[32];
         report_size_str(sizes[k], sz, sizeof sz);
