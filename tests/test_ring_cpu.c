@@ -511,6 +511,24 @@ static void expect_fault_counts(const ring_stats *s, uint64_t messages, int kind
     CHECK_INT(s->bad_input, kind == RING_FAULT_BAD_INPUT ? bad : 0);
 }
 
+/* Opens and starts a ring configured as c with every 7th reply damaged as `kind` says (0: none), pumps
+ * len-byte messages at `window` for `seconds`, and checks that every reply was counted once and
+ * rightly. Returns the ring, for the caller's own checks and ring_close, or NULL when it did not start. */
+static ring *pump_with_faults(ring_config c, int kind, uint32_t len, uint32_t window, double seconds)
+{
+    c.fault_every = kind ? 7 : 0;
+    c.fault_kind = kind;
+    ring *r = open_config(&c);
+    if (!r || start(r) != RING_OK) {
+        ring_close(r);
+        return NULL;
+    }
+    ring_pump_result res;
+    CHECK(ring_pump(r, len, window, seconds, NULL, &res) == RING_OK);
+    expect_fault_counts(ring_get_stats(r), res.messages, kind);
+    return r;
+}
+
 /* Faults injected into batched replies are still each counted, exactly. */
 static void test_pump_faults(void)
 {
@@ -519,19 +537,7 @@ static void test_pump_faults(void)
         ring_config c;
         ring_config_default(&c);
         c.capacity = 64;
-        c.fault_every = 7;
-        c.fault_kind = kinds[k];
-        char err[256];
-        ring *r = NULL;
-        CHECK(ring_open(&c, &r, err, sizeof err) == RING_OK);
-        if (!r || start(r) != RING_OK) {
-            ring_close(r);
-            continue;
-        }
-        ring_pump_result res;
-        CHECK(ring_pump(r, 32, 64, 0.02, NULL, &res) == RING_OK);
-        expect_fault_counts(ring_get_stats(r), res.messages, kinds[k]);
-        ring_close(r);
+        ring_close(pump_with_faults(c, kinds[k], 32, 64, 0.02));
     }
 }
 
@@ -550,17 +556,10 @@ static void test_pump_split(void)
             c.host_workers = 3;
             c.verify_split = 512; /* two replies of 256 bytes */
             c.early_replies = 0;  /* every reply through verify_fetched */
-            c.fault_every = kinds[k] ? 7 : 0;
-            c.fault_kind = kinds[k];
-            ring *r = open_config(&c);
-            if (!r || start(r) != RING_OK) {
-                ring_close(r);
+            ring *r = pump_with_faults(c, kinds[k], 256, 64, 0.05);
+            if (!r)
                 continue;
-            }
-            ring_pump_result res;
-            CHECK(ring_pump(r, 256, 64, 0.05, NULL, &res) == RING_OK);
             const ring_stats *s = ring_get_stats(r);
-            expect_fault_counts(s, res.messages, kinds[k]);
             CHECK_MSG(s->split > 0, "mode %d: no reply was verified over the pool (%llu received)", m,
                       (unsigned long long)s->received);
             ring_close(r);
@@ -595,17 +594,10 @@ static void test_pump_refill(void)
         for (int first = 0; first < 2; first++) {
             ring_config c = cpu_config(64, 256, mapped);
             c.refill_first = first;
-            c.fault_every = kinds[k] ? 7 : 0;
-            c.fault_kind = kinds[k];
-            ring *r = open_config(&c);
-            if (!r || start(r) != RING_OK) {
-                ring_close(r);
+            ring *r = pump_with_faults(c, kinds[k], 256, 8, 0.03);
+            if (!r)
                 continue;
-            }
-            ring_pump_result res;
-            CHECK(ring_pump(r, 256, 8, 0.03, NULL, &res) == RING_OK);
             const ring_stats *s = ring_get_stats(r);
-            expect_fault_counts(s, res.messages, kinds[k]);
             CHECK_MSG(first ? s->refills > 0 : s->refills == 0,
                       "refill_first %d, fault kind %d: %llu of %llu posts made before their room was verified", first,
                       kinds[k], (unsigned long long)s->refills, (unsigned long long)s->posts);
