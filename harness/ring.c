@@ -724,15 +724,17 @@ static int verify_fetched(ring *r, int zc)
     return RING_OK;
 }
 
-/* Steps 0-3. A refilling ring (ring_config.refill_first) announces first, so that a refill posted on
- * out_tail is in the kernel's hands before the host takes or checks any reply; its pump reads out_tail
- * itself before it decides to post, and then calls this with fetch = 0, so that replies out_tail
+/* Steps 0-3. A zero-copy ring with a direct control block announces first: a post's in_tail then goes
+ * out before the host tries to take a reply early (a read of a reply slot the kernel may not have
+ * written yet), on the latency path as in a pump. Not measured on its own: it came with refill_first
+ * (8bdc03e), and every default run since has it. A refilling pump (ring_config.refill_first) reads
+ * out_tail itself before it decides to post, and calls this with fetch = 0, so that the replies out_tail
  * announced are not verified before the refill they made room for is posted. */
 static int progress(ring *r, int fetch)
 {
     int rc;
     const int zc = xfer_is(r, RB_XFER_ZEROCOPY);
-    if (r->refill && (rc = announce_landed(r, zc)) != RING_OK)
+    if (zc && r->cb_direct && (rc = announce_landed(r, zc)) != RING_OK)
         return rc;
     take_early(r, zc);
     if ((rc = announce_landed(r, zc)) != RING_OK || (fetch && (rc = fetch_replies(r, zc)) != RING_OK))
@@ -758,8 +760,9 @@ static int post(ring *r, uint32_t len, uint32_t n, const char *what)
                          r->issued - r->delivered, r->cfg.capacity);
     const uint32_t from = r->issued;
     /* One message onto an idle ring is marked lone: the kernel's shortcuts are for it alone
-     * (RING_HDR_LONE; ring_config.shortcuts_busy lets them take any message). */
-    const int lone = n == 1 && r->consumed == from;
+     * (RING_HDR_LONE; ring_config.shortcuts_busy lets them take any message). Idle: every reply is in,
+     * which a refilling ring (refill_first) knows from out_tail before it has verified them. */
+    const int lone = n == 1 && (r->refill ? r->fetched : r->consumed) == from;
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t slot = (from + i) & r->mask;
         stage_message(r, slot, from + i, len, lone);
@@ -843,12 +846,14 @@ int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile s
     for (uint64_t polls = 1;; polls++) {
         /* The window holds the messages the kernel has not answered: a refilling ring counts the
          * replies out_tail announced (fetched), read here before deciding, the other those verified
-         * (consumed). Either way no more than `capacity` are unverified (room). */
+         * (consumed). Either way no more than `capacity` are unverified (room). With the trace on, the
+         * pass is timed from before that read; a refilling ring checks a window's replies inside the
+         * post that refills it, so its time counts as posting, not as taking replies. */
+        const uint64_t p0 = timed ? timing_now_ns() : 0;
         if (r->refill && (rc = fetch_replies(r, 1)) != RING_OK)
             return rc;
         const uint32_t in_flight = r->issued - (r->refill ? r->fetched : r->consumed), c0 = r->consumed;
         const uint32_t room = r->cfg.capacity - (r->issued - r->consumed);
-        const uint64_t p0 = timed ? timing_now_ns() : 0;
         int posted = 0;
         if (!draining && in_flight < window && room > 0) {
             uint32_t n = window - in_flight;

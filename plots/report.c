@@ -368,10 +368,14 @@ static void window_md(FILE *md, const report_run *run)
           "(`--window`); a window larger than a size's ring is capped to its capacity. \"fb/nat\" is the "
           "fallback's time per message over the native path's at that window: whether batching changes the "
           "fallback's cost. \"bound\" is Little's law for the best mode: W / its round trip at one message in "
-          "flight, capped by its rate at the widest window; \"share\" is how much of it the ring reached (plot (f)). "
-          "That round trip ends when the host has checked the reply, which a zero-copy window's refill does not "
-          "wait for (provenance refill_first): where a check takes microseconds (from about 1 KiB), the share "
-          "at W = 1 passes 100 %, the reply checked while the next message is already out.\n\n"
+          "flight, capped by its rate at the widest window; \"share\" is how much of it the ring reached (plot (f)).",
+          md);
+    if (strcmp(report_prov(run, "refill_first"), "on") == 0)
+        fputs(" That round trip ends when the host has checked the reply, which this run's zero-copy windows did "
+              "not wait for (provenance refill_first): where a check takes microseconds, the share at W = 1 can "
+              "pass 100 %, the reply checked while the next message is already out.",
+              md);
+    fputs("\n\n"
           "| size | window | best mode | best Mmsg/s | bound | share | native Mmsg/s | fallback Mmsg/s | fb/nat |\n"
           "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
           md);

@@ -63,10 +63,13 @@ quick)
         h5dump -a /provenance/refill_first "$work/q.h5" | grep -q '"on"' && ok || bad "h5dump: refill_first != on"
     fi
     # Control-block reads and writes timed 8 at a time: the run says so in its provenance, and the
-    # cells are measured as before (a sample is the time of 8 operations / 8).
-    "$rb" run "${tiny[@]}" --cb-batch 8 -o "$work/cb8.h5" >/dev/null 2>"$work/err" && ok || bad "--cb-batch 8: $(tail -2 "$work/err")"
+    # cells are measured as before (a sample is the time of 8 operations / 8). The same run verifies a
+    # window's replies before posting their refill (--verify-first), and says that too.
+    "$rb" run "${tiny[@]}" --cb-batch 8 --verify-first -o "$work/cb8.h5" >/dev/null 2>"$work/err" && ok ||
+        bad "--cb-batch 8 --verify-first: $(tail -2 "$work/err")"
     if command -v h5dump >/dev/null; then
         h5dump -a /provenance/cb_batch "$work/cb8.h5" | grep -q "(0): 8$" && ok || bad "h5dump: cb_batch != 8"
+        h5dump -a /provenance/refill_first "$work/cb8.h5" | grep -q '"off"' && ok || bad "h5dump: --verify-first did not record refill_first off"
     fi
     if [ -n "$py" ]; then
         "$py" "$(dirname "$0")/read_results.py" "$work/q.h5" "$schema" >"$work/py" 2>&1 && ok || bad "h5py: $(tail -3 "$work/py")"

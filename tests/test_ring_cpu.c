@@ -581,10 +581,11 @@ static void test_pump_split(void)
 }
 
 /* ring_config.refill_first: a zero-copy ring with a mapped control block posts a window's refill as soon
- * as out_tail shows its replies and verifies them after - and still counts every reply once and
- * rightly, clean or damaged, with a window as large as the ring (its room is still bounded by the
- * replies verified, so a full ring refills only what it has verified). Off, and in a ring with a staged
- * control block, every reply out_tail announced is verified before the next post. */
+ * as out_tail shows its replies and verifies them after, and still counts every reply once and rightly,
+ * clean or damaged (window 8). Clean, a window as large as the ring works too: its room is still
+ * bounded by the replies verified, so a full ring refills only what it has verified. Off, and in a ring
+ * with a staged control block, every reply out_tail announced is verified before the next post. A pump
+ * that never got its first window back (a starved kernel thread) has made no refill to count. */
 static void test_pump_refill(void)
 {
     static const mode_spec mapped = {{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED}},
@@ -598,7 +599,7 @@ static void test_pump_refill(void)
             if (!r)
                 continue;
             const ring_stats *s = ring_get_stats(r);
-            CHECK_MSG(first ? s->refills > 0 : s->refills == 0,
+            CHECK_MSG(first ? s->refills > 0 || s->sent <= 8 : s->refills == 0,
                       "refill_first %d, fault kind %d: %llu of %llu posts made before their room was verified", first,
                       kinds[k], (unsigned long long)s->refills, (unsigned long long)s->posts);
             ring_close(r);
@@ -610,11 +611,11 @@ static void test_pump_refill(void)
             continue;
         }
         expect_pump(r, 100, 64, 0.02); /* the whole ring: room, not the window, bounds each post */
-        const uint64_t before = ring_get_stats(r)->refills;
+        const uint64_t before = ring_get_stats(r)->refills, sent0 = ring_get_stats(r)->sent;
         expect_pump(r, 100, 32, 0.02);
         const uint64_t refills = ring_get_stats(r)->refills - before;
-        CHECK_MSG(m ? refills == 0 : refills > 0, "%s control block: %llu refills at window 32",
-                  m ? "staged" : "mapped", (unsigned long long)refills);
+        CHECK_MSG(m ? refills == 0 : refills > 0 || ring_get_stats(r)->sent - sent0 <= 32,
+                  "%s control block: %llu refills at window 32", m ? "staged" : "mapped", (unsigned long long)refills);
         CHECK(ring_terminate(r) == RING_OK);
         ring_close(r);
     }
