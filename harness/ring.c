@@ -724,20 +724,21 @@ static int verify_fetched(ring *r, int zc)
     return RING_OK;
 }
 
-/* Steps 0-3. A zero-copy ring with a direct control block announces first: a post's in_tail then goes
- * out before the host tries to take a reply early (a read of a reply slot the kernel may not have
- * written yet), on the latency path as in a pump. Not measured on its own: it came with refill_first
- * (8bdc03e), and every default run since has it. A refilling pump (ring_config.refill_first) reads
- * out_tail itself before it decides to post, and calls this with fetch = 0, so that the replies out_tail
- * announced are not verified before the refill they made room for is posted. */
+/* Steps 0-3, with step 1 first in a zero-copy ring (where it acts only on a direct control block): a
+ * post's in_tail then goes out before the host tries to take a reply early (a read of a reply slot the
+ * kernel may not have written yet), on the latency path as in a pump. Not measured on its own: it came
+ * with refill_first (8bdc03e), and every default run since has it. A refilling pump
+ * (ring_config.refill_first) reads out_tail itself before it decides to post, and calls this with
+ * fetch = 0, so that the replies out_tail announced are not verified before the refill they made room
+ * for is posted. */
 static int progress(ring *r, int fetch)
 {
     int rc;
     const int zc = xfer_is(r, RB_XFER_ZEROCOPY);
-    if (zc && r->cb_direct && (rc = announce_landed(r, zc)) != RING_OK)
+    if (zc && (rc = announce_landed(r, zc)) != RING_OK)
         return rc;
     take_early(r, zc);
-    if ((rc = announce_landed(r, zc)) != RING_OK || (fetch && (rc = fetch_replies(r, zc)) != RING_OK))
+    if ((!zc && (rc = announce_landed(r, zc)) != RING_OK) || (fetch && (rc = fetch_replies(r, zc)) != RING_OK))
         return rc;
     return verify_fetched(r, zc);
 }

@@ -20,12 +20,13 @@
  * batches of odd sizes and lengths straddling the end of the ring, a deactivation with a batch in
  * flight and a batch posted while idle (nothing consumed while idle, nothing lost after
  * reactivation), the rest at the full capacity, then 0.02 s of a throughput trial's pump at a window
- * of up to 8 (a zero-copy ring's refills posted before its replies are checked). The first ring also runs the lifecycle
- * checks (deactivate with a message waiting, reactivate, handshakes). Prints per size the counts (lost, duplicated,
- * corrupted must be zero) and the time and rate per window (not asserted). The optional blocks argument shrinks the
- * grid, for quick compute-sanitizer runs, e.g. compute-sanitizer --tool memcheck build/tests/test_ring_gpu
- * pinned/zerocopy/coop/mapped 200 8 A mode this platform cannot run exits 77 with the reason; so does a machine without
- * a CUDA device (CTest shows both as skipped). Label: gpu.
+ * of up to 8 (a zero-copy ring's refills posted before its replies are checked). The first ring also
+ * runs the lifecycle checks (deactivate with a message waiting, reactivate, handshakes). Prints per
+ * size the counts (lost, duplicated, corrupted must be zero) and the time and rate per window (not
+ * asserted). The optional blocks argument shrinks the grid, for quick compute-sanitizer runs, e.g.
+ *   compute-sanitizer --tool memcheck build/tests/test_ring_gpu pinned/zerocopy/coop/mapped 200 8
+ * A mode this platform cannot run exits 77 with the reason; so does a machine without a CUDA device
+ * (CTest shows both as skipped). Label: gpu.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
