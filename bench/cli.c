@@ -55,6 +55,7 @@ int cli_ring_switch(int c, cli_ring_switches *s)
         s->verify_split = (long)cli_parse_bytes("--verify-split", optarg, 0, UINT32_MAX);
         break;
     case CLI_RING_SWITCH_KEY + 8: s->verify_first = 1; break;
+    case CLI_RING_SWITCH_KEY + 9: s->refill_on_tail = 1; break;
     default: return 0;
     }
     return 1;

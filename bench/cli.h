@@ -39,20 +39,21 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, co
 int cli_no_operands(const char *cmd, int argc, char **argv);
 
 /* The ring's switches that run and anatomy both take: --no-pin, --no-early-take, --no-leader-reply,
- * --stream-ops, --no-early-replies, --shortcuts-busy, --post-max N, --verify-split BYTES, --verify-first.
+ * --stream-ops, --no-early-replies, --shortcuts-busy, --post-max N, --verify-split BYTES, --verify-first,
+ * --refill-on-tail.
  * CLI_RING_SWITCHES_DEFAULT is what they mean when not given. */
 typedef struct cli_ring_switches {
-    int pin, early_take, leader_reply, stream_ops, early_replies, shortcuts_busy, verify_first;
+    int pin, early_take, leader_reply, stream_ops, early_replies, shortcuts_busy, verify_first, refill_on_tail;
     long post_max;     /* ring_config.post_max; -1: ring_config_default's */
     long verify_split; /* ring_config.verify_split; -1: ring_config_default's */
 } cli_ring_switches;
 #define CLI_RING_SWITCHES_DEFAULT                                                                               \
     {                                                                                                           \
         .pin = 1, .early_take = 1, .leader_reply = 1, .stream_ops = 0, .early_replies = 1, .shortcuts_busy = 0, \
-        .verify_first = 0, .post_max = -1, .verify_split = -1                                                   \
+        .verify_first = 0, .refill_on_tail = 0, .post_max = -1, .verify_split = -1                              \
     }
 
-/* Their getopt_long entries (keys CLI_RING_SWITCH_KEY + 0..8, far above any command's own keys from
+/* Their getopt_long entries (keys CLI_RING_SWITCH_KEY + 0..9, far above any command's own keys from
  * CLI_OPT_LONG), to put in a command's table. */
 enum { CLI_RING_SWITCH_KEY = 1000 };
 #define CLI_RING_SWITCH_OPTS                                                                                           \
@@ -63,6 +64,7 @@ enum { CLI_RING_SWITCH_KEY = 1000 };
         {"shortcuts-busy", no_argument, NULL, CLI_RING_SWITCH_KEY + 5},                                                \
         {"post-max", required_argument, NULL, CLI_RING_SWITCH_KEY + 6},                                                \
         {"verify-first", no_argument, NULL, CLI_RING_SWITCH_KEY + 8},                                                  \
+        {"refill-on-tail", no_argument, NULL, CLI_RING_SWITCH_KEY + 9},                                                \
     {                                                                                                                  \
         "verify-split", required_argument, NULL, CLI_RING_SWITCH_KEY + 7                                               \
     }

@@ -75,6 +75,8 @@ static void usage(FILE *f)
         "                      default %uK)\n"
         "  --verify-first      with --window, zero-copy rings: verify a window's replies before posting their\n"
         "                      refill (default: post it once out_tail shows them, verify after)\n"
+        "  --refill-on-tail    with --window, refill first: a reply counts as answered once out_tail says so\n"
+        "                      (default: once its header is in the output ring, up to 256 in flight)\n"
         "  --backend B         auto | cuda | cpu (default auto: CUDA if a device is usable)\n"
         "  --device N          CUDA device (default 0)\n"
         "  --cpu LIST          CPUs for the host threads, as for run (default: the process's mask)\n"
@@ -239,6 +241,7 @@ static void anatomy_ring(const anatomy_args *a, const anatomy_plan *p, ring_conf
     cfg->post_max = cli_post_max(&a->sw);
     cfg->verify_split = cli_verify_split(&a->sw);
     cfg->refill_first = !a->sw.verify_first;
+    cfg->refill_headers = a->sw.refill_on_tail ? 0 : -1;
     cfg->max_lifetime_s = p->lifetime_s;
 }
 
@@ -265,10 +268,10 @@ static void window_row(const anatomy_window *w, double rate1, double rate_full)
     else
         snprintf(busy, sizeof busy, "%7s", "n/a");
     printf("| %6u | %8.3f | %8.3f | %5.0f %% | %7.1f | %5.0f | %5.0f %% | %5.0f %% | %5.0f %% | %5.1f | %s "
-           "| %7.1f | %7.1f | %7.1f | %5.0f %% | %5.0f %% |\n",
+           "| %7.1f | %7.1f | %7.1f | %5.0f %% | %5.0f %% | %5.0f %% |\n",
            w->window, w->msgs_per_s * 1e-6, bound * 1e-6, 100 * w->msgs_per_s / bound, w->per_batch, w->batch.p50,
            100 * w->single_share, 100 * w->early_share, 100 * w->leader_share, w->polls.p50, busy, w->per_post,
-           w->per_announce, w->per_fetch, 100 * w->early_replies, 100 * w->split_replies);
+           w->per_announce, w->per_fetch, 100 * w->early_replies, 100 * w->split_replies, 100 * w->header_replies);
 }
 
 /* Where a window's time goes: the kernel's parts of a batch (p50, its own clock) and the host's. */
@@ -289,16 +292,19 @@ static void windows_print(const anatomy_args *a, const anatomy_plan *p, const an
                           const uint32_t *asked)
 {
     char label[64], sname[32];
+    /* Early replies and reply headers are on by default for the CUDA backend only (ring_config). */
+    const int cuda = p->be == RING_BACKEND_CUDA;
     printf("ringbench anatomy: %s, %s, %s backend, early take %s (of %s), leader reply %s, early replies %s, "
-           "refill first %s, %.2g s per window; every reply verified\n\n",
+           "refill first %s (on %s), %.2g s per window; every reply verified\n\n",
            mode_label(&p->m, label, sizeof label), preset_size_name(p->size, sname, sizeof sname),
            ring_backend_name(p->be), a->sw.early_take ? "on" : "off",
            a->sw.shortcuts_busy ? "any message" : "lone messages", a->sw.leader_reply ? "on" : "off",
-           a->sw.early_replies ? "on" : "off", a->sw.verify_first ? "off" : "on", a->pump_s);
+           a->sw.early_replies && cuda ? "on" : "off", a->sw.verify_first ? "off" : "on",
+           a->sw.refill_on_tail || !cuda ? "out_tail" : "headers", a->pump_s);
     printf("| window | M msg/s  | bound    | share   | msg/bat | p50   | single  | early   | leader  | polls | k busy  "
-           "| msg/post | msg/ann | msg/fetch | h early | h split |\n");
+           "| msg/post | msg/ann | msg/fetch | h early | h split | h hdr   |\n");
     printf("| ---    | ---      | ---      | ---     | ---     | ---   | ---     | ---     | ---     | ---   | ---     "
-           "| ---     | ---     | ---     | ---     | ---     |\n");
+           "| ---     | ---     | ---     | ---     | ---     | ---     |\n");
     const double rate1 = asked[0] == 1 ? w[0].msgs_per_s : 0, full = w[nw - 1].msgs_per_s;
     for (size_t i = 0; i < nw; i++)
         window_row(&w[i], rate1 > 0 ? rate1 : w[i].msgs_per_s / w[i].window, full);
@@ -309,7 +315,8 @@ static void windows_print(const anatomy_args *a, const anatomy_plan *p, const an
            "published by another block, unstamped - an ordinary launch's batch spread over the grid);\n"
            "msg/post, msg/ann, msg/fetch: messages per host post, per in_tail move, per out_tail read that\n"
            "found replies; h early: replies the host took before out_tail or their copy said so; h split:\n"
-           "replies verified in batches shared out over the host's worker pool (--verify-split).\n");
+           "replies verified in batches shared out over the host's worker pool (--verify-split); h hdr:\n"
+           "replies counted answered from their header before out_tail announced them (--refill-on-tail).\n");
     window_times(w, nw);
 }
 

@@ -182,7 +182,10 @@ static void usage_run_switches(FILE *f)
             "  --verify-first      zero-copy rings with a mapped or managed control block: a throughput trial\n"
             "                      verifies a window's replies before it posts their refill (the rule before;\n"
             "                      default: the refill is posted once out_tail shows the replies, which are\n"
-            "                      verified while the kernel works on it; provenance refill_first)\n",
+            "                      verified while the kernel works on it; provenance refill_first)\n"
+            "  --refill-on-tail    with refill first: a reply counts as answered only once out_tail announces\n"
+            "                      it (default: once its header is in the output ring, while at most 256\n"
+            "                      messages are in flight; provenance refill_headers)\n",
             RING_POST_MAX_DEFAULT, RING_VERIFY_SPLIT_DEFAULT / 1024u);
 }
 
@@ -539,6 +542,8 @@ static void run_procs_args(const run_args *a, run_plan *p)
     }
     if (a->sw.verify_first)
         ARG("--verify-first");
+    if (a->sw.refill_on_tail)
+        ARG("--refill-on-tail");
     if (a->inject) {
         ARG("--inject-call-us");
         ARG(a->inject);
@@ -585,6 +590,7 @@ static int run_policy(run_args *a, run_plan *p)
     o->post_max = cli_post_max(&a->sw);
     o->verify_split = cli_verify_split(&a->sw);
     o->verify_first = a->sw.verify_first;
+    o->refill_on_tail = a->sw.refill_on_tail;
     if ((rc = run_check_device(a, p)) != 0)
         return rc;
     run_pinned_policy(a, p);
@@ -639,6 +645,7 @@ static int run_write_provenance(h5out *w, const run_args *a, run_plan *p)
         h5out_attr_f64(w, RB_H5_PROVENANCE, "verify_split", (double)cli_verify_split(&a->sw)) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_replies", a->sw.early_replies ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "refill_first", a->sw.verify_first ? "off" : "on") != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "refill_headers", a->sw.refill_on_tail ? "off" : "on") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_take_of", a->sw.shortcuts_busy ? "any message" : "lone messages") !=
             0)
         return -1;

@@ -661,6 +661,7 @@ static trial_cfg sweep_trial_cfg(const sweep_opts *o, volatile sig_atomic_t *sto
                        .post_max = o->post_max,
                        .verify_split = o->verify_split,
                        .verify_first = o->verify_first,
+                       .refill_on_tail = o->refill_on_tail,
                        .limits = o->limits,
                        .nwindows = o->nwindows,
                        .stop = stop};

@@ -86,6 +86,7 @@ typedef struct sweep_opts {
     uint32_t post_max;             /* ring_config.post_max (--post-max) */
     uint32_t verify_split;         /* ring_config.verify_split (--verify-split) */
     int verify_first;              /* 1: ring_config.refill_first = 0 (--verify-first) */
+    int refill_on_tail;            /* 1: ring_config.refill_headers = 0 (--refill-on-tail) */
     size_t cb_batch;               /* trial_cfg.cb_batch (--cb-batch; 0 or 1: one operation per sample) */
     const platform_limits *limits; /* --platform-limits (harness/platform_limits.h), or NULL */
     int window_procs;              /* --window-procs: processes of the full-window leg (window_procs.h); 0 none */

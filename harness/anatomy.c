@@ -230,6 +230,7 @@ static void window_host(const ring_stats *a, const ring_stats *b, const ring_pum
         .announces = b->announces - a->announces,
         .fetches = b->fetches - a->fetches,
         .split = b->split - a->split,
+        .headers_seen = b->headers_seen - a->headers_seen,
         .post_ns = b->post_ns - a->post_ns,
         .reap_ns = b->reap_ns - a->reap_ns,
     };
@@ -242,6 +243,7 @@ static void window_host(const ring_stats *a, const ring_stats *b, const ring_pum
     out->per_fetch = d.fetches ? (double)d.sent / (double)d.fetches : NAN;
     out->early_replies = d.verified ? (double)d.early / (double)d.verified : NAN;
     out->split_replies = d.received ? (double)d.split / (double)d.received : NAN;
+    out->header_replies = d.received ? (double)d.headers_seen / (double)d.received : NAN;
     out->post_us = d.posts ? (double)d.post_ns * 1e-3 / (double)d.posts : NAN;
     out->reap_us = d.received ? (double)d.reap_ns * 1e-3 / (double)d.received : NAN;
     out->host_busy = p->seconds > 0 ? (double)(d.post_ns + d.reap_ns) * 1e-9 / p->seconds : NAN;

@@ -76,10 +76,11 @@ typedef struct anatomy_window {
     double per_post, per_announce, per_fetch; /* host: messages per post, per in_tail move, per out_tail read */
     double early_replies;                     /* share of replies the host took before out_tail or its copy said so */
     double split_replies;                     /* share of replies verified over the pool (ring_config.verify_split) */
-    double post_us;                           /* host: us per post (ring_stats.post_ns over posts) */
-    double reap_us;   /* host: us per reply taken outside a post (ring_stats.reap_ns over replies) */
-    double host_busy; /* host: share of the timed pump spent posting or taking replies */
-    ring_stats st;    /* the timed pump's counts: lost, duplicated and corrupted must be 0 */
+    double header_replies; /* share of replies a pump counted answered from their header (refill_headers) */
+    double post_us;        /* host: us per post (ring_stats.post_ns over posts) */
+    double reap_us;        /* host: us per reply taken outside a post (ring_stats.reap_ns over replies) */
+    double host_busy;      /* host: share of the timed pump spent posting or taking replies */
+    ring_stats st;         /* the timed pump's counts: lost, duplicated and corrupted must be 0 */
 } anatomy_window;
 
 /* Returns 0 (out filled), 1 when *stop was raised, or -1 with one line in err (a ring error, a

@@ -94,6 +94,7 @@ void ring_config_default(ring_config *c)
     c->post_max = RING_POST_MAX_DEFAULT;
     c->verify_split = RING_VERIFY_SPLIT_DEFAULT;
     c->refill_first = 1;
+    c->refill_headers = -1;
 }
 
 int ring_fail(ring *r, int code, const char *fmt, ...)
@@ -257,6 +258,8 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
     r->early = (xfer_is(r, RB_XFER_ZEROCOPY) || xfer_is(r, RB_XFER_ASYNC)) &&
                (cfg->early_replies > 0 || (cfg->early_replies < 0 && cfg->backend == RING_BACKEND_CUDA));
     r->refill = cfg->refill_first && xfer_is(r, RB_XFER_ZEROCOPY) && r->cb_direct;
+    r->refill_hdr =
+        r->refill && (cfg->refill_headers > 0 || (cfg->refill_headers < 0 && cfg->backend == RING_BACKEND_CUDA));
     fill_slots(r);
     *out = r;
     return RING_OK;
@@ -724,6 +727,39 @@ static int verify_fetched(ring *r, int zc)
     return RING_OK;
 }
 
+/* A refilling ring (refill_first): the replies known to be answered, those out_tail announced or
+ * (refill_headers) whose header a pump saw. hseen counts only between fetched and issued; outside a
+ * pump it falls behind, which the unsigned distances tell apart for 2^32 - capacity messages. */
+static uint32_t answered(const ring *r)
+{
+    return r->hseen - r->fetched <= r->issued - r->fetched ? r->hseen : r->fetched;
+}
+
+/* ring_pump of a refilling ring, after its read of out_tail: moves hseen past the replies whose header -
+ * sequence number and length - is in the output ring, while at most EARLY_MAX_IN_FLIGHT messages are
+ * unverified. The kernel writes a reply after it has read its message and before its system fence and
+ * out_tail, so these messages are answered; the pump counts the window from them and posts the refill
+ * early. They are verified only once out_tail covers them (the room for a post is still counted from
+ * the replies verified), so a damaged header only stops the scan. A stale header (seq - capacity)
+ * never matches. */
+static void see_headers(ring *r)
+{
+    r->hseen = answered(r);
+    if (!r->refill_hdr || r->issued - r->consumed > EARLY_MAX_IN_FLIGHT)
+        return;
+    const uint32_t h0 = r->hseen;
+    while (r->hseen != r->issued) {
+        const uint32_t slot = r->hseen & r->mask;
+        const volatile uint32_t *h = (const volatile uint32_t *)(const void *)(r->out_stage + (size_t)slot * r->stride);
+        /* A compiler barrier too: the header is re-read on every pass. */
+        atomic_thread_fence(memory_order_acquire);
+        if (h[0] != r->hseen || h[1] != r->lens[slot])
+            break;
+        r->hseen++;
+    }
+    r->st.headers_seen += r->hseen - h0;
+}
+
 /* Steps 0-3, with step 1 first in a zero-copy ring (where it acts only on a direct control block): a
  * post's in_tail then goes out before the host tries to take a reply early (a read of a reply slot the
  * kernel may not have written yet), on the latency path as in a pump. Not measured on its own: it came
@@ -762,8 +798,9 @@ static int post(ring *r, uint32_t len, uint32_t n, const char *what)
     const uint32_t from = r->issued;
     /* One message onto an idle ring is marked lone: the kernel's shortcuts are for it alone
      * (RING_HDR_LONE; ring_config.shortcuts_busy lets them take any message). Idle: every reply is in,
-     * which a refilling ring (refill_first) knows from out_tail before it has verified them. */
-    const int lone = n == 1 && (r->refill ? r->fetched : r->consumed) == from;
+     * which a refilling ring (refill_first) knows from out_tail or their headers before it has
+     * verified them. */
+    const int lone = n == 1 && (r->refill ? answered(r) : r->consumed) == from;
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t slot = (from + i) & r->mask;
         stage_message(r, slot, from + i, len, lone);
@@ -795,7 +832,7 @@ static int post(ring *r, uint32_t len, uint32_t n, const char *what)
     }
     if (!xfer_is(r, RB_XFER_ZEROCOPY) && (rc = copy_runs(r, 1, from, from + n, r->cb_direct != NULL)) != RING_OK)
         return rc;
-    r->st.refills += xfer_is(r, RB_XFER_ZEROCOPY) && r->fetched != r->consumed;
+    r->st.refills += r->refill && answered(r) != r->consumed;
     r->issued += n;
     r->st.sent += n;
     r->st.posts++;
@@ -846,14 +883,16 @@ int ring_pump(ring *r, uint32_t len, uint32_t window, double seconds, volatile s
     const int timed = r->cfg.trace;
     for (uint64_t polls = 1;; polls++) {
         /* The window holds the messages the kernel has not answered: a refilling ring counts the
-         * replies out_tail announced (fetched), read here before deciding, the other those verified
-         * (consumed). Either way no more than `capacity` are unverified (room). With the trace on, the
-         * pass is timed from before that read; a refilling ring checks a window's replies inside the
-         * post that refills it, so its time counts as posting, not as taking replies. */
+         * replies out_tail announced (fetched), read here before deciding, or whose headers it saw
+         * (see_headers), the other those verified (consumed). Either way no more than `capacity` are unverified (room).
+         * With the trace on, the pass is timed from before that read; a refilling ring checks a window's replies inside
+         * the post that refills it, so its time counts as posting, not as taking replies. */
         const uint64_t p0 = timed ? timing_now_ns() : 0;
         if (r->refill && (rc = fetch_replies(r, 1)) != RING_OK)
             return rc;
-        const uint32_t in_flight = r->issued - (r->refill ? r->fetched : r->consumed), c0 = r->consumed;
+        if (r->refill)
+            see_headers(r);
+        const uint32_t in_flight = r->issued - (r->refill ? answered(r) : r->consumed), c0 = r->consumed;
         const uint32_t room = r->cfg.capacity - (r->issued - r->consumed);
         int posted = 0;
         if (!draining && in_flight < window && room > 0) {

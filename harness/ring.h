@@ -113,6 +113,15 @@ typedef struct ring_config {
      * H100 (results/RESULTS.md "Throughput at every window"). Either way every reply is verified
      * and at most `capacity` messages are unverified. */
     int refill_first;
+    /* With refill_first, while at most 256 messages are in flight (as for early replies): a reply
+     * counts as answered for the window once its header (sequence number and length) is in the
+     * output ring, before out_tail announces it, so its refill goes out while the kernel is still
+     * fencing and publishing; it is verified once out_tail covers it, as before. At 4 KiB and W = 8
+     * the kernel waited 1.8-2.0 us from a publication to its next finding poll, 0.3 us with this
+     * (results/RESULTS.md "Throughput at every window"). The host reads reply headers the kernel is
+     * still writing, a race by design (like early_replies), so -1 = on for the CUDA backend, 0 = off,
+     * 1 = on. */
+    int refill_headers;
     /* The kernel keeps a trace of its batches (ring_trace_rec, read with ring_trace_read): when each
      * was found, decided, written and published, by the kernel's own clock. 0 = off (the default;
      * the stamps are stores to device memory off the path the host waits on, but a measured ring
@@ -129,7 +138,7 @@ enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP, RING_FAULT
 #define RING_VERIFY_SPLIT_DEFAULT (32u * 1024u)
 
 /* Defaults: capacity 16, max_payload 4096, timeout 5 s, lifetime 60 s, seed 1, host_workers -1,
- * post_max RING_POST_MAX_DEFAULT, verify_split RING_VERIFY_SPLIT_DEFAULT, refill_first 1. */
+ * post_max RING_POST_MAX_DEFAULT, verify_split RING_VERIFY_SPLIT_DEFAULT, refill_first 1, refill_headers -1. */
 void ring_config_default(ring_config *c);
 
 /* Ring sizing for benchmarks (ring_capacity_for). Small messages need thousands of slots in
@@ -156,8 +165,10 @@ typedef struct ring_stats {
     uint64_t early;         /* of verified: taken before out_tail announced them (early_replies) */
     uint64_t ordered;       /* of sent: posted with their whole round trip in stream order */
     uint64_t posts;         /* host batches posted (messages per post = sent / posts) */
-    uint64_t refills;       /* of a zero-copy ring's posts: made while replies out_tail announced were
-                             * not yet verified (ring_config.refill_first) */
+    uint64_t refills;       /* of a zero-copy ring's posts: made while replies known to be answered
+                             * were not yet verified (ring_config.refill_first) */
+    uint64_t headers_seen;  /* replies a refilling pump counted as answered from their header, before
+                             * out_tail announced them (ring_config.refill_headers) */
     uint64_t announces;     /* in_tail moves the host wrote or queued (a staged write counts once) */
     uint64_t fetches;       /* reads of out_tail that found new replies */
     uint64_t split;         /* of received: verified in a batch shared out over the pool (verify_split) */

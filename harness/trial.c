@@ -205,6 +205,7 @@ static int open_ring(const trial_cfg *c, const mode_spec *m, uint32_t size, ring
     rc.post_max = c->post_max;
     rc.verify_split = c->verify_split;
     rc.refill_first = !c->verify_first;
+    rc.refill_headers = c->refill_on_tail ? 0 : -1;
     return ring_open(&rc, r, why, n);
 }
 

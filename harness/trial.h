@@ -57,6 +57,7 @@ typedef struct trial_cfg {
     uint32_t post_max;     /* ring_config.post_max */
     uint32_t verify_split; /* ring_config.verify_split */
     int verify_first;      /* 1: ring_config.refill_first = 0; 0: its default (1) */
+    int refill_on_tail;    /* 1: ring_config.refill_headers = 0; 0: its default (-1) */
     uint32_t windows[8];   /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
     size_t nwindows;
     const platform_limits *limits; /* a platform's limits applied (platform_limits.h), or NULL */

@@ -25,8 +25,9 @@ static const char *const compare_scripts[] = {"compare_latency.gp", "compare_thr
  * record it ran with: files from before the early take, the leader's reply and stream ops ran
  * without them, files from before --cb-batch timed control-block operations one at a time, and files from before
  * --post-max posted a window's free room at once, files from before --verify-split verified every reply
- * on the polling thread, and files from before refill_first verified a window's replies before posting
- * their refill. */
+ * on the polling thread, files from before refill_first verified a window's replies before posting
+ * their refill, and files from before refill_headers counted a reply answered only once out_tail
+ * announced it. */
 static const struct {
     const char *name, *absent;
 } must_match[] = {{"gpu_name", ""},
@@ -39,6 +40,7 @@ static const struct {
                   {"post_max", "0"},
                   {"verify_split", "0"},
                   {"refill_first", "off"},
+                  {"refill_headers", "off"},
                   {RB_PROV_INJECT_CALL_US, ""},
                   {RB_PROV_PLATFORM_LIMITS, ""}};
 

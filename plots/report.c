@@ -368,7 +368,9 @@ static void window_md(FILE *md, const report_run *run)
           "(`--window`); a window larger than a size's ring is capped to its capacity. \"fb/nat\" is the "
           "fallback's time per message over the native path's at that window: whether batching changes the "
           "fallback's cost. \"bound\" is Little's law for the best mode: W / its round trip at one message in "
-          "flight, capped by its rate at the widest window; \"share\" is how much of it the ring reached (plot (f)).",
+          "flight, capped by its rate at the widest window; \"share\" is how much of it the ring reached (plot (f)). "
+          "\"of W x W1\" sets the same rate against W times that mode's own rate at W = 1, capped the same way: "
+          "how well the ring keeps W messages going, whatever checking a reply costs the host.",
           md);
     if (strcmp(report_prov(run, "refill_first"), "on") == 0)
         fputs(" That round trip ends when the host has checked the reply, which this run's zero-copy windows did "
@@ -376,8 +378,9 @@ static void window_md(FILE *md, const report_run *run)
               "pass 100 %, the reply checked while the next message is already out.",
               md);
     fputs("\n\n"
-          "| size | window | best mode | best Mmsg/s | bound | share | native Mmsg/s | fallback Mmsg/s | fb/nat |\n"
-          "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+          "| size | window | best mode | best Mmsg/s | bound | share | of W x W1 | native Mmsg/s | fallback Mmsg/s | "
+          "fb/nat |\n"
+          "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
           md);
     for (size_t k = 0; k < ns; k++) {
         char sz[32];
@@ -394,10 +397,12 @@ static void window_md(FILE *md, const report_run *run)
                          fm = f && report_row_ok(f) ? f->msgs_per_s : NAN;
             mode_spec bm;
             report_row_mode(best, &bm);
-            const double bound = report_window_bound(run, &bm, sizes[k], wins[w]);
-            fprintf(md, "| %s | %llu | `%s` | %s | %s | %s%% | %s | %s | %s |\n", sz, (unsigned long long)wins[w],
-                    report_mode_str(&bm), report_num(best->msgs_per_s * 1e-6), report_num(bound * 1e-6),
-                    report_num(100 * best->msgs_per_s / bound), report_num(nm * 1e-6), report_num(fm * 1e-6),
+            const double bound = report_window_bound(run, &bm, sizes[k], wins[w]),
+                         scaling = report_window_scaling(run, &bm, sizes[k], wins[w]);
+            fprintf(md, "| %s | %llu | `%s` | %s | %s | %s%% | %s%% | %s | %s | %s |\n", sz,
+                    (unsigned long long)wins[w], report_mode_str(&bm), report_num(best->msgs_per_s * 1e-6),
+                    report_num(bound * 1e-6), report_num(100 * best->msgs_per_s / bound),
+                    report_num(100 * best->msgs_per_s / scaling), report_num(nm * 1e-6), report_num(fm * 1e-6),
                     report_num(nm / fm));
         }
     }

@@ -106,6 +106,13 @@ double report_window_bound(const report_run *run, const mode_spec *m, uint64_t s
     return isfinite(full) && !(little <= full) ? full : little;
 }
 
+double report_window_scaling(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window)
+{
+    const double one = report_window_rate(run, m, size, 1), full = report_window_rate(run, m, size, REPORT_WINDOW_FULL);
+    const double little = (double)window * one;
+    return isfinite(full) && !(little <= full) ? full : little;
+}
+
 /* One block of window.dat: window, measured and bound rate (millions of messages per second).
  * Returns bit 1 when a measured rate is finite and positive, bit 2 when a bound is (gnuplot refuses a
  * curve on a log scale without one). */

@@ -61,15 +61,18 @@ quick)
         h5dump -a /provenance/post_max "$work/q.h5" | grep -q "(0): 512$" && ok || bad "h5dump: post_max != 512"
         h5dump -a /provenance/verify_split "$work/q.h5" | grep -q "(0): 32768$" && ok || bad "h5dump: verify_split != 32768"
         h5dump -a /provenance/refill_first "$work/q.h5" | grep -q '"on"' && ok || bad "h5dump: refill_first != on"
+        h5dump -a /provenance/refill_headers "$work/q.h5" | grep -q '"on"' && ok || bad "h5dump: refill_headers != on"
     fi
     # Control-block reads and writes timed 8 at a time: the run says so in its provenance, and the
     # cells are measured as before (a sample is the time of 8 operations / 8). The same run verifies a
-    # window's replies before posting their refill (--verify-first), and says that too.
-    "$rb" run "${tiny[@]}" --cb-batch 8 --verify-first -o "$work/cb8.h5" >/dev/null 2>"$work/err" && ok ||
-        bad "--cb-batch 8 --verify-first: $(tail -2 "$work/err")"
+    # window's replies before posting their refill (--verify-first) and counts a reply answered only on
+    # out_tail (--refill-on-tail), and says that too.
+    "$rb" run "${tiny[@]}" --cb-batch 8 --verify-first --refill-on-tail -o "$work/cb8.h5" >/dev/null 2>"$work/err" && ok ||
+        bad "--cb-batch 8 --verify-first --refill-on-tail: $(tail -2 "$work/err")"
     if command -v h5dump >/dev/null; then
         h5dump -a /provenance/cb_batch "$work/cb8.h5" | grep -q "(0): 8$" && ok || bad "h5dump: cb_batch != 8"
         h5dump -a /provenance/refill_first "$work/cb8.h5" | grep -q '"off"' && ok || bad "h5dump: --verify-first did not record refill_first off"
+        h5dump -a /provenance/refill_headers "$work/cb8.h5" | grep -q '"off"' && ok || bad "h5dump: --refill-on-tail did not record refill_headers off"
     fi
     if [ -n "$py" ]; then
         "$py" "$(dirname "$0")/read_results.py" "$work/q.h5" "$schema" >"$work/py" 2>&1 && ok || bad "h5py: $(tail -3 "$work/py")"

@@ -249,7 +249,7 @@ for step in "$@"; do
         # (interval clear of 0, >= 5 %); the second defaults run says how many such pairs noise makes.
         a=(--preset quick --sizes 8,64,4K --window 1,8,64,cap)
         timed abl_defaults "$rb" run "${a[@]}" -o "$out/abl-defaults.h5" --force
-        for x in no-early-take no-leader-reply no-early-replies shortcuts-busy stream-ops post-max-0 verify-split-0 verify-first defaults; do
+        for x in no-early-take no-leader-reply no-early-replies shortcuts-busy stream-ops post-max-0 verify-split-0 verify-first refill-on-tail defaults; do
             f=$out/abl-$x.h5
             [ "$x" = defaults ] && f=$out/abl-defaults2.h5
             sw=()
@@ -262,7 +262,7 @@ for step in "$@"; do
         {
             echo "| switch | pairs | switch faster (>= 5 %, interval clear of 0) | switch slower | faster pairs (family mode size window overhead) |"
             echo "| --- | --- | --- | --- | --- |"
-            for x in no-early-take no-leader-reply no-early-replies shortcuts-busy stream-ops post-max-0 verify-split-0 verify-first defaults; do
+            for x in no-early-take no-leader-reply no-early-replies shortcuts-busy stream-ops post-max-0 verify-split-0 verify-first refill-on-tail defaults; do
                 awk -v x="$x" '!/^#/ && ($1 == "latency" || $1 == "throughput") {
                         n++; if ($9 == "faster") { f++; l = l sprintf("%s %s %s w%s %+.0f%%; ", $1, $2, $3, $10, 100 * $6) }
                         if ($9 == "slower") s++ }

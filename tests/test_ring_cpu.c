@@ -621,6 +621,33 @@ static void test_pump_refill(void)
     }
 }
 
+/* ring_config.refill_headers: a refilling pump counts a reply answered once its header is in the output
+ * ring (the CPU kernel thread writes a batch's replies one by one, then out_tail), and still counts every
+ * reply once and rightly, clean or damaged (a damaged header stops the scan; the reply is judged once
+ * out_tail covers it). Off, it counts none that way. The host reads headers the kernel thread is still
+ * writing, a race by design that ThreadSanitizer would rightly report, so this test is left out of its
+ * build. A pump that never got its first window back has seen no header. */
+static void test_pump_headers(void)
+{
+#if !defined(__SANITIZE_THREAD__)
+    static const mode_spec mapped = {{RB_HOST_PINNED, RB_XFER_ZEROCOPY, RB_LAUNCH_COOP, RB_CTRL_MAPPED}};
+    static const int kinds[] = {0, RING_FAULT_CORRUPT, RING_FAULT_DUPLICATE, RING_FAULT_SKIP, RING_FAULT_BAD_INPUT};
+    for (size_t k = 0; k < 5; k++)
+        for (int on = 0; on < 2; on++) {
+            ring_config c = cpu_config(64, 4096, mapped);
+            c.refill_headers = on;
+            ring *r = pump_with_faults(c, kinds[k], 4096, 8, 0.03);
+            if (!r)
+                continue;
+            const ring_stats *s = ring_get_stats(r);
+            CHECK_MSG(on ? s->headers_seen > 0 || s->sent <= 8 : s->headers_seen == 0,
+                      "refill_headers %d, fault kind %d: %llu of %llu replies counted from their header", on, kinds[k],
+                      (unsigned long long)s->headers_seen, (unsigned long long)s->received);
+            ring_close(r);
+        }
+#endif
+}
+
 /* Zero-copy rings may take a small reply from its own words before out_tail announces it (on by
  * default for the CUDA backend). Here the CPU kernel thread writes replies while the host reads them,
  * a race by design that ThreadSanitizer would rightly report, so this test is left out of its build. */
@@ -837,6 +864,7 @@ int main(void)
     test_pump_faults();
     test_pump_split();
     test_pump_refill();
+    test_pump_headers();
     test_pump_windows();
     test_pump_pieces();
     test_host_pool();
