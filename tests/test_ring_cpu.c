@@ -624,9 +624,10 @@ static void test_pump_refill(void)
 /* ring_config.refill_headers: a refilling pump counts a reply answered once its header is in the output
  * ring (the CPU kernel thread writes a batch's replies one by one, then out_tail), and still counts every
  * reply once and rightly, clean or damaged (a damaged header stops the scan; the reply is judged once
- * out_tail covers it). Off, it counts none that way. The host reads headers the kernel thread is still
- * writing, a race by design that ThreadSanitizer would rightly report, so this test is left out of its
- * build. A pump that never got its first window back has seen no header. */
+ * out_tail covers it). Off, it counts none that way. Such a pump takes no reply early (early_replies),
+ * which a pump that waits for out_tail does at window 8. The host reads headers the kernel thread is
+ * still writing, a race by design that ThreadSanitizer would rightly report, so this test is left out
+ * of its build. A pump that never got its first window back has seen no header. */
 static void test_pump_headers(void)
 {
 #if !defined(__SANITIZE_THREAD__)
@@ -645,6 +646,19 @@ static void test_pump_headers(void)
                       (unsigned long long)s->headers_seen, (unsigned long long)s->received);
             ring_close(r);
         }
+    for (int on = 0; on < 2; on++) {
+        ring_config c = cpu_config(64, 256, mapped);
+        c.refill_headers = on;
+        c.early_replies = 1;
+        ring *r = pump_with_faults(c, 0, 64, 8, 0.03);
+        if (!r)
+            continue;
+        const ring_stats *s = ring_get_stats(r);
+        CHECK_MSG(on ? s->early == 0 : s->early > 0 || s->sent <= 8,
+                  "refill_headers %d: a pump took %llu of %llu replies early", on, (unsigned long long)s->early,
+                  (unsigned long long)s->received);
+        ring_close(r);
+    }
 #endif
 }
 
