@@ -83,7 +83,7 @@ const char *fixture_unsupported(const mode_spec *m)
 
 fixture_opts fixture_defaults(void)
 {
-    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL, 0, 0.0, 0, 0.0, 0.0};
+    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL, 0, 0.0, 0, 0.0, 0.0, 0};
     return o;
 }
 
@@ -125,6 +125,7 @@ typedef struct writer {
     uint64_t row_seq;
     double floor_p50;
     double memcpy_p50[2][FIXTURE_NSIZES]; /* [pinned, pageable] H2D at each size */
+    uint64_t window;                      /* of the throughput row being written (fixture_opts.windows) */
 } writer;
 
 static void set(char *dst, size_t n, const char *s) { snprintf(dst, n, "%s", s); }
@@ -184,6 +185,7 @@ static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, c
     set(r.unit, sizeof r.unit, rb_family_unit(f));
     row_mode(&r, m);
     r.size_bytes = size;
+    r.window = f == RB_FAM_THROUGHPUT ? wr->window : 0;
     set(r.status, sizeof r.status, status);
     set(r.reason, sizeof r.reason, reason ? reason : "");
     r.msgs_per_s = r.ratio_floor = r.ratio_memcpy = NAN;
@@ -193,6 +195,8 @@ static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, c
         return h5out_append(wr->w, &r, NULL, 0);
     }
     double median = fixture_median(f, m ? m : &(mode_spec){{0, 0, 0, 0}}, size);
+    if (r.window > 0)
+        median *= sqrt((double)r.window);
     double *x = malloc(k * n * sizeof *x);
     if (x == NULL)
         return -1;
@@ -279,6 +283,7 @@ static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, c
             set(t.ctrl, sizeof t.ctrl, r.ctrl);
             set(t.status, sizeof t.status, RB_STATUS_OK);
             t.size_bytes = size;
+            t.window = r.window;
             t.trial = (int32_t)j;
             t.seq = (int32_t)(cell * k + j);
             t.n = per;
@@ -328,12 +333,17 @@ static int put_family(writer *wr, rb_family f)
         const char *invalid = mode_invalid_reason(&m), *unsup = fixture_unsupported(&m);
         if (wr->o->managed_unsupported && m.v[RB_AXIS_CTRL] == RB_CTRL_MANAGED && !invalid)
             unsup = MANAGED_REASON;
-        for (int s = 0; s < (sized ? FIXTURE_NSIZES : 1); s++) {
-            uint64_t size = sized ? fixture_sizes[s] : 0;
-            const char *status = invalid ? RB_STATUS_INVALID : unsup ? RB_STATUS_UNSUPPORTED : RB_STATUS_OK;
-            if (put_row(wr, f, &m, size, status, invalid ? invalid : unsup) != 0)
-                return -1;
-        }
+        static const uint64_t wins[] = FIXTURE_WINDOWS;
+        const size_t nw = f == RB_FAM_THROUGHPUT && wr->o->windows ? sizeof wins / sizeof wins[0] : 1;
+        for (int s = 0; s < (sized ? FIXTURE_NSIZES : 1); s++)
+            for (size_t w = 0; w < nw; w++) {
+                uint64_t size = sized ? fixture_sizes[s] : 0;
+                const char *status = invalid ? RB_STATUS_INVALID : unsup ? RB_STATUS_UNSUPPORTED : RB_STATUS_OK;
+                wr->window = nw > 1 ? wins[w] : 0;
+                if (put_row(wr, f, &m, size, status, invalid ? invalid : unsup) != 0)
+                    return -1;
+            }
+        wr->window = 0;
     }
     return 0;
 }

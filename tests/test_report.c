@@ -19,6 +19,7 @@
 #include "report.h"
 #include "report_fixture.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -862,6 +863,54 @@ static const char *slow_line(const char *md, const char *size)
     return sec ? strstr(sec, key) : NULL;
 }
 
+/* The window table (issue 19): with throughput at windows 1, 8 and 256 growing as sqrt(W), each row's
+ * "of W x W1" is its rate against W times the same mode's rate at W = 1, capped by its rate at the
+ * widest window: 100 % at W = 1 and 256 (the cap), 1 / sqrt(8) at W = 8 within the fixture's noise.
+ * "share" sets the same rate against W over the latency round trip, another figure. */
+static void case_windows(void)
+{
+    char file[4200], dir[4200], path[4300];
+    path_in(file, sizeof file, "win.h5");
+    path_in(dir, sizeof dir, "win-report");
+    fixture_opts o = fixture_defaults();
+    o.windows = 1;
+    write_fixture(file, &o);
+    CHECK_INT(run_cmd(cmd_report, NULL, 5, "report", file, "-o", dir, "--no-render"), 0);
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    char *md = slurp(path, NULL);
+    const char *sec = md ? strstr(md, "## Throughput against window") : NULL;
+    CHECK_MSG(sec != NULL, "no window table in %s", path);
+    if (sec == NULL) {
+        free(md);
+        return;
+    }
+    CHECK(strstr(sec, "| share | of W x W1 |") != NULL);
+    int rows = 0, eights = 0;
+    for (const char *l = strchr(sec, '\n'); l && strncmp(l + 1, "## ", 3) != 0; l = strchr(l + 1, '\n')) {
+        unsigned long long w;
+        double best, bound, share, scaling;
+        /* | size | window | `mode` | best | bound | share% | of W x W1% | ... */
+        const char *p = l + 1;
+        if (*p != '|' || !isdigit((unsigned char)p[2]))
+            continue;
+        p = strchr(p + 1, '|');
+        if (p == NULL ||
+            sscanf(p, "| %llu | `%*[^`]` | %lf | %lf | %lf%% | %lf%% |", &w, &best, &bound, &share, &scaling) != 5)
+            continue;
+        rows++;
+        if (w == 8) {
+            eights++;
+            CHECK_MSG(fabs(scaling - 100 / sqrt(8.0)) < 3, "W = 8: %.4g %% of W x W1, expected %.4g", scaling,
+                      100 / sqrt(8.0));
+            CHECK_MSG(fabs(share - scaling) > 1, "W = 8: share %.4g %% is the scaling figure", share);
+        } else
+            CHECK_MSG(fabs(scaling - 100) < 1e-9, "W = %llu: %.4g %% of W x W1, expected 100", w, scaling);
+    }
+    CHECK_MSG(eights == FIXTURE_NSIZES && rows == 3 * FIXTURE_NSIZES, "window table: %d rows, %d at W = 8", rows,
+              eights);
+    free(md);
+}
+
 /* Round 0 of every latency cell at 256 KiB runs 2x slow with 800 ms/s of steal: the report counts
  * exactly those trials as slow at that size, none elsewhere, shows their steal beside the others', and
  * the slow share of the trials with steal apart from that of the trials without. */
@@ -1064,7 +1113,10 @@ static void case_hostile(void)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s content|render|compare|damaged|paths|nognuplot|trials|hostile WORKDIR\n", argv[0]);
+        fprintf(
+            stderr,
+            "usage: %s content|render|compare|damaged|paths|nognuplot|trials|hostile|modes|slowtrials|windows WORKDIR\n",
+            argv[0]);
         return 2;
     }
     snprintf(work, sizeof work, "%s", argv[2]);
@@ -1099,6 +1151,8 @@ int main(int argc, char **argv)
         case_modes();
     else if (strcmp(argv[1], "slowtrials") == 0)
         case_slowtrials();
+    else if (strcmp(argv[1], "windows") == 0)
+        case_windows();
     else {
         fprintf(stderr, "unknown case %s\n", argv[1]);
         return 2;
