@@ -341,7 +341,7 @@ int ring_launch(ring *r)
     memset(&r->shadow, 0, sizeof r->shadow);
     memset(&r->written, 0, sizeof r->written);
     memset(&r->kview, 0, sizeof r->kview);
-    r->issued = r->published = r->fetched = r->consumed = r->delivered = 0;
+    r->issued = r->published = r->fetched = r->consumed = r->delivered = r->hseen = 0;
     r->put_head = r->put_tail = r->get_head = r->get_tail = 0;
     r->launched = 0;
     r->terminated = 0;

@@ -61,7 +61,8 @@ typedef struct ring_config {
     /* Zero-copy and async rings: take a small reply as soon as its own header and payload verify,
      * before out_tail (zero-copy) or its copy's completion (async) says it is there (see ring.c
      * try_reply), while at most 256 messages are in flight (a full window is faster without them).
-     * -1 = on for the CUDA backend, 0 = off, 1 = on. */
+     * Not inside a ring_pump that counts reply headers (refill_headers). -1 = on for the CUDA backend,
+     * 0 = off, 1 = on. */
     int early_replies;
     /* CUDA backend: the kernel takes a lone message of up to 16 bytes as soon as its sealed header
      * and payload are in the input ring, before in_tail announces it (kernels/ring_kernel.cu,
@@ -118,9 +119,10 @@ typedef struct ring_config {
      * output ring, before out_tail announces it, so its refill goes out while the kernel is still
      * fencing and publishing; it is verified once out_tail covers it, as before. At 4 KiB and W = 8
      * the kernel waited 1.8-2.0 us from a publication to its next finding poll, 0.3 us with this
-     * (results/RESULTS.md "Throughput at every window"). The host reads reply headers the kernel is
-     * still writing, a race by design (like early_replies), so -1 = on for the CUDA backend, 0 = off,
-     * 1 = on. */
+     * (results/RESULTS.md "Throughput at every window"). Such a pump takes no reply early
+     * (early_replies): at W = 64 checking each small reply as it landed cost 8 B and 64 B 10-14 %. The
+     * host reads reply headers the kernel is still writing, a race by design (like early_replies), so
+     * -1 = on for the CUDA backend, 0 = off, 1 = on. */
     int refill_headers;
     /* The kernel keeps a trace of its batches (ring_trace_rec, read with ring_trace_read): when each
      * was found, decided, written and published, by the kernel's own clock. 0 = off (the default;

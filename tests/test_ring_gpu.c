@@ -358,7 +358,7 @@ static int one_size(const mode_spec *m, uint32_t size, uint32_t per_size, uint32
      * ring with a direct control block posts refills before checking the replies out_tail announced
      * (ring_config.refill_first), unless the host took them all early (replies of up to 256 B) or the
      * pump's time ran out before its first window came back (a kernel under compute-sanitizer). From
-     * 1 KiB to 16 KiB it also sees some replies' headers before out_tail (ring_config.refill_headers;
+     * 512 B to 16 KiB it also sees some replies' headers before out_tail (ring_config.refill_headers;
      * larger replies take the host so long to check that out_tail may always be there first). */
     const uint64_t refills0 = ring_get_stats(r)->refills, headers0 = ring_get_stats(r)->headers_seen;
     const uint32_t pump_window = c.capacity / 2 < 8 ? c.capacity / 2 : 8;
