@@ -295,12 +295,15 @@ static void windows_print(const anatomy_args *a, const anatomy_plan *p, const an
     /* Early replies and reply headers are on by default for the CUDA backend only (ring_config). */
     const int cuda = p->be == RING_BACKEND_CUDA;
     printf("ringbench anatomy: %s, %s, %s backend, early take %s (of %s), leader reply %s, early replies %s, "
-           "refill first %s (on %s), %.2g s per window; every reply verified\n\n",
+           "refill first %s, %.2g s per window; every reply verified\n\n",
            mode_label(&p->m, label, sizeof label), preset_size_name(p->size, sname, sizeof sname),
            ring_backend_name(p->be), a->sw.early_take ? "on" : "off",
            a->sw.shortcuts_busy ? "any message" : "lone messages", a->sw.leader_reply ? "on" : "off",
-           a->sw.early_replies && cuda ? "on" : "off", a->sw.verify_first ? "off" : "on",
-           a->sw.refill_on_tail || !cuda ? "out_tail" : "headers", a->pump_s);
+           a->sw.early_replies && cuda ? "on" : "off",
+           a->sw.verify_first              ? "off"
+           : a->sw.refill_on_tail || !cuda ? "on (out_tail)"
+                                           : "on (reply headers)",
+           a->pump_s);
     printf("| window | M msg/s  | bound    | share   | msg/bat | p50   | single  | early   | leader  | polls | k busy  "
            "| msg/post | msg/ann | msg/fetch | h early | h split | h hdr   |\n");
     printf("| ---    | ---      | ---      | ---     | ---     | ---   | ---     | ---     | ---     | ---   | ---     "

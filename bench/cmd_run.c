@@ -645,7 +645,8 @@ static int run_write_provenance(h5out *w, const run_args *a, run_plan *p)
         h5out_attr_f64(w, RB_H5_PROVENANCE, "verify_split", (double)cli_verify_split(&a->sw)) != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_replies", a->sw.early_replies ? "on" : "off") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "refill_first", a->sw.verify_first ? "off" : "on") != 0 ||
-        h5out_attr_str(w, RB_H5_PROVENANCE, "refill_headers", a->sw.refill_on_tail ? "off" : "on") != 0 ||
+        h5out_attr_str(w, RB_H5_PROVENANCE, "refill_headers",
+                       a->sw.refill_on_tail || a->sw.verify_first ? "off" : "on") != 0 ||
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_take_of", a->sw.shortcuts_busy ? "any message" : "lone messages") !=
             0)
         return -1;
