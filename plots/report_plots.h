@@ -54,7 +54,7 @@ double report_window_rate(const report_run *run, const mode_spec *m, uint64_t si
  * widest window; NaN when neither is measured. */
 double report_window_bound(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window);
 /* The same from the pump's own rate: window x mode m's rate at window 1, capped by its rate at the
- * widest window; NaN when neither is measured. */
+ * widest window; NaN when window 1 was not measured. */
 double report_window_scaling(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window);
 
 /* y position of every valid mode in plot order (ctrl groups from the top) indexed by

@@ -109,6 +109,8 @@ double report_window_bound(const report_run *run, const mode_spec *m, uint64_t s
 double report_window_scaling(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window)
 {
     const double one = report_window_rate(run, m, size, 1), full = report_window_rate(run, m, size, REPORT_WINDOW_FULL);
+    if (!isfinite(one))
+        return NAN; /* no window 1 measured: no figure, not the full window's */
     const double little = (double)window * one;
     return isfinite(full) && !(little <= full) ? full : little;
 }

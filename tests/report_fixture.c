@@ -336,7 +336,7 @@ static int put_family(writer *wr, rb_family f)
         static const uint64_t wins[] = FIXTURE_WINDOWS;
         const size_t nw = f == RB_FAM_THROUGHPUT && wr->o->windows ? sizeof wins / sizeof wins[0] : 1;
         for (int s = 0; s < (sized ? FIXTURE_NSIZES : 1); s++)
-            for (size_t w = 0; w < nw; w++) {
+            for (size_t w = wr->o->windows == 2; w < nw; w++) {
                 uint64_t size = sized ? fixture_sizes[s] : 0;
                 const char *status = invalid ? RB_STATUS_INVALID : unsup ? RB_STATUS_UNSUPPORTED : RB_STATUS_OK;
                 wr->window = nw > 1 ? wins[w] : 0;

@@ -36,8 +36,8 @@ typedef struct fixture_opts {
     /* Slow trials: with trials >= 2, round 0 of every latency row at 256 KiB is this many times slower
      * (0 = none), and recorded with 800 ms of steal in its 1 s (the other trials: none). */
     double slow_trial;
-    /* Throughput rows at windows 1, 8 and 256 (FIXTURE_WINDOWS), each at sqrt(W) times the rate of
-     * window 1; 0 = one row per cell at window 0. */
+    /* 1: throughput rows at windows 1, 8 and 256 (FIXTURE_WINDOWS), each at sqrt(W) times the rate of
+     * window 1; 2: the same without window 1; 0 = one row per cell at window 0. */
     int windows;
 } fixture_opts;
 

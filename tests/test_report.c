@@ -866,7 +866,8 @@ static const char *slow_line(const char *md, const char *size)
 /* The window table (issue 19): with throughput at windows 1, 8 and 256 growing as sqrt(W), each row's
  * "of W x W1" is its rate against W times the same mode's rate at W = 1, capped by its rate at the
  * widest window: 100 % at W = 1 and 256 (the cap), 1 / sqrt(8) at W = 8 within the fixture's noise.
- * "share" sets the same rate against W over the latency round trip, another figure. */
+ * "share" sets the same rate against W over the latency round trip, another figure. Without window 1
+ * the column says n/a, never the rate against the full window's. */
 static void case_windows(void)
 {
     char file[4200], dir[4200], path[4300];
@@ -908,6 +909,16 @@ static void case_windows(void)
     }
     CHECK_MSG(eights == FIXTURE_NSIZES && rows == 3 * FIXTURE_NSIZES, "window table: %d rows, %d at W = 8", rows,
               eights);
+    free(md);
+
+    o.windows = 2;
+    write_fixture(file, &o);
+    CHECK_INT(run_cmd(cmd_report, NULL, 5, "report", file, "-o", dir, "--no-render"), 0);
+    md = slurp(path, NULL);
+    sec = md ? strstr(md, "## Throughput against window") : NULL;
+    const char *row = sec ? strstr(sec, "| 8 B | 8 |") : NULL;
+    const char *eol = row ? strchr(row, '\n') : NULL, *na = row ? strstr(row, "% | n/a% |") : NULL;
+    CHECK_MSG(row && na && eol && na < eol, "without window 1, 8 B at W = 8 reads %.120s", row ? row : "(no row)");
     free(md);
 }
 
