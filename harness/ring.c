@@ -334,10 +334,29 @@ static int wait_for(ring *r, wait_kind kind, uint32_t value, const char *what)
 
 /* --- lifecycle --------------------------------------------------------------------------------- */
 
+/* Before a relaunch of a ring that carried messages: every slot the host sees gets a header no message
+ * of the new launch has (seq one lap behind its slot, an impossible length, no check word). Counters
+ * restart at 0, and payloads are the same function of seed, slot and seq, so a reply of the last
+ * launch left in place would verify as the new message of the same index: taken early (try_reply) it
+ * would answer a message the kernel never saw, and hide one it lost; a stale lone input of up to 16 B
+ * in a zero-copy ring could be taken early by the new kernel. Rings in device memory (copy modes) are
+ * not reached from here. Not done for a ring that carried none, so that launches timed back to back
+ * (lifecycle trials) cost what they did. */
+static void forget_slots(ring *r)
+{
+    for (uint32_t slot = 0; slot < r->cfg.capacity; slot++) {
+        const ring_hdr h = {.seq = slot - r->cfg.capacity, .len = UINT32_MAX, .sum = 0, .flags = 0};
+        memcpy(r->in_stage + (size_t)slot * r->stride, &h, sizeof h);
+        memcpy(r->out_stage + (size_t)slot * r->stride, &h, sizeof h);
+    }
+}
+
 int ring_launch(ring *r)
 {
     if (r->launched && !r->terminated)
         return ring_fail(r, RING_ESTATE, "ring_launch: the kernel is already running");
+    if (r->issued != 0)
+        forget_slots(r);
     memset(&r->shadow, 0, sizeof r->shadow);
     memset(&r->written, 0, sizeof r->written);
     memset(&r->kview, 0, sizeof r->kview);
