@@ -196,6 +196,15 @@ uint32_t ring_capacity_for(uint32_t max_payload)
     return cap;
 }
 
+/* A switch that -1 turns on for the CUDA backend only (early_replies, refill_headers): 1 on, 0 off. */
+static int cuda_default(int v, const ring_config *cfg) { return v > 0 || (v < 0 && cfg->backend == RING_BACKEND_CUDA); }
+
+/* The host's side of slot `slot` in a ring laid out from base (r->in_stage or r->out_stage). */
+static unsigned char *slot_at(unsigned char *base, const ring *r, uint32_t slot)
+{
+    return base + (size_t)slot * r->stride;
+}
+
 int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -255,11 +264,9 @@ int ring_open(const ring_config *cfg, ring **out, char *err, size_t errlen)
         free(r);
         return rc;
     }
-    r->early = (xfer_is(r, RB_XFER_ZEROCOPY) || xfer_is(r, RB_XFER_ASYNC)) &&
-               (cfg->early_replies > 0 || (cfg->early_replies < 0 && cfg->backend == RING_BACKEND_CUDA));
+    r->early = (xfer_is(r, RB_XFER_ZEROCOPY) || xfer_is(r, RB_XFER_ASYNC)) && cuda_default(cfg->early_replies, cfg);
     r->refill = cfg->refill_first && xfer_is(r, RB_XFER_ZEROCOPY) && r->cb_direct;
-    r->refill_hdr =
-        r->refill && (cfg->refill_headers > 0 || (cfg->refill_headers < 0 && cfg->backend == RING_BACKEND_CUDA));
+    r->refill_hdr = r->refill && cuda_default(cfg->refill_headers, cfg);
     fill_slots(r);
     *out = r;
     return RING_OK;
@@ -346,8 +353,8 @@ static void forget_slots(ring *r)
 {
     for (uint32_t slot = 0; slot < r->cfg.capacity; slot++) {
         const ring_hdr h = {.seq = slot - r->cfg.capacity, .len = UINT32_MAX, .sum = 0, .flags = 0};
-        memcpy(r->in_stage + (size_t)slot * r->stride, &h, sizeof h);
-        memcpy(r->out_stage + (size_t)slot * r->stride, &h, sizeof h);
+        memcpy(slot_at(r->in_stage, r, slot), &h, sizeof h);
+        memcpy(slot_at(r->out_stage, r, slot), &h, sizeof h);
     }
 }
 
@@ -430,7 +437,7 @@ int ring_terminate(ring *r)
 static void fill_slots(ring *r)
 {
     for (uint32_t slot = 0; slot < r->cfg.capacity; slot++) {
-        unsigned char *base = r->in_stage + (size_t)slot * r->stride;
+        unsigned char *base = slot_at(r->in_stage, r, slot);
         (void)ring_payload_pass(r, RING_PASS_GENERATE, (uint32_t *)(base + sizeof(ring_hdr)), r->cfg.max_payload / 4,
                                 slot, 0, NULL);
         r->slot_len[slot] = 0;
@@ -446,7 +453,7 @@ static int input_fault(const ring *r, uint32_t seq)
 /* Makes slot carry message seq of len bytes: only the sealed header changes. */
 static void stage_message(ring *r, uint32_t slot, uint32_t seq, uint32_t len, int lone)
 {
-    unsigned char *base = r->in_stage + (size_t)slot * r->stride;
+    unsigned char *base = slot_at(r->in_stage, r, slot);
     if (r->slot_len[slot] != len) {
         r->slot_sum[slot] =
             ring_payload_pass(r, RING_PASS_SUM, (uint32_t *)(base + sizeof(ring_hdr)), len / 4, slot, 0, NULL);
@@ -476,7 +483,7 @@ typedef enum {
 static reply_outcome judge_reply(ring *r, uint32_t index, int pooled)
 {
     const uint32_t slot = index & r->mask;
-    const unsigned char *base = r->out_stage + (size_t)slot * r->stride;
+    const unsigned char *base = slot_at(r->out_stage, r, slot);
     ring_hdr h;
     memcpy(&h, base, sizeof h);
     if (h.seq != index)
@@ -627,7 +634,7 @@ static int try_reply(ring *r, uint32_t index)
     const uint32_t slot = index & r->mask, len = r->lens[slot];
     if (len > EARLY_MAX_BYTES)
         return 0;
-    const unsigned char *base = r->out_stage + (size_t)slot * r->stride;
+    const unsigned char *base = slot_at(r->out_stage, r, slot);
     /* A compiler barrier too: the words are re-read on every poll, never kept from an earlier one. */
     atomic_thread_fence(memory_order_acquire);
     ring_hdr h;
@@ -772,7 +779,7 @@ static void see_headers(ring *r)
     const uint32_t h0 = r->hseen;
     while (r->hseen != r->issued) {
         const uint32_t slot = r->hseen & r->mask;
-        const volatile uint32_t *h = (const volatile uint32_t *)(const void *)(r->out_stage + (size_t)slot * r->stride);
+        const volatile uint32_t *h = (const volatile uint32_t *)(const void *)slot_at(r->out_stage, r, slot);
         /* A compiler barrier too: the header is re-read on every pass. */
         atomic_thread_fence(memory_order_acquire);
         if (h[0] != r->hseen || h[1] != r->lens[slot])
