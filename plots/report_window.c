@@ -97,22 +97,26 @@ double report_window_rate(const report_run *run, const mode_spec *m, uint64_t si
     return r && report_row_ok(r) && isfinite(r->msgs_per_s) ? r->msgs_per_s : NAN;
 }
 
-double report_window_bound(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window)
+/* A bound of mode m at size capped by its rate at the widest window, where that was measured. */
+static double capped_by_full(const report_run *run, const mode_spec *m, uint64_t size, double little)
 {
-    const long il = report_find(run, RB_FAM_LATENCY, m, size);
-    const rb_row *l = il >= 0 ? report_row(run, (size_t)il) : NULL;
-    const double little = l && report_row_ok(l) && l->p50 > 0 ? (double)window / (l->p50 * 1e-6) : NAN;
     const double full = report_window_rate(run, m, size, REPORT_WINDOW_FULL);
     return isfinite(full) && !(little <= full) ? full : little;
 }
 
+double report_window_bound(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window)
+{
+    const long il = report_find(run, RB_FAM_LATENCY, m, size);
+    const rb_row *l = il >= 0 ? report_row(run, (size_t)il) : NULL;
+    return capped_by_full(run, m, size, l && report_row_ok(l) && l->p50 > 0 ? (double)window / (l->p50 * 1e-6) : NAN);
+}
+
 double report_window_scaling(const report_run *run, const mode_spec *m, uint64_t size, uint64_t window)
 {
-    const double one = report_window_rate(run, m, size, 1), full = report_window_rate(run, m, size, REPORT_WINDOW_FULL);
+    const double one = report_window_rate(run, m, size, 1);
     if (!isfinite(one))
         return NAN; /* no window 1 measured: no figure, not the full window's */
-    const double little = (double)window * one;
-    return isfinite(full) && !(little <= full) ? full : little;
+    return capped_by_full(run, m, size, (double)window * one);
 }
 
 /* One block of window.dat: window, measured and bound rate (millions of messages per second).
