@@ -346,9 +346,10 @@ static int wait_for(ring *r, wait_kind kind, uint32_t value, const char *what)
  * restart at 0, and payloads are the same function of seed, slot and seq, so a reply of the last
  * launch left in place would verify as the new message of the same index: taken early (try_reply) it
  * would answer a message the kernel never saw, and hide one it lost; a stale lone input of up to 16 B
- * in a zero-copy ring could be taken early by the new kernel. Rings in device memory (copy modes) are
- * not reached from here. Not done for a ring that carried none, so that launches timed back to back
- * (lifecycle trials) cost what they did. */
+ * in a zero-copy ring could be taken early by the new kernel. A copy mode's input ring in device memory
+ * keeps the last launch's messages just the same; the backend's launch copies these headers over them
+ * (r->forgot). Not done for a ring that carried none, so that launches timed back to back (lifecycle
+ * trials) cost what they did. */
 static void forget_slots(ring *r)
 {
     for (uint32_t slot = 0; slot < r->cfg.capacity; slot++) {
@@ -356,6 +357,7 @@ static void forget_slots(ring *r)
         memcpy(slot_at(r->in_stage, r, slot), &h, sizeof h);
         memcpy(slot_at(r->out_stage, r, slot), &h, sizeof h);
     }
+    r->forgot = 1;
 }
 
 int ring_launch(ring *r)
@@ -372,6 +374,7 @@ int ring_launch(ring *r)
     r->launched = 0;
     r->terminated = 0;
     int rc = r->ops->launch(r); /* zeroes the control block and scratch, then launches */
+    r->forgot = 0;
     if (rc != RING_OK)
         return rc;
     r->launched = 1;

@@ -322,6 +322,17 @@ static int cuda_launch(ring *r)
     }
     CC_COUNT(CC_OTHER);
     CUDA_TRY(s->cerr, cudaMemsetAsync(s->scratch, 0, ring_kernel_scratch_bytes(), s->kstream), failed);
+    /* A relaunch after messages (ring.c forget_slots): the device input ring of a copy mode still holds
+     * the last launch's, and a lone one of up to 16 B there names the sequence number the new kernel
+     * waits for first, so its early take would answer it before the host sent anything. The forgotten
+     * headers go over them, in the kernel's stream, ahead of it. */
+    if (r->forgot && !s->zerocopy) {
+        CC_COUNT(CC_OTHER);
+        CUDA_TRY(s->cerr,
+                 cudaMemcpy2DAsync(s->in_dev, r->stride, r->in_stage, r->stride, sizeof(ring_hdr), r->cfg.capacity,
+                                   cudaMemcpyHostToDevice, s->kstream),
+                 failed);
+    }
     if (s->trace) {
         CC_COUNT(CC_OTHER);
         CUDA_TRY(s->cerr, cudaMemsetAsync(s->trace, 0, RING_TRACE_RECS * sizeof *s->trace, s->kstream), failed);

@@ -89,6 +89,7 @@ struct ring {
     int refill_hdr; /* ... and counts replies answered from their headers (ring_config.refill_headers) */
     uint32_t hseen; /* a refilling pump: the first reply whose header it has not seen (see_headers) */
     int pumping;    /* ring_pump is running */
+    int forgot;     /* forget_slots ran for the launch under way: a backend forgets its device rings too */
     int stream_ops; /* set by ops->open: announce/await_reply work for this ring */
     ring_stats st;
     pool_ctx *pool; /* workers for per-byte host work on large messages, or NULL */

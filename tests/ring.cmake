@@ -13,6 +13,14 @@ if(RINGBENCH_HAVE_CUDA)
     set_tests_properties(gpu_ring_lifetime_${mname} PROPERTIES
                          LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK gpu)
   endforeach()
+  # A relaunch takes nothing the last launch left in its input ring: in host memory (zero-copy) or in
+  # the device's (copy modes).
+  foreach(m pinned/zerocopy/coop/mapped pinned/async/coop/mapped malloc/sync/noncoop/device)
+    string(REPLACE "/" "_" mname ${m})
+    add_test(NAME gpu_ring_relaunch_${mname} COMMAND test_ring_gpu --relaunch ${m})
+    set_tests_properties(gpu_ring_relaunch_${mname} PROPERTIES
+                         LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK gpu)
+  endforeach()
   # The protocol's other paths on modes that would otherwise not take them (FLAG:MODE): without the
   # early take (every message waits for in_tail), with stream ops (ring_config.stream_ops), with
   # the kernel's trace on (ring_config.trace, checked against what was sent), the leader's split

@@ -226,6 +226,46 @@ static void test_config(ring_config *c, const mode_spec *m, uint32_t size)
     }
 }
 
+/* --relaunch: a ring that carried a lone 8-byte message (sequence number 0, the first a launch waits
+ * for) is terminated and launched again. The new kernel must take nothing until the host sends: its
+ * early take reads slot 0, where the last launch's message 0 was, in host memory (zero-copy) or in the
+ * device's input ring (copy modes). Then 100 more messages, every reply verified. */
+static int relaunch_test(const mode_spec *m, const probe_caps *caps)
+{
+    char why[256];
+    if (mode_invalid_reason(m))
+        TEST_SKIP("invalid combination: %s", mode_invalid_reason(m));
+    if (probe_caps_unsupported_reason(caps, m, why, sizeof why))
+        TEST_SKIP("unsupported here: %s", why);
+    ring_config c;
+    test_config(&c, m, 8);
+    char err[320];
+    ring *r = NULL;
+    if (ring_open(&c, &r, err, sizeof err) != RING_OK) {
+        fprintf(stderr, "ring_open: %s\n", err);
+        return 1;
+    }
+    CHECK_MSG(ring_launch(r) == RING_OK && ring_activate(r) == RING_OK, "launch: %s", ring_error(r));
+    CHECK_MSG(ring_send(r, 8) == RING_OK && ring_recv(r) == RING_OK, "message 0: %s", ring_error(r));
+    CHECK_MSG(ring_terminate(r) == RING_OK, "terminate: %s", ring_error(r));
+    CHECK_MSG(ring_launch(r) == RING_OK && ring_activate(r) == RING_OK, "relaunch: %s", ring_error(r));
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    ring_cb_kern k;
+    CHECK(ring_cb_read(r, &k) == RING_OK);
+    CHECK_MSG(k.in_head == 0 && k.out_tail == 0,
+              "the relaunched kernel took the last launch's message: in_head %u, out_tail %u before any was sent",
+              k.in_head, k.out_tail);
+    printf("relaunched, nothing sent: in_head %u, out_tail %u\n", k.in_head, k.out_tail);
+    CHECK(exchange(r, 100, 8, 1) == 0);
+    CHECK_MSG(ring_terminate(r) == RING_OK, "terminate: %s", ring_error(r));
+    const ring_stats *s = ring_get_stats(r);
+    CHECK_INT(s->verified, 101);
+    CHECK_INT(s->lost + s->duplicated + s->corrupted, 0);
+    ring_close(r);
+    CHECK_DONE();
+}
+
 /* --split: 100 bursts of 24 messages of 8 bytes, each posted at once (one in_tail move) and received
  * whole before the next, with the kernel's trace on, in a ring with the defaults and in one without
  * the leader's reply. (A window of 24 kept full, as exchange keeps it, is refilled half a window at a
@@ -411,12 +451,13 @@ static int one_size(const mode_spec *m, uint32_t size, uint32_t per_size, uint32
 int main(int argc, char **argv)
 {
     mode_spec m;
-    if (argc == 3 && strcmp(argv[1], "--lifetime") == 0 && mode_parse_label(argv[2], &m) == 0) {
+    const int lifetime = argc == 3 && strcmp(argv[1], "--lifetime") == 0;
+    if ((lifetime || (argc == 3 && strcmp(argv[1], "--relaunch") == 0)) && mode_parse_label(argv[2], &m) == 0) {
         probe_caps caps;
         probe_run(0, &caps);
         if (!caps.cuda_usable)
             TEST_SKIP("no CUDA device: %s", caps.cuda_error);
-        return lifetime_test(&m, &caps);
+        return lifetime ? lifetime_test(&m, &caps) : relaunch_test(&m, &caps);
     }
     int split = 0;
     if (argc == 3 && strcmp(argv[1], "--split") == 0) { /* the GPU backend only: the kernel's split */
@@ -447,7 +488,8 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "usage: test_ring_gpu [--cpu] [--plain] [--stream-ops] [--trace] [--bad-input] HOST/XFER/LAUNCH/CTRL\n"
                 "                     [messages-per-size [blocks]]\n"
-                "       test_ring_gpu --split HOST/XFER/LAUNCH/CTRL | --lifetime HOST/XFER/LAUNCH/CTRL\n");
+                "       test_ring_gpu --split HOST/XFER/LAUNCH/CTRL | --lifetime HOST/XFER/LAUNCH/CTRL\n"
+                "       test_ring_gpu --relaunch HOST/XFER/LAUNCH/CTRL\n");
         return 2;
     }
     const uint32_t per_size = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 10000;
