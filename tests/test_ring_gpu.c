@@ -95,28 +95,37 @@ static void lifecycle(ring *r, uint32_t len)
         CHECK_MSG(ring_cb_handshake(r) == RING_OK, "handshake: %s", ring_error(r));
 }
 
+/* The ring of c for a test of one mode (--lifetime, --relaunch): skipped (exit 77) where the mode is
+ * invalid or this platform refuses it; NULL, said on stderr, when it does not open. */
+static ring *open_one(const ring_config *c, const probe_caps *caps)
+{
+    char why[256], err[320];
+    if (mode_invalid_reason(&c->mode))
+        TEST_SKIP("invalid combination: %s", mode_invalid_reason(&c->mode));
+    if (probe_caps_unsupported_reason(caps, &c->mode, why, sizeof why))
+        TEST_SKIP("unsupported here: %s", why);
+    ring *r = NULL;
+    if (ring_open(c, &r, err, sizeof err) != RING_OK) {
+        fprintf(stderr, "ring_open: %s\n", err);
+        return NULL;
+    }
+    return r;
+}
+
 /* Bounded waits on a real kernel: a deactivated kernel never answers and the wait times out with the
  * kernel's state in the message; a kernel past its maximum lifetime leaves by itself and the host
  * says so; a fresh launch of the same ring then works. */
 static int lifetime_test(const mode_spec *m, const probe_caps *caps)
 {
-    char why[256];
-    if (mode_invalid_reason(m))
-        TEST_SKIP("invalid combination: %s", mode_invalid_reason(m));
-    if (probe_caps_unsupported_reason(caps, m, why, sizeof why))
-        TEST_SKIP("unsupported here: %s", why);
     ring_config c;
     ring_config_default(&c);
     c.backend = RING_BACKEND_CUDA;
     c.mode = *m;
     c.timeout_s = 0.3;
     c.max_lifetime_s = 1.0;
-    char err[320];
-    ring *r = NULL;
-    if (ring_open(&c, &r, err, sizeof err) != RING_OK) {
-        fprintf(stderr, "ring_open: %s\n", err);
+    ring *r = open_one(&c, caps);
+    if (!r)
         return 1;
-    }
     CHECK_MSG(ring_launch(r) == RING_OK, "launch: %s", ring_error(r));
     CHECK(ring_send(r, 64) == RING_OK); /* never activated: never answered */
     int rc = ring_recv(r);
@@ -232,19 +241,11 @@ static void test_config(ring_config *c, const mode_spec *m, uint32_t size)
  * device's input ring (copy modes). Then 100 more messages, every reply verified. */
 static int relaunch_test(const mode_spec *m, const probe_caps *caps)
 {
-    char why[256];
-    if (mode_invalid_reason(m))
-        TEST_SKIP("invalid combination: %s", mode_invalid_reason(m));
-    if (probe_caps_unsupported_reason(caps, m, why, sizeof why))
-        TEST_SKIP("unsupported here: %s", why);
     ring_config c;
     test_config(&c, m, 8);
-    char err[320];
-    ring *r = NULL;
-    if (ring_open(&c, &r, err, sizeof err) != RING_OK) {
-        fprintf(stderr, "ring_open: %s\n", err);
+    ring *r = open_one(&c, caps);
+    if (!r)
         return 1;
-    }
     CHECK_MSG(ring_launch(r) == RING_OK && ring_activate(r) == RING_OK, "launch: %s", ring_error(r));
     CHECK_MSG(ring_send(r, 8) == RING_OK && ring_recv(r) == RING_OK, "message 0: %s", ring_error(r));
     CHECK_MSG(ring_terminate(r) == RING_OK, "terminate: %s", ring_error(r));
