@@ -351,6 +351,40 @@ static void baselines_md(FILE *md, const report_run *run)
         fputs("No baseline rows (a CPU reference run has none).\n", md);
 }
 
+/* Issue 19's "no window slower than a smaller one": at each size, every window whose best rate is below
+ * that of a smaller window, by how much, and whether beyond noise (its p50's 95 % interval wholly below
+ * the smaller window's; one size, so bytes and messages per second scale alike). */
+static void window_order_md(FILE *md, const report_run *run, const uint64_t *sizes, size_t ns, const uint64_t *wins,
+                            size_t nw)
+{
+    int found = 0;
+    for (size_t k = 0; k < ns; k++) {
+        const rb_row *top = NULL; /* the fastest smaller window at this size */
+        for (size_t w = 0; w < nw; w++) {
+            const rb_row *r = report_window_best(run, sizes[k], wins[w]);
+            if (!r)
+                continue;
+            if (top && r->msgs_per_s < top->msgs_per_s) {
+                char sz[32];
+                report_size_str(sizes[k], sz, sizeof sz);
+                if (!found++)
+                    fputs("\nWindows slower than a smaller one (the best mode's rate at each; beyond noise: its "
+                          "interval wholly below the smaller window's):\n\n",
+                          md);
+                fprintf(md, "- %s: W = %llu, %s M msg/s, against W = %llu, %s (%+.1f %%, %s)\n", sz,
+                        (unsigned long long)r->window, report_num(r->msgs_per_s * 1e-6),
+                        (unsigned long long)top->window, report_num(top->msgs_per_s * 1e-6),
+                        100 * (r->msgs_per_s / top->msgs_per_s - 1),
+                        r->ci_hi < top->ci_lo ? "beyond noise" : "within noise");
+            }
+            if (!top || r->msgs_per_s > top->msgs_per_s)
+                top = r;
+        }
+    }
+    if (!found)
+        fputs("\nNo window is slower than a smaller one, at any size (the best mode's rate at each).\n", md);
+}
+
 /* Throughput against the window (messages in flight), the axis of the pipelined ring: for each size,
  * messages per second of the best mode, the native path and the WSL2 fallback at every window
  * measured, and the fallback's cost against native at each window (time per message, trial-level
@@ -406,6 +440,7 @@ static void window_md(FILE *md, const report_run *run)
                     report_num(nm / fm));
         }
     }
+    window_order_md(md, run, sizes, ns, wins, nw);
     free(sizes);
 }
 

@@ -37,7 +37,8 @@ typedef struct fixture_opts {
      * (0 = none), and recorded with 800 ms of steal in its 1 s (the other trials: none). */
     double slow_trial;
     /* 1: throughput rows at windows 1, 8 and 256 (FIXTURE_WINDOWS), each at sqrt(W) times the rate of
-     * window 1; 2: the same without window 1; 0 = one row per cell at window 0. */
+     * window 1; 2: the same without window 1; 3: as 1, but W = 256 15 % slower than W = 8 at the largest
+     * size and 1 % slower at 8 B; 0 = one row per cell at window 0. */
     int windows;
 } fixture_opts;
 
