@@ -348,7 +348,7 @@ static int wait_for(ring *r, wait_kind kind, uint32_t value, const char *what)
  * would answer a message the kernel never saw, and hide one it lost; a stale lone input of up to 16 B
  * in a zero-copy ring could be taken early by the new kernel. A copy mode's input ring in device memory
  * keeps the last launch's messages just the same; the backend's launch copies these headers over them
- * (r->forgot). Not done for a ring that carried none, so that launches timed back to back (lifecycle
+ * (ring_ops.launch's forgot). Not done for a ring that carried none, so that launches timed back to back (lifecycle
  * trials) cost what they did. */
 static void forget_slots(ring *r)
 {
@@ -357,14 +357,14 @@ static void forget_slots(ring *r)
         memcpy(slot_at(r->in_stage, r, slot), &h, sizeof h);
         memcpy(slot_at(r->out_stage, r, slot), &h, sizeof h);
     }
-    r->forgot = 1;
 }
 
 int ring_launch(ring *r)
 {
     if (r->launched && !r->terminated)
         return ring_fail(r, RING_ESTATE, "ring_launch: the kernel is already running");
-    if (r->issued != 0)
+    const int forgot = r->issued != 0;
+    if (forgot)
         forget_slots(r);
     memset(&r->shadow, 0, sizeof r->shadow);
     memset(&r->written, 0, sizeof r->written);
@@ -373,8 +373,7 @@ int ring_launch(ring *r)
     r->put_head = r->put_tail = r->get_head = r->get_tail = 0;
     r->launched = 0;
     r->terminated = 0;
-    int rc = r->ops->launch(r); /* zeroes the control block and scratch, then launches */
-    r->forgot = 0;
+    int rc = r->ops->launch(r, forgot);
     if (rc != RING_OK)
         return rc;
     r->launched = 1;

@@ -304,7 +304,7 @@ static void cuda_close(ring *r)
 
 /* --- kernel ------------------------------------------------------------------------------------ */
 
-static int cuda_launch(ring *r)
+static int cuda_launch(ring *r, int forgot)
 {
     cuda_state *s = r->be;
     const int coop = r->cfg.mode.v[RB_AXIS_LAUNCH] == RB_LAUNCH_COOP;
@@ -326,7 +326,7 @@ static int cuda_launch(ring *r)
      * the last launch's, and a lone one of up to 16 B there names the sequence number the new kernel
      * waits for first, so its early take would answer it before the host sent anything. The forgotten
      * headers go over them, in the kernel's stream, ahead of it. */
-    if (r->forgot && !s->zerocopy) {
+    if (forgot && !s->zerocopy) {
         CC_COUNT(CC_OTHER);
         CUDA_TRY(s->cerr,
                  cudaMemcpy2DAsync(s->in_dev, r->stride, r->in_stage, r->stride, sizeof(ring_hdr), r->cfg.capacity,

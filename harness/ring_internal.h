@@ -15,7 +15,10 @@ typedef struct ring_ops {
      * when the platform refuses an allocation the mode needs. */
     int (*open)(ring *r);
     void (*close)(ring *r);
-    int (*launch)(ring *r);
+    /* Zeroes the control block and scratch, then launches. forgot: ring.c just forgot the host's slots
+     * after a launch that carried messages (forget_slots); a backend with rings of its own in device
+     * memory forgets those too. */
+    int (*launch)(ring *r, int forgot);
     /* 0 while the kernel runs, 1 once it has exited cleanly, RING_EKERNEL if it died (text in r->err). */
     int (*status)(ring *r);
     /* Starts moving the run of n input slots from `first` (contiguous: a run never wraps) from
@@ -89,7 +92,6 @@ struct ring {
     int refill_hdr; /* ... and counts replies answered from their headers (ring_config.refill_headers) */
     uint32_t hseen; /* a refilling pump: the first reply whose header it has not seen (see_headers) */
     int pumping;    /* ring_pump is running */
-    int forgot;     /* forget_slots ran for the launch under way: a backend forgets its device rings too */
     int stream_ops; /* set by ops->open: announce/await_reply work for this ring */
     ring_stats st;
     pool_ctx *pool; /* workers for per-byte host work on large messages, or NULL */
