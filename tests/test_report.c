@@ -863,16 +863,23 @@ static const char *slow_line(const char *md, const char *size)
     return sec ? strstr(sec, key) : NULL;
 }
 
+/* case_windows' fixtures: the report of a fixture with fixture_opts.windows = windows, written to file and dir;
+ * returns report.md (path) as text, or NULL. */
+static char *windows_report(int windows, const char *file, const char *dir, const char *path)
+{
+    fixture_opts o = fixture_defaults();
+    o.windows = windows;
+    write_fixture(file, &o);
+    CHECK_INT(run_cmd(cmd_report, NULL, 5, "report", file, "-o", dir, "--no-render"), 0);
+    return slurp(path, NULL);
+}
+
 /* The window table's last word (issue 19): a window slower than a smaller one is listed, beyond noise
  * where its interval lies wholly below the smaller window's; here W = 256 at 4 MiB (15 % under W = 8)
  * and, within noise, at 8 B (1 %), and nothing else. */
 static void case_window_order(const char *file, const char *dir, const char *path)
 {
-    fixture_opts o = fixture_defaults();
-    o.windows = 3;
-    write_fixture(file, &o);
-    CHECK_INT(run_cmd(cmd_report, NULL, 5, "report", file, "-o", dir, "--no-render"), 0);
-    char *md = slurp(path, NULL);
+    char *md = windows_report(3, file, dir, path);
     const char *sec = md ? strstr(md, "Windows slower than a smaller one") : NULL;
     CHECK_MSG(sec != NULL, "no list of slower windows in %s", path);
     const char *big = sec ? strstr(sec, "- 4 MiB: W = 256,") : NULL,
@@ -903,12 +910,8 @@ static void case_windows(void)
     char file[4200], dir[4200], path[4300];
     path_in(file, sizeof file, "win.h5");
     path_in(dir, sizeof dir, "win-report");
-    fixture_opts o = fixture_defaults();
-    o.windows = 1;
-    write_fixture(file, &o);
-    CHECK_INT(run_cmd(cmd_report, NULL, 5, "report", file, "-o", dir, "--no-render"), 0);
     snprintf(path, sizeof path, "%s/report.md", dir);
-    char *md = slurp(path, NULL);
+    char *md = windows_report(1, file, dir, path);
     const char *sec = md ? strstr(md, "## Throughput against window") : NULL;
     CHECK_MSG(sec != NULL, "no window table in %s", path);
     if (sec == NULL) {
@@ -942,10 +945,7 @@ static void case_windows(void)
     CHECK_MSG(strstr(sec, "No window is slower than a smaller one") != NULL, "rates that grow with W: %.300s", sec);
     free(md);
 
-    o.windows = 2;
-    write_fixture(file, &o);
-    CHECK_INT(run_cmd(cmd_report, NULL, 5, "report", file, "-o", dir, "--no-render"), 0);
-    md = slurp(path, NULL);
+    md = windows_report(2, file, dir, path);
     sec = md ? strstr(md, "## Throughput against window") : NULL;
     const char *row = sec ? strstr(sec, "| 8 B | 8 |") : NULL;
     const char *eol = row ? strchr(row, '\n') : NULL, *na = row ? strstr(row, "% | n/a% |") : NULL;
