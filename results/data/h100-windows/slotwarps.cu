@@ -10,7 +10,7 @@
 // one release fence (this warp's alone), then the reply's header. The host thread keeps W messages in flight and
 // reaps replies in order by their headers, checking every word. So W messages are W independent round trips.
 //
-//   nvcc -O3 -arch=sm_90 -o slotwarps slotwarps.cu && ./slotwarps [ROUNDS]
+//   nvcc -O3 -arch=sm_90 -o slotwarps slotwarps.cu && ./slotwarps [ROUNDS] [SLOT_ALIGN: 64 or 128]
 //
 // Prints one line per (round, size, K, W): rate, its share of W / (the lone round trip of the same size and K,
 // this round), the round trip's p50, and the counts that must be 0 (bad replies) or are told (stale reads).
@@ -93,14 +93,17 @@ __device__ __forceinline__ uint32_t lane_csum(const uint4 *q, uint32_t tq, uint3
     return c;
 }
 
-// Reads quads [0, nq) of a slot into q[]: lane 0's header with acquire (the loads after it are no older).
-__device__ __forceinline__ void read_quads(const uint4 *src, uint4 *q, uint32_t nq, uint32_t lane, uint32_t nj)
+// Reads quads [0, nq) of a slot into q[], one load instruction for each 32 quads: acquire for a poll (the loads
+// after it are no older than what it returned), relaxed after one. Two instructions on one sector would be
+// served one after the other, a round trip each (polls-a0e650e.md, section 1).
+__device__ __forceinline__ void read_quads(const uint4 *src, uint4 *q, uint32_t nq, uint32_t lane, uint32_t nj,
+                                           bool acquire)
 {
 #pragma unroll
     for (uint32_t j = 0; j < MAXJ; j++) {
         const uint32_t qi = lane + LANES * j;
         if (j < nj && qi < nq)
-            q[j] = qi == 0 ? ld_acquire4(src) : ld_relaxed4(src + qi);
+            q[j] = acquire ? ld_acquire4(src + qi) : ld_relaxed4(src + qi);
     }
 }
 
@@ -113,11 +116,11 @@ __device__ int take(const uint4 *src, uint4 *q, uint32_t tag, uint32_t tq, uint3
     for (uint32_t spin = 0;; spin++) {
         if ((spin & 1023u) == 1023u && gtimer() > deadline)
             return -1;
-        read_quads(src, q, pq, lane, 1);
+        read_quads(src, q, pq, lane, 1, true);
         if (__shfl_sync(0xffffffffu, q[0].x, 0) != tag)
             continue;
         if (pq < tq) // sealed: the rest of the slot, issued after the header came back
-            read_quads(src, q, tq, lane, nj);
+            read_quads(src, q, tq, lane, nj, false);
         const uint32_t want = __shfl_sync(0xffffffffu, q[0].z, 0);
         const uint32_t tagnow = __shfl_sync(0xffffffffu, q[0].x, 0);
         if (tagnow == tag && lane_csum(q, tq, nw, lane, nj) == want)
@@ -303,10 +306,10 @@ static result cell(ring &r, uint32_t n, uint32_t W, uint32_t K, unsigned long lo
     return res;
 }
 
-static void make_ring(ring &r, uint32_t bytes, void *h_in, void *h_out)
+static void make_ring(ring &r, uint32_t bytes, uint32_t align, void *h_in, void *h_out)
 {
     r.nw = bytes / 4;
-    r.slot_words = ((16 + bytes + 63) / 64) * 16;
+    r.slot_words = ((16 + bytes + align - 1) / align) * (align / 4);
     r.in = (uint32_t *)h_in;
     r.out = (uint32_t *)h_out;
     CK(cudaHostGetDevicePointer((void **)&r.din, h_in, 0));
@@ -322,8 +325,13 @@ static void make_ring(ring &r, uint32_t bytes, void *h_in, void *h_out)
 int main(int argc, char **argv)
 {
     const int rounds = argc > 1 ? atoi(argv[1]) : 2;
+    const uint32_t align = argc > 2 ? (uint32_t)atoi(argv[2]) : 64; // slot alignment: 64 (the product's) or 128
+    if (align != 64 && align != 128) {
+        fprintf(stderr, "usage: slotwarps [ROUNDS] [64|128]\n");
+        return 2;
+    }
     const uint32_t sizes[] = {8, 64, 1024, 4096}, windows[] = {1, 8, 64, 256}, warps[] = {8, 64, 256};
-    const size_t ring_bytes = (size_t)CAP * (16 + 4096 + 64);
+    const size_t ring_bytes = (size_t)CAP * (16 + 4096 + 128);
     void *h_in, *h_out;
     CK(cudaHostAlloc(&h_in, ring_bytes, cudaHostAllocMapped));
     CK(cudaHostAlloc(&h_out, ring_bytes, cudaHostAllocMapped));
@@ -337,7 +345,7 @@ int main(int argc, char **argv)
         for (uint32_t size : sizes)
             for (uint32_t K : warps) {
                 ring r;
-                make_ring(r, size, h_in, h_out);
+                make_ring(r, size, align, h_in, h_out);
                 double rtt1 = 0;
                 for (uint32_t W : windows) {
                     const uint32_t n = 20000u * (W < 4 ? 1 : W / 4) > 400000u ? 400000u : 20000u * (W < 4 ? 1 : W / 4);
