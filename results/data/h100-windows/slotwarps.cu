@@ -10,7 +10,7 @@
 // one release fence (this warp's alone), then the reply's header. The host thread keeps W messages in flight and
 // reaps replies in order by their headers, checking every word. So W messages are W independent round trips.
 //
-//   nvcc -O3 -arch=sm_90 -o slotwarps slotwarps.cu && ./slotwarps [ROUNDS] [SLOT_ALIGN: 64 or 128]
+//   nvcc -O3 -arch=sm_90 -o slotwarps slotwarps.cu && ./slotwarps [ROUNDS] [SLOT_ALIGN: 64 or 128] [SIZE]
 //
 // Prints one line per (round, size, K, W): rate, its share of W / (the lone round trip of the same size and K,
 // this round), the round trip's p50, and the counts that must be 0 (bad replies) or are told (stale reads).
@@ -241,7 +241,7 @@ static int reap(ring &r, uint32_t s)
 }
 
 struct result {
-    double rate, p50_ns, host_ns;
+    double rate, p50_ns, host_ns, idle; // idle: share of the timed stretch the host waited for a reply
     uint32_t bad, done;
     unsigned long long stale, late;
 };
@@ -264,11 +264,11 @@ static result cell(ring &r, uint32_t n, uint32_t W, uint32_t K, unsigned long lo
     std::vector<unsigned long long> sent(n);
     std::vector<double> rt;
     rt.reserve(n / every + 1);
-    result res = {0, 0, 0, 0, 0, 0, 0};
+    result res = {0, 0, 0, 0, 0, 0, 0, 0};
     uint32_t posted = 0, reaped = 0;
     const uint32_t warm = n / 10;
     const unsigned long long t_end = __rdtsc() + (unsigned long long)(5e9 * tsc_per_ns);
-    unsigned long long t0 = 0, host = 0, hostn = 0;
+    unsigned long long t0 = 0, host = 0, hostn = 0, idle = 0, idle_since = 0;
     while (reaped < n && __rdtsc() < t_end) {
         while (posted < n && posted - reaped < W) {
             if (posted % every == 0) {
@@ -280,8 +280,16 @@ static result cell(ring &r, uint32_t n, uint32_t W, uint32_t K, unsigned long lo
         }
         const unsigned long long c = reaped % every == 0 ? __rdtsc() : 0;
         const int got = reap(r, reaped);
-        if (!got)
+        if (!got) {
+            if (!idle_since)
+                idle_since = __rdtsc();
             continue;
+        }
+        if (idle_since) { // the TSC is read only where the host starts and stops waiting
+            if (reaped >= warm)
+                idle += __rdtsc() - idle_since;
+            idle_since = 0;
+        }
         res.bad += got == 2;
         if (c) {
             const unsigned long long t = __rdtsc();
@@ -301,6 +309,7 @@ static result cell(ring &r, uint32_t n, uint32_t W, uint32_t K, unsigned long lo
     res.late = hs[1];
     res.rate = reaped == n ? (n - warm) / ((t1 - t0) / tsc_per_ns) * 1e3 : 0; // M msg/s
     res.host_ns = hostn ? host / tsc_per_ns / hostn : 0;
+    res.idle = reaped == n ? (double)idle / (t1 - t0) : 0;
     std::sort(rt.begin(), rt.end());
     res.p50_ns = rt.empty() ? 0 : rt[rt.size() / 2];
     return res;
@@ -325,12 +334,15 @@ static void make_ring(ring &r, uint32_t bytes, uint32_t align, void *h_in, void 
 int main(int argc, char **argv)
 {
     const int rounds = argc > 1 ? atoi(argv[1]) : 2;
+    std::vector<uint32_t> sizes = {8, 64, 1024, 4096};
+    if (argc > 3) // a third argument: one size (bytes, a multiple of 4, up to 4096)
+        sizes = {(uint32_t)atoi(argv[3])};
     const uint32_t align = argc > 2 ? (uint32_t)atoi(argv[2]) : 64; // slot alignment: 64 (the product's) or 128
-    if (align != 64 && align != 128) {
-        fprintf(stderr, "usage: slotwarps [ROUNDS] [64|128]\n");
+    if (align != 64 && align != 128 || sizes[0] < 4 || sizes[0] > 4096 || sizes[0] % 4) {
+        fprintf(stderr, "usage: slotwarps [ROUNDS] [64|128] [SIZE]\n");
         return 2;
     }
-    const uint32_t sizes[] = {8, 64, 1024, 4096}, windows[] = {1, 8, 64, 256}, warps[] = {8, 64, 256};
+    const uint32_t windows[] = {1, 8, 64, 256}, warps[] = {8, 64, 256};
     const size_t ring_bytes = (size_t)CAP * (16 + 4096 + 128);
     void *h_in, *h_out;
     CK(cudaHostAlloc(&h_in, ring_bytes, cudaHostAllocMapped));
@@ -338,9 +350,9 @@ int main(int argc, char **argv)
     unsigned long long *dstats;
     CK(cudaMalloc(&dstats, 16));
     calibrate();
-    printf("| round | size | K | W | M msg/s | share of W / RTT(W=1) | RTT p50 us | host ns/msg | bad | stale reads | "
-           "late |\n");
-    printf("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    printf("| round | size | K | W | M msg/s | share of W / RTT(W=1) | RTT p50 us | host ns/msg | host waiting | bad | "
+           "stale reads | late |\n");
+    printf("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for (int round = 1; round <= rounds; round++)
         for (uint32_t size : sizes)
             for (uint32_t K : warps) {
@@ -353,9 +365,9 @@ int main(int argc, char **argv)
                     if (W == 1)
                         rtt1 = x.p50_ns;
                     const double bound = rtt1 > 0 ? W / rtt1 * 1e3 : 0;
-                    printf("| %d | %u | %u | %u | %.3f | %.0f %% | %.3f | %.0f | %u | %llu | %llu%s |\n", round, size,
-                           K, W, x.rate, bound > 0 ? 100 * x.rate / bound : 0, x.p50_ns / 1e3, x.host_ns, x.bad,
-                           x.stale, x.late, x.done < n ? " INCOMPLETE" : "");
+                    printf("| %d | %u | %u | %u | %.3f | %.0f %% | %.3f | %.0f | %.0f %% | %u | %llu | %llu%s |\n",
+                           round, size, K, W, x.rate, bound > 0 ? 100 * x.rate / bound : 0, x.p50_ns / 1e3, x.host_ns,
+                           100 * x.idle, x.bad, x.stale, x.late, x.done < n ? " INCOMPLETE" : "");
                     fflush(stdout);
                     if (x.done < n) { // a protocol fault: stop rather than spend the machine on timeouts
                         fprintf(stderr, "slotwarps: %u of %u replies in 5 s; stopping\n", x.done, n);
