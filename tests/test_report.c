@@ -893,8 +893,10 @@ static void case_window_order(const char *file, const char *dir, const char *pat
     CHECK_MSG(big && big_eol && beyond && bn && beyond < big_eol && bn < big_eol, "4 MiB: %.160s",
               big ? big : "(none)");
     CHECK_MSG(small && small_eol && wn && wn < small_eol, "8 B: %.160s", small ? small : "(none)");
+    /* The list runs from the blank line after its heading to the next blank line. */
+    const char *list = sec ? strstr(sec, "\n\n") : NULL, *end = list ? strstr(list + 2, "\n\n") : NULL;
     int items = 0;
-    for (const char *l = sec; l && (l = strstr(l, "\n- ")) != NULL && strncmp(l, "\n\n", 2) != 0; l += 3)
+    for (const char *l = list; l && (l = strstr(l, "\n- ")) != NULL && (!end || l < end); l += 3)
         items++;
     CHECK_MSG(items == 2, "%d windows listed as slower, expected 2", items);
     free(md);
