@@ -71,17 +71,10 @@ wsl2: build
 	@mkdir -p results/runs
 	$(BUILD)/bench/ringbench run --report --pinned-max 8G -o results/runs/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-wsl2-$$(date -u +%Y%m%dT%H%M%SZ).h5 $(BENCH_ARGS)
 
-# Everything generated from the committed record in results/data/ (git ignores it all; see
-# results/data/README.md): the report of the ccd5a00 pair's first run and the pair's A/A comparison,
-# the history page with its trend plots (and its SQLite index), and the sensitivity plots, whose
-# run files were never committed, drawn again from the committed .dat/.gp. No GPU needed.
-DATA := results/data
-RINGBENCH := $(BUILD)/bench/ringbench
+# What is made from the committed reference run (results/reference/; its path is set once, in
+# CMakeLists.txt): its report, into BUILD/reports/ (git ignores it). No GPU needed.
 reports: build
-	$(RINGBENCH) report $(DATA)/history/h100-aa-3.h5 -o $(DATA)/history/h100-aa-3-report
-	$(RINGBENCH) compare $(DATA)/history/h100-aa-3.h5 $(DATA)/history/h100-aa-4.h5 -o $(DATA)/history/h100-aa-compare
-	$(RINGBENCH) track --history $(DATA)/history --page
-	cd $(DATA)/sensitivity-h100 && for g in *.gp; do gnuplot "$$g" || exit 1; done
+	cmake --build $(BUILD) --target reports
 
 # Applies .clang-format to every C, header and CUDA file outside build directories (the same files
 # tests/format_check.sh checks without changing anything).
