@@ -40,20 +40,16 @@ build: deps $(BUILD)/CMakeCache.txt
 bench: build
 	$(BUILD)/bench/ringbench run --report $(BENCH_ARGS)
 
-# The WSL2 half of the comparison in one command: what the platform allows, what each CUDA call
-# costs and the pinned-memory ceiling (probe), then the default sweep into
-# results/runs/<host>-wsl2-<UTC time>.h5 with its report, whose first lines repeat the per-call costs
-# and the ceiling (measured again by the run, --pinned-max 8G). On
-# WSL2 the kernel lifetime defaults to 1.5 s, below the Windows watchdog; the file records it.
-# The nightly job (bench/nightly/ has cron, systemd and CI examples): the default preset with the
-# smallest size's full window measured again in WINDOW_PROCS fresh processes (run --window-procs; about
-# 3 s each on an H100, 0 turns it off), then `ringbench track` into HISTORY, which refreshes
-# HISTORY/history.md. Exit status: track's (0 no
-# regression, 1 a regression, 2 a file error or no tracking in this build), or 1 when the run itself
-# failed a cell. The run is written under BUILD/nightly/ and removed once the history holds its copy;
-# otherwise kept there, and the last line says so (a machine without SQLite, such as the lent H100s,
-# measures and tracks elsewhere).
-HISTORY ?= results/data/history
+# The nightly job (bench/nightly/ has cron, systemd, CI and Windows examples; docs/tracking.md): the
+# default preset with the smallest size's full window measured again in WINDOW_PROCS fresh processes
+# (run --window-procs; about 3 s each on an H100, 0 turns it off), then `ringbench track` into
+# HISTORY, which refreshes HISTORY/history.md. HISTORY empty (the default) is track's own default,
+# $XDG_STATE_HOME/ringbench/history (~/.local/state/ringbench/history): outside the checkout, which
+# stays clean. Exit status: track's (0 no regression, 1 a regression, 2 a file error or no tracking in
+# this build), or 1 when the run itself failed a cell. The run is written under BUILD/nightly/ and
+# removed once the history holds its copy; otherwise kept there, and the last line says so (a machine
+# without SQLite measures and tracks elsewhere).
+HISTORY ?=
 TRACK_ARGS ?=
 WINDOW_PROCS ?= 24
 nightly: build
@@ -61,11 +57,16 @@ nightly: build
 	out=$(BUILD)/nightly/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-$$(date -u +%Y%m%dT%H%M%SZ).h5; \
 	$(BUILD)/bench/ringbench run --preset default --window-procs $(WINDOW_PROCS) --quiet -o "$$out" $(BENCH_ARGS); run=$$?; \
 	if [ ! -f "$$out" ]; then echo "nightly: the run wrote no file (exit $$run)" >&2; exit 2; fi; \
-	$(BUILD)/bench/ringbench track "$$out" --history $(HISTORY) $(TRACK_ARGS); track=$$?; \
+	$(BUILD)/bench/ringbench track "$$out" $(if $(HISTORY),--history "$(HISTORY)") $(TRACK_ARGS); track=$$?; \
 	if [ $$track -le 1 ]; then rm -f "$$out"; else echo "nightly: track exited $$track (above: why); the run is kept in $$out for ringbench track FILE --history DIR, here or on a machine whose ringbench has SQLite" >&2; fi; \
 	if [ $$track -eq 0 ] && [ $$run -ne 0 ]; then echo "nightly: the run reported a failure (exit $$run)" >&2; exit 1; fi; \
 	exit $$track
 
+# The WSL2 half of the comparison in one command (docs/wsl2.md): what the platform allows, what each
+# CUDA call costs and the pinned-memory ceiling (probe), then the default sweep into
+# results/runs/<host>-wsl2-<UTC time>.h5 with its report, whose first lines repeat the per-call costs
+# and the ceiling (measured again by the run, --pinned-max 8G). On WSL2 the kernel lifetime defaults
+# to 1.5 s, below the Windows watchdog; the file records it.
 wsl2: build
 	$(BUILD)/bench/ringbench probe
 	@mkdir -p results/runs

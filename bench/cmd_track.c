@@ -21,7 +21,33 @@ typedef struct track_args {
     const char *run, *dir, *export_path;
     double window, min_history, z, min_effect;
     int same_env, page, raw, p50;
+    char default_dir[4096]; /* the history when --history is not given (default_history_dir) */
 } track_args;
+
+/* The history when --history is not given: $XDG_STATE_HOME/ringbench/history, else
+ * $HOME/.local/state/ringbench/history (the XDG base directory rule: an unset, empty or relative
+ * XDG_STATE_HOME is ignored). Never a folder of the source tree, so a nightly job leaves the checkout
+ * as it was (docs/tracking.md). Returns 0, or -1 after one line on stderr. */
+static int default_history_dir(char *buf, size_t n)
+{
+    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    int len;
+    if (state != NULL && state[0] == '/')
+        len = snprintf(buf, n, "%s/ringbench/history", state);
+    else if (home != NULL && home[0] == '/')
+        len = snprintf(buf, n, "%s/.local/state/ringbench/history", home);
+    else {
+        fprintf(stderr, "ringbench track: no --history DIR given, and neither XDG_STATE_HOME nor HOME is an "
+                        "absolute path to put the default history under\n");
+        return -1;
+    }
+    if (len < 0 || (size_t)len >= n) {
+        fprintf(stderr, "ringbench track: the default history path under %s is too long; give --history DIR\n",
+                state != NULL && state[0] == '/' ? "XDG_STATE_HOME" : "HOME");
+        return -1;
+    }
+    return 0;
+}
 
 /* An injected or limits-applied run (run_label.h) is not a measurement of its machine as it is: it
  * never enters a history, where it would pass for one. A file that cannot be read is left to the
@@ -51,7 +77,8 @@ static void usage_track(FILE *f)
         "       ringbench track --history DIR [--page]      (re-scan, rebuild the index if needed, refresh the page)\n"
         "Add a run to a history (copied in, never rewritten; SQLite index DIR/index.sqlite), judge it\n"
         "against the earlier runs of the same machine, and refresh DIR/history.md and its trend plots.\n\n"
-        "  --history DIR      the history (default results/data/history)\n"
+        "  --history DIR      the history (default $XDG_STATE_HOME/ringbench/history, where XDG_STATE_HOME\n"
+        "                     defaults to ~/.local/state)\n"
         "  --window N         baseline: at most the last N comparable runs (default 20)\n"
         "  --min-history N    judge a cell only with at least N earlier runs (default 5)\n"
         "  --z Z              |z| from which a cell is listed as 'watch' (default 3.5); a regression needs\n"
@@ -66,7 +93,7 @@ static void usage_track(FILE *f)
         "  --export FILE      write every cell's judgement to FILE (.json: JSON, needs jansson; else CSV);\n"
         "  -o, --output FILE  the same\n"
         "  --no-page          do not refresh history.md and the plots\n"
-        "Method and false-alarm rate: plots/README.md, \"Tracking\".\n"
+        "Method and false-alarm rate: docs/tracking.md.\n"
         "Exit status: 0 no regression; 1 a regression; 2 a usage or file error.\n");
 }
 
@@ -123,8 +150,7 @@ static int track_option(int c, const char *v, track_args *a)
 /* The command line into *a. Returns -1 to go on, else the exit status (0 after --help). */
 static int track_parse(int argc, char **argv, track_args *a)
 {
-    *a = (track_args){
-        .dir = "results/data/history", .window = 20, .min_history = 5, .z = 3.5, .min_effect = 3, .page = 1};
+    *a = (track_args){.window = 20, .min_history = 5, .z = 3.5, .min_effect = 3, .page = 1};
     cli_getopt_begin();
     int c;
     while ((c = cli_getopt("track", argc, argv, ":ho:", track_opts)) != -1) {
@@ -140,6 +166,11 @@ static int track_parse(int argc, char **argv, track_args *a)
         return CLI_EXIT_USAGE;
     }
     a->run = optind < argc ? argv[optind] : NULL;
+    if (a->dir == NULL) {
+        if (default_history_dir(a->default_dir, sizeof a->default_dir) != 0)
+            return CLI_EXIT_USAGE;
+        a->dir = a->default_dir;
+    }
     return -1;
 }
 

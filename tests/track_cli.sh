@@ -9,7 +9,8 @@
 #         export holds every row; every error path exits 2 with one line on stderr
 # pandas  the CSV export reads back with pandas (skipped, 77, without pandas)
 # track   a first run is a new fingerprint (exit 0), tracking it again copies nothing, a damaged file
-#         and bad options exit 2 with one line
+#         and bad options exit 2 with one line; without --history the history is under XDG_STATE_HOME
+#         or HOME, never in the working directory
 set -u
 rb=$1 work=$2 what=$3 have_jansson=${4:-OFF}
 rm -rf "$work" && mkdir -p "$work" || exit 1
@@ -165,6 +166,22 @@ track)
         expect 2 track "$work/bad.h5" --history "$work/h"
         expect 2 track "$work/q.h5" --history "$work/h" --z abc
         expect 2 track "$work/q.h5" --history "$work/h" --frobnicate
+        # Without --history: $XDG_STATE_HOME/ringbench/history, else ~/.local/state/ringbench/history (an
+        # unset or relative XDG_STATE_HOME is ignored); never the working directory.
+        mkdir -p "$work/cwd" && (cd "$work/cwd" && XDG_STATE_HOME=$work/state HOME=$work/home \
+            "$rb" track "$work/q.h5" --no-page) >/dev/null 2>&1
+        [ -f "$work/state/ringbench/history/q.h5" ] && [ ! -e "$work/home/.local" ] && [ -z "$(ls -A "$work/cwd")" ] &&
+            ok || bad "track without --history, XDG_STATE_HOME set: $(cd "$work" && find state home cwd 2>&1)"
+        (cd "$work/cwd" && env -u XDG_STATE_HOME HOME=$work/home "$rb" track "$work/q.h5" --no-page) >/dev/null 2>&1
+        [ -f "$work/home/.local/state/ringbench/history/q.h5" ] && ok ||
+            bad "track without --history or XDG_STATE_HOME: $(cd "$work" && find home 2>&1)"
+        (cd "$work/cwd" && XDG_STATE_HOME=relative/state HOME=$work/home2 "$rb" track "$work/q.h5" --no-page) \
+            >/dev/null 2>&1
+        [ -f "$work/home2/.local/state/ringbench/history/q.h5" ] && [ -z "$(ls -A "$work/cwd")" ] && ok ||
+            bad "a relative XDG_STATE_HOME was not ignored: $(cd "$work" && find home2 cwd 2>&1)"
+        (cd "$work/cwd" && env -u XDG_STATE_HOME -u HOME "$rb" track "$work/q.h5") >/dev/null 2>"$work/err"
+        st=$?
+        [ $st -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && ok || bad "no HOME: exit $st, $(cat "$work/err")"
     elif grep -q "without SQLite" "$work/err"; then
         expect 2 track "$work/q.h5" --history "$work/h"
         echo "note: built without SQLite: only the error path checked"
