@@ -4,7 +4,7 @@
  * A trial is slow when its median is more than REPORT_SLOW_FACTOR times its cell's median trial
  * (for a rate: less than the cell's median divided by it). On the H100, default runs had 4-16 % slow
  * trials at 256 KiB and above in stretches of seconds, in every mode, while memcpy of the same sizes
- * stayed within 1.09x; the schema-4 columns of /trials (results/SCHEMA.md: part_s, payload_s, the
+ * stayed within 1.09x; the schema-4 columns of /trials (docs/schema.md: part_s, payload_s, the
  * steal, interrupt and other processes' CPU time, faults, context switches) are set side by side here
  * for slow and ordinary trials, so a reader sees whether the host, the hypervisor or the ring itself
  * was slow.

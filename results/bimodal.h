@@ -1,5 +1,5 @@
 /* bimodal.h - two modes in a cell's samples: the rule, and the schema-4 columns of a row it fills
- * (mode_fast, mode_slow, slow_share, bimodal; results/SCHEMA.md).
+ * (mode_fast, mode_slow, slow_share, bimodal; docs/schema.md).
  *
  * Some cells switch between two latencies (on the H100 a zero-copy ring with a device control block
  * answers 8 B in ~2.7 or ~8.7 us, the slow share varying from 4% to 86% per trial), and their median

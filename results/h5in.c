@@ -1,4 +1,4 @@
-/* h5in.c - reads a ringbench results file (the layout of h5out.c, documented in results/SCHEMA.md).
+/* h5in.c - reads a ringbench results file (the layout of h5out.c, documented in docs/schema.md).
  *
  * Everything is loaded at open, each dataset read once: the /cells and /trials tables, the attributes
  * of /, /provenance and /capabilities, and every raw sample. The tables are read by column NAME into

@@ -2,7 +2,7 @@
  *
  * Opening checks that the file is HDF5, is a ringbench file, and has a schema version this build
  * understands; anything else is refused with one line of text, never a crash (a truncated or
- * corrupt file included). It then reads every dataset once and checks what it read (SCHEMA.md,
+ * corrupt file included). It then reads every dataset once and checks what it read (docs/schema.md,
  * "Integrity"): what cannot be trusted is marked, row by row, and said (h5in_warning). A file
  * before schema 4 gets its rows' bimodal columns computed from their samples (results/bimodal.h), so
  * every caller sees them as a schema-4 writer records them.

@@ -494,7 +494,7 @@ static int validate_tsamples(h5in *r, char *err, size_t errlen)
 }
 
 /* Each row's own samples dataset (schema 1: every row's; later, rows written with samples), read,
- * counted and checked. A schema-1 row without its dataset has no raw samples, as SCHEMA.md allows. */
+ * counted and checked. A schema-1 row without its dataset has no raw samples, as docs/schema.md allows. */
 static void validate_row_samples(h5in *r)
 {
     char name[64], why[512];

@@ -1,6 +1,6 @@
 /* h5out.c - writes a ringbench results file (HDF5) so that a crash loses at most the row being run.
  *
- * Layout (results/SCHEMA.md documents it for readers):
+ * Layout (docs/schema.md documents it for readers):
  *   /                 attributes tool, schema_version, complete, interrupted_by
  *   /cells            chunked, unlimited 1-D compound dataset, one rb_row per row (RB_ROW_COLUMNS),
  *                     with "unit_<column>" and "families" attributes so the file documents itself

@@ -1,7 +1,7 @@
 /* schema.h - the one definition of the ringbench results file: group, dataset and attribute names,
  * the metric families with their units, and the row of the cells table.
  *
- * The runner, the writer, the reader, the report and results/SCHEMA.md all use these names; change
+ * The runner, the writer, the reader, the report and docs/schema.md all use these names; change
  * one here and bump RB_SCHEMA_VERSION.
  */
 #ifndef RINGBENCH_SCHEMA_H

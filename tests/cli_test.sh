@@ -119,7 +119,7 @@ for r in c:
         assert np.isnan(m["payload_s"])  # no message of 64 KiB or more in this run
         assert m["steal_ms"] >= 0 and m["irq_ms"] >= 0 and m["minflt"] >= 0 and m["proc_ctx_switches"] >= 0, m
         assert m["sample_offset"] + m["n"] <= f["/trial_samples"].shape[0]
-# The samples checksum as SCHEMA.md defines it (FNV-1a 64 over the little-endian float64 bytes),
+# The samples checksum as docs/schema.md defines it (FNV-1a 64 over the little-endian float64 bytes),
 # recomputed here independently of the C code, on the first trials.
 def fnv1a64(data):
     h = 0xcbf29ce484222325

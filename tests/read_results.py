@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""read_results.py - reads a ringbench results file with h5py, as results/SCHEMA.md shows users.
+"""read_results.py - reads a ringbench results file with h5py, as docs/schema.md shows users.
 
 Usage: read_results.py FILE.h5 SCHEMA_H
 
 Checks that /cells has a column for every field of rb_row (taken from results/schema.h, the one
 definition), decodes the text columns, loads one row's samples and prints a summary. Exits 0 when
-all is as SCHEMA.md says, 1 otherwise, 77 (skipped) when h5py is not installed.
+all is as docs/schema.md says, 1 otherwise, 77 (skipped) when h5py is not installed.
 """
 import os
 import re

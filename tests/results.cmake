@@ -1,5 +1,5 @@
 # tests/results.cmake: the results module (results/): writer and reader round trip, damaged files,
-# and the files read by other tools (h5dump, Python h5py), which is what SCHEMA.md promises. The
+# and the files read by other tools (h5dump, Python h5py), which is what docs/schema.md promises. The
 # schema-1 file the reader must still open is a fixture (tests/fixtures/README.md).
 set(rb_h5_work "${CMAKE_CURRENT_BINARY_DIR}/h5_work")
 set(rb_h5_file "${rb_h5_work}/roundtrip.h5")
@@ -24,7 +24,7 @@ else()
 endif()
 set_tests_properties(test_h5_dump PROPERTIES LABELS unit FIXTURES_REQUIRED rb_h5_file SKIP_RETURN_CODE 77)
 
-# The Python reading recipe of SCHEMA.md, with the first python3 that has h5py (a pyenv or venv
+# The Python reading recipe of docs/schema.md, with the first python3 that has h5py (a pyenv or venv
 # python3 often lacks it where the distribution's /usr/bin/python3 has it).
 if(NOT DEFINED RB_PYTHON_H5PY)
   set(RB_PYTHON_H5PY "")
