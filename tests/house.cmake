@@ -7,7 +7,11 @@ endforeach()
 # The tracked tree must fit the copy sent to the GPU machine (64 MiB); skipped (77) outside a git checkout.
 add_test(NAME test_house_tree_size COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tree_size.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_house_tree_size PROPERTIES LABELS "unit" TIMEOUT 60 SKIP_RETURN_CODE 77)
-# The README's modes table is generated from harness/modes.c; this fails when the two differ.
-add_test(NAME test_house_modes_doc
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/modes_doc.sh $<TARGET_FILE:ringbench> ${PROJECT_SOURCE_DIR}/README.md)
-set_tests_properties(test_house_modes_doc PROPERTIES LABELS "unit" TIMEOUT 60)
+# The README's modes table is generated from harness/modes.c and its commands table from bench/main.c's
+# dispatch table; each test fails when the README's copy differs.
+foreach(table modes commands)
+  add_test(NAME test_house_${table}_doc
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/readme_tables.sh $<TARGET_FILE:ringbench>
+                   ${PROJECT_SOURCE_DIR}/README.md ${table})
+  set_tests_properties(test_house_${table}_doc PROPERTIES LABELS "unit" TIMEOUT 60)
+endforeach()
