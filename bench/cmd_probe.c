@@ -1,7 +1,7 @@
 /* cmd_probe.c - `ringbench probe`: what this machine is (native Linux or WSL2, virtualisation, CPU,
  * kernel) and what its CUDA platform allows, with the error behind every 'no', the cost of each CUDA
  * call, the pinned-memory ceiling and the modes it can run; -o saves it as a results file holding
- * only provenance and capabilities. Exercised by tests/cli_test.sh and tests/gpu_session.sh.
+ * only provenance and capabilities. Exercised by tests/cli_test.sh (and, on a GPU, by `make wsl2`).
  */
 #include <stdio.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 # the CMake variable / configure-time environment passed in as SUPPLIED_COMMIT) is used for copies and
 # tarballs, and wins over git. Otherwise everything is "unknown". configure_file writes the header only
 # when its content changes, so an unchanged commit recompiles nothing.
-#   RINGBENCH_GIT_COMMIT         e.g. 383a323; "git_commit_source" is then "supplied"
+#   RINGBENCH_GIT_COMMIT         e.g. $(git rev-parse --short=12 HEAD); "git_commit_source" is then "supplied"
 #   RINGBENCH_GIT_DIRTY          yes / no, for a supplied commit (default unknown)
 cmake_minimum_required(VERSION 3.25)
 

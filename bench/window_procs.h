@@ -3,7 +3,7 @@
  * The full window's rate is the host's, and each process draws a level of its own that all its trials
  * share: 72 short processes on one H100 spread 12.5 % from one to the next while a trial sat 8.9 %
  * around its own process's median, and a fresh CUDA context for every ring did not draw the level
- * anew (results/data/h100-windows/fwprocs-2c4b3bd.md, ctxaslr-02a590c.md). More trials in one process
+ * anew (docs/decisions/0035-full-window-in-fresh-processes.md). More trials in one process
  * therefore cannot steady it; the median of several processes does. After the sweep, the run starts K
  * child processes of its own binary one after another, each `ringbench run --preset quick` of the four
  * native zero-copy modes (pinned/zerocopy/{coop,noncoop}/{mapped,managed}) at that size and the full
@@ -17,7 +17,7 @@
  * memcpy_h2d_pageable at that size (families memcpy_h2d_{pinned,pageable}_procs, its median trial),
  * measured in the same seconds as its full window. A process's level of the full window moves with its
  * own memcpy (correlation +0.72 over 96 processes on an H100, the spread between processes 11.3 % ->
- * 6.4 % divided by it; results/data/h100-windows/legrefs-428de18.md), which the sweep's references,
+ * 6.4 % divided by it; docs/decisions/0035-full-window-in-fresh-processes.md), which the sweep's references,
  * measured minutes apart, cannot see.
  */
 #ifndef RINGBENCH_WINDOW_PROCS_H

@@ -35,7 +35,7 @@
  * against 28-40 without (64 B: 16-17 against 20-23; async 8 B: 17 against 21-23) - the host then
  * mostly spins on reply slots the kernel is still writing (inferred, not measured directly) - while
  * at windows of 8 they are a third of the rate (2.7 against 1.9 M msg/s) and up to 64 they made no
- * difference (results/RESULTS.md "Throughput at every window"). */
+ * difference (docs/decisions/0015-windows-in-pieces-and-early-reply-limit.md). */
 #define EARLY_MAX_IN_FLIGHT 256u
 
 /* Replies verified together are shared out over the worker pool once their work reaches
@@ -43,12 +43,12 @@
  * for what it costs whatever its size (its header read from memory the GPU wrote, the sequence and
  * length checks). Counted by payload alone, a zero-copy window of 8-byte replies, posted in pieces of
  * 512, never reached 32 KiB and was checked by one thread: 31 / 22 M msg/s at the full window on the
- * H100, against 44 / 38 split (results/data/h100-windows/postsplit-1ccd68b.md). A piece of a shared
+ * H100, against 44 / 38 split (docs/decisions/0016-replies-verified-over-the-pool.md). A piece of a shared
  * pass is VERIFY_PIECE_BYTES of that work (verify_piece). Counted by payload, a piece was 2 048 replies
  * of 8 bytes, so a post's 512 replies went to one thread while the others woke for nothing, and the
  * full window's rate followed that thread's speed from ring to ring: zero-copy 8 B moved 37-39 M msg/s
  * (33-58 between rings), 120 replies a piece 62-70 (49-93), 64 B 39 against 55, async 8 B 35-37
- * against 43-48 (results/data/h100-windows/verifypiece-8b42bfd.md). From 1 KiB a piece is within a
+ * against 43-48 (docs/decisions/0016-replies-verified-over-the-pool.md). From 1 KiB a piece is within a
  * reply of what payload alone gives; at 4 KiB, 3 replies a piece (work, rounded down) instead of 4 cost
  * async 9 %, hence the rounding. */
 #define VERIFY_REPLY_BYTES 128u
@@ -530,7 +530,7 @@ typedef struct verify_job {
  * line away from the others, and judge_reply's call (the job's address has escaped) made the compiler
  * read r and from again for every reply, a miss whenever they shared that line. Where the poller's
  * stack put the job against line boundaries then set a fifth of the full window's rate
- * (results/data/h100-windows/jobfields.md). */
+ * (docs/decisions/0017-verify-job-fields.md). */
 static void verify_pieces(void *ctx)
 {
     verify_job *j = ctx;
@@ -658,7 +658,7 @@ static int try_reply(ring *r, uint32_t index)
  * most EARLY_MAX_IN_FLIGHT messages are in flight. Not in a pump that counts reply headers
  * (refill_headers): its refill already goes out on a reply's header, and its replies are checked
  * together once out_tail covers them. Taken early one by one as well, at W = 64 8 B and 64 B moved
- * 10-14 % less (results/RESULTS.md "Throughput at every window"). */
+ * 10-14 % less (docs/decisions/0019-refill-before-check-and-on-headers.md). */
 static void take_early(ring *r, int zc)
 {
     const uint32_t last = zc ? r->issued : r->fetched; /* the replies that may have landed */
@@ -794,10 +794,10 @@ static void see_headers(ring *r)
 /* Steps 0-3, with step 1 first in a zero-copy ring (where it acts only on a direct control block): a
  * post's in_tail then goes out before the host tries to take a reply early (a read of a reply slot the
  * kernel may not have written yet), on the latency path as in a pump. Not measured on its own: it came
- * with refill_first (8bdc03e), and every default run since has it. A refilling pump
- * (ring_config.refill_first) reads out_tail itself before it decides to post, and calls this with
- * fetch = 0, so that the replies out_tail announced are not verified before the refill they made room
- * for is posted. */
+ * with refill_first (docs/decisions/0019-refill-before-check-and-on-headers.md), and every default run
+ * since has it. A refilling pump (ring_config.refill_first) reads out_tail itself before it decides to
+ * post, and calls this with fetch = 0, so that the replies out_tail announced are not verified before
+ * the refill they made room for is posted. */
 static int progress(ring *r, int fetch)
 {
     int rc;

@@ -82,12 +82,12 @@ typedef struct ring_config {
      * neither waits for the input copy before announcing it nor sees out_tail before fetching the
      * replies. Busy rings keep the host-triggered path, which merges many posts into one copy of
      * replies. 1 = on where the platform allows it, 0 = off (the default: on the H100 it made the
-     * 8-byte round trip about 7 us slower, see results/RESULTS.md "The pipelined ring"). */
+     * 8-byte round trip about 7 us slower: docs/decisions/0012-early-take-and-stream-ops.md). */
     int stream_ops;
     /* The kernel's early take is for a lone message: by default it applies only to a message the
      * host marked lone (RING_HDR_LONE: posted alone onto an idle ring). Taken early, the first
      * message of a batch is split from the rest, which cost most of a window's throughput
-     * (results/RESULTS.md "Throughput at every window"). 1 = take any whole small message early (the
+     * (docs/decisions/0014-lone-messages-and-leader-split.md). 1 = take any whole small message early (the
      * rule before), for measuring that; 0 = lone messages only (the default). */
     int shortcuts_busy;
     /* ring_pump on a zero-copy ring: the most messages one post hands over (one in_tail move); 0 =
@@ -96,8 +96,8 @@ typedef struct ring_config {
      * 17-23 to 14 M msg/s in pieces of 1024). With a whole window posted at once the host and the
      * kernel take turns: the kernel waits while the host verifies the last window's replies and
      * stages the next, and the host waits while the kernel works; in pieces the kernel starts on the
-     * first while the host still verifies and stages the rest (results/RESULTS.md "Throughput at
-     * every window"). */
+     * first while the host still verifies and stages the rest
+     * (docs/decisions/0015-windows-in-pieces-and-early-reply-limit.md). */
     uint32_t post_max;
     /* Replies verified together (a window's, or a landed copy's) whose work adds up to at least this
      * many bytes - each reply's payload plus 128 bytes for its fixed costs (ring.c verify_range) -
@@ -111,7 +111,7 @@ typedef struct ring_config {
      * as out_tail shows them, and they are verified after, while the kernel works on the refill. 0 =
      * a window's room is counted from the replies verified (the rule before): the kernel waited while
      * the host checked a window's replies, 3-4 us of every cycle of eight 4 KiB messages on the
-     * H100 (results/RESULTS.md "Throughput at every window"). Either way every reply is verified
+     * H100 (docs/decisions/0019-refill-before-check-and-on-headers.md). Either way every reply is verified
      * and at most `capacity` messages are unverified. */
     int refill_first;
     /* With refill_first, while at most 256 messages are in flight (as for early replies): a reply
@@ -119,7 +119,7 @@ typedef struct ring_config {
      * output ring, before out_tail announces it, so its refill goes out while the kernel is still
      * fencing and publishing; it is verified once out_tail covers it, as before. At 4 KiB and W = 8
      * the kernel waited 1.8-2.0 us from a publication to its next finding poll, 0.3 us with this
-     * (results/RESULTS.md "Throughput at every window"). Such a pump takes no reply early
+     * (docs/decisions/0019-refill-before-check-and-on-headers.md). Such a pump takes no reply early
      * (early_replies): at W = 64 checking each small reply as it landed cost 8 B and 64 B 10-14 %. The
      * host reads reply headers the kernel is still writing, a race by design (like early_replies), so
      * -1 = on for the CUDA backend, 0 = off, 1 = on. */

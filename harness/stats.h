@@ -100,7 +100,8 @@ int stats_bootstrap_overhead(const double *a, size_t na, const double *b, size_t
  * is the MEDIAN of its trial medians (the mean of the middle two for even k). Not their mean: on the
  * H100 a time-localised slowdown of the whole machine (~10x for ~15 s) can hit one or two of a
  * cell's five trials, and with the mean one such trial moved a cell by up to 5x between two
- * otherwise identical runs (results/RESULTS.md "Reproducibility"; the median of the trials moved it by 2%).
+ * otherwise identical runs (docs/decisions/0001-trials-spread-over-the-run.md; the median of the trials
+ * moved it by 2%).
  *
  * Its interval is a hierarchical bootstrap: each replicate draws k trials with replacement, redraws
  * the median of each drawn trial from that trial's own samples, and takes the median of those; the

@@ -161,7 +161,8 @@ static size_t trials_valid(const stats_trial *t, size_t k)
 /* How a cell's trial values become one estimate: their median (the middle one; the mean of the two
  * middle ones for even k). Not their mean: on the H100 a time-localised slowdown of the machine
  * (~10x for ~15 s, every mode alike) can hit one or two of a cell's five trials, and one such trial
- * moved a mean by up to 5x between two otherwise identical runs (results/RESULTS.md "Reproducibility"). */
+ * moved a mean by up to 5x between two otherwise identical runs
+ * (docs/decisions/0001-trials-spread-over-the-run.md). */
 static double combine(double *v, size_t k)
 {
     for (size_t i = 1; i < k; i++) /* insertion sort: k is a handful of trials */

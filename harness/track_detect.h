@@ -65,8 +65,9 @@ const char *track_kind_name(track_kind k); /* "unchanged", "regression", ... */
 
 /* --- the night's rules (used by plots/track.c, which judges a whole run) ---------------------------- */
 
-/* The night's false-alarm budget (family-wise, results/RESULTS.md "Nightly tracking"): the chance that a night with
- * no change calls any regression, split between the headline cells and the other ring cells. */
+/* The night's false-alarm budget (family-wise, docs/decisions/0030-nightly-detector-and-budget.md): the
+ * chance that a night with no change calls any regression, split between the headline cells and the
+ * other ring cells. */
 #define TRACK_ALPHA_HEADLINE 0.045
 #define TRACK_ALPHA_RING 0.005
 
@@ -75,14 +76,14 @@ const char *track_kind_name(track_kind k); /* "unchanged", "regression", ... */
  * the shift confirm a change as measured): the same direction, at least min_effect (as every
  * change), and at least this share of the |z| its family needs (plots/track.c apply_budget).
  * The shift is one number for the whole machine (the median change of ~30 references) and not every
- * cell follows it: on night 11 of results/data/nightly-series-2a5169e the references ran 8.3% faster,
- * CUDA call costs 10-47%, while the 8 B zero-copy round trip stayed where it was (+1.6% as measured);
+ * cell follows it: on night 11 of one H100 calibration series the references ran 8.3% faster, CUDA
+ * call costs 10-47%, while the 8 B zero-copy round trip stayed where it was (+1.6% as measured);
  * divided by the shift it became +10.6%, z 5.2, a red night. Confirmed at the full z, both ways
  * (an intersection-union test, valid whichever way a cell relates to the machine) the handshake
- * cell pinned/async/coop/mapped on results/data/nightly-series-d028bc4, whose figures as measured
- * carry the machine's noise (4.9% against 2.1% beyond it), would catch 19% instead of 8%; at half, 9%.
- * Both series: 0 red nights. (The pooled handshake that is the headline since 7585f15 goes the other
- * way: 1.4% as measured, 5.6% beyond the shift.) */
+ * cell pinned/async/coop/mapped on another series, whose figures as measured carry the machine's
+ * noise (4.9% against 2.1% beyond it), would catch 19% instead of 8%; at half, 9%. Both series: 0 red
+ * nights. (The pooled handshake that is the headline now goes the other way: 1.4% as measured, 5.6%
+ * beyond the shift.) docs/decisions/0033-machine-shift-and-confirmation.md. */
 #define TRACK_RAW_CONFIRM 0.5
 
 /* The |z| a cell of a family of m cells needs for the family to keep its share alpha of the night's
@@ -95,8 +96,8 @@ double track_family_threshold(double alpha, size_t m, size_t n_baseline);
  * multiplied. */
 void track_remove_shift(track_point *s, size_t n, const double *shift, int rate);
 
-/* What one run contributes to a ring cell's series (results/RESULTS.md "Nightly tracking"; the numbers
- * behind these rules come from plots/noise.py on the calibration series and the A/A pairs).
+/* What one run contributes to a ring cell's series (docs/decisions/0031-what-a-run-contributes.md, with
+ * the numbers behind these rules from the calibration series and the A/A pairs).
  *
  * Which figure: throughput, control-block reads and writes are judged on the run's best trial (its
  * highest rate or lowest time among the trial medians; the cells columns trial_p50_max / min), every
@@ -107,10 +108,10 @@ void track_remove_shift(track_point *s, size_t n, const double *shift, int rate)
  * turned a night of the series red. Control-block reads and writes: a read is ~13 ns and a write ~5 ns
  * of host memory the kernel also writes, timed 16 at a time (run --cb-batch), and a whole trial of them
  * lands slow (between-trial spread 11 % and 22 % in the quick preset against 0.1 % within a trial). In
- * 12 quick runs of one build (results/data/nightly-series-d028bc4) their run-to-run noise was 9.9 % and
- * 18.3 % on the p50, 3.2 % and 3.1 % on the best trial. (A shorter experiment, 8 B and window 1 only,
- * 10 runs, had found the reverse - 3.2 % / 6.0 % against 7.3 % / 22.2 %, tests/gpu_session.sh cbbatch -
- * but a night runs the full preset.) */
+ * 12 quick runs of one build their run-to-run noise was 9.9 % and 18.3 % on the p50, 3.2 % and 3.1 % on
+ * the best trial. (A shorter experiment, 8 B and window 1 only, 10 runs, had found the reverse - 3.2 % /
+ * 6.0 % against 7.3 % / 22.2 % - but a night runs the full preset:
+ * docs/decisions/0004-control-block-batch-of-16.md.) */
 int track_best_trial_family(const char *family);
 
 /* p's interval, when it is a trial-level interval of k >= 2 trials (ci_method "trials"), made the
@@ -123,22 +124,22 @@ void track_unwiden_trials_interval(track_point *p, size_t k);
 /* The standard error given to each point of a pooled headline figure (plots/track.c load_pooled), so
  * that it is the floor under its noise. The best trial of many cells carries no interval of its own,
  * and the MAD of a short history of it looks smaller than its spread: control-block writes are timed
- * in steps of 1/16 ns, 1.7 % of a 3.7 ns write, and 12 quick runs of one build on one H100
- * (results/data/nightly-series-d028bc4) held 4 values, MAD 1.6-1.9 % where the standard deviation
- * was 2.4-2.8 % (the pooled reads and writes); with a 1 % floor one of those nights (+5 %, +7 % beyond
- * the machine shift) was a regression. 2.5 %: a pooled figure catches 9 % with 11 earlier runs. */
+ * in steps of 1/16 ns, 1.7 % of a 3.7 ns write, and 12 quick runs of one build on one H100 held 4
+ * values, MAD 1.6-1.9 % where the standard deviation was 2.4-2.8 % (the pooled reads and writes); with
+ * a 1 % floor one of those nights (+5 %, +7 % beyond the machine shift) was a regression. 2.5 %: a
+ * pooled figure catches 9 % with 11 earlier runs (docs/decisions/0032-pooled-headline-figures.md). */
 #define TRACK_POOL_FLOOR 0.025
 
 /* The same floor for the pooled throughput at the smallest size's full window. That rate is the
  * host's (its check of the replies) and a whole run of it can land slow with no machine reference
- * moving: on night 11 of the d028bc4 series (results/data/nightly-series-d028bc4, whose run files are
- * in the tree) every native zero-copy trial at 8 B and the full window was slow, and the figure track
- * judges (the best trial of 16 native cells) fell 22.5 % as measured, 24.5 % beyond the machine shift.
- * With 6 % (the value until 65fdf93, set from that night's trial medians, -17 %) that was z -4.4, a red
- * night of one unchanged build; with 10 % it is z -2.6 against the 3.4 a headline needs. The cost: the
- * pool catches 43 % on that series. On the series of 65fdf93 (results/data/nightly-series-65fdf93) the
+ * moving: on night 11 of one H100 calibration series every native zero-copy trial at 8 B and the full
+ * window was slow, and the figure track judges (the best trial of 16 native cells) fell 22.5 % as
+ * measured, 24.5 % beyond the machine shift. With 6 % (the value before, set from that night's trial
+ * medians, -17 %) that was z -4.4, a red night of one unchanged build; with 10 % it is z -2.6 against
+ * the 3.4 a headline needs. The cost: the pool catches 43 % on that series. On a later series the
  * figure's own MAD is 14.7 % and sets the line itself (a 69 % catch): the full window's night-to-night
- * spread on a lent machine, not the floor, is what bounds it. */
+ * spread on a lent machine, not the floor, is what bounds it (docs/decisions/0032-pooled-headline-figures.md;
+ * runs with the leg of fresh processes are judged on it instead, 0035). */
 #define TRACK_POOL_FLOOR_WINDOW 0.10
 
 /* A point est whose interval is +- floor in log space as a 95% interval's standard error. */

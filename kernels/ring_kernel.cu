@@ -16,12 +16,12 @@
 //     Per-message checksum parts are summed with atomics into scratch; the publisher seals the
 //     headers. A batch block 0 does alone (one slot of up to 32 KiB, eight of 4 KiB) is a block group
 //     instead (below): a batch spread over the grid took 7.7-8.0 us of work at eight 4 KiB messages
-//     on an H100, 5.2 us as one group (results/data/h100-windows/group-f1b6f93.md).
+//     on an H100, 5.2 us as one group (docs/decisions/0018-block-tier-and-block-groups.md).
 // RK_WARP_MSG_MAX = 2048 B: a warp moves 512 B per pass, so a warp-tier message costs at most five
 // passes. The loads of a pass are independent, but a pass's loads wait for the pass before (its
 // stores stand between), so in a zero-copy ring each pass is a round trip across the bus: measured,
 // a lone 1 KiB message (three passes) took 11.0 us against 7.9 us for 4 KiB in the block tier, which
-// reads a slot in one (results/RESULTS.md "The block tier reads a slot once"). So a batch that block
+// reads a slot in one (docs/decisions/0018-block-tier-and-block-groups.md). So a batch that block
 // 0 does alone, of slots of more than 496 bytes whose payload quads fit four to each of its 512 threads
 // (32 messages of 1 KiB, 16 of 2 KiB, 8 of 4 KiB, one of up to 32 KiB), is done as one block group
 // whose loads are all issued at once (rk_block_group); a larger batch is spread over the grid (the
@@ -51,8 +51,8 @@
 // not in_tail says so yet (in copy modes the host would otherwise wait for the copy's event before
 // it stores in_tail). The early take is limited to a message the host marked lone (RING_HDR_LONE:
 // posted alone onto an idle ring) - taken early, the first message of a batch would split it from
-// the rest, which cost most of a window's throughput (results/RESULTS.md "Throughput at every
-// window") - and to up to 16 bytes, because only those are vouched for by what the leader has
+// the rest, which cost most of a window's throughput (docs/decisions/0014-lone-messages-and-leader-split.md)
+// - and to up to 16 bytes, because only those are vouched for by what the leader has
 // already read; anything else waits for in_tail.
 //
 // The leader's own reply (RING_KFLAG_LEADER_REPLY, rk_leader_reply). A batch of up to RK_AHEAD_MAX
@@ -64,7 +64,7 @@
 // whole is answered in parts: those now, the rest from the next poll.
 // The warp path costs two block barriers and a dozen shuffles around four words of work; `ringbench
 // anatomy` measured it at 0.8 us from the poll's return to the reply written, against 0.1 us here
-// (H100, results/RESULTS.md "Where a round trip goes"). Two variants were measured and dropped: issuing the
+// (H100, docs/decisions/0013-leader-warp-poll.md). Two variants were measured and dropped: issuing the
 // next poll before the fence (the fence then waits for the poll's reads: 0.64 -> 2.9 us), and a
 // next poll that reads the slot without the control block (the poll that finds a message took 2.2
 // us either way, and at full windows the leader took one message per poll: 18 -> 0.5 M msg/s).
@@ -91,7 +91,7 @@ namespace cg = cooperative_groups;
 // Up to this many messages in flight, a batch larger than the leader can answer (more than RK_AHEAD_MAX
 // of up to 16 bytes) is answered RK_AHEAD_MAX at a time by the leader, not by block 0's warps
 // (RING_KFLAG_LEADER_SPLIT, rk_lead). Measured on the H100 at 8 B, zero-copy: windows of 16 to 32
-// +4 to +25 %; with 64, windows of 48 and 64 lost 5-25 % (results/RESULTS.md "Throughput at every window").
+// +4 to +25 %; with 64, windows of 48 and 64 lost 5-25 % (docs/decisions/0014-lone-messages-and-leader-split.md).
 #define RK_LEADER_SPLIT_MAX 32u
 // The most payload quads a thread of block 0 reads at once in a block group (rk_block_group): 32 KiB a batch.
 #define RK_GROUP_PASSES 4u
@@ -135,7 +135,7 @@ __device__ __forceinline__ void st_volatile(unsigned int *p, unsigned int v) { *
 // happens before it, so the slots read after it (by this thread, or by others after a barrier or the
 // fan-out) are at least as new as the in_tail it returned. It replaces a read followed by
 // __threadfence_system(), a sequentially consistent fence, which cost the batch path about a
-// microsecond (results/RESULTS.md "Where a window's time goes").
+// microsecond (docs/decisions/0013-leader-warp-poll.md).
 __device__ __forceinline__ uint4 ld_acquire4(const void *p)
 {
     uint4 v;
@@ -471,7 +471,7 @@ __device__ __forceinline__ unsigned int rk_ahead_split(const ring_kernel_args &a
 // values, so the warp never diverges on them; lane 0 alone writes the control block. Loads of one
 // thread to one 32-byte sector of host memory are served one after the other: read by one thread,
 // the header and the payload quad made a poll of a zero-copy slot 2.24 us against 1.28 us for one
-// load (H100, results/RESULTS.md "Where a round trip goes"); spread over lanes they are one request
+// load (H100, docs/decisions/0013-leader-warp-poll.md); spread over lanes they are one request
 // per slot, issued together. L->ahead is the size of the last batch, or the messages in flight (1 to
 // RK_AHEAD_MAX, rk_ahead_split): a window of up to 15 small messages is read whole by the poll that
 // finds it and answered by this warp alone, one of up to 32 in a zero-copy ring 15 at a time.
@@ -768,7 +768,7 @@ __device__ __forceinline__ void rk_group_step(unsigned int *j, unsigned int *u, 
 // that fits one pass (a lone message of up to 8 KiB, eight of 1 KiB) runs the one-pass build. Built for
 // four passes only and summed with shuffles, the group cost a lone 1 KiB message 0.2-0.25 us more work
 // than the one-pass group before it (H100 and H200); the one-pass build took 0.1 us of that back and
-// redux.sync the rest (results/data/h100-windows/group-f1b6f93.md). Not inlined: inlined, the
+// redux.sync the rest (docs/decisions/0018-block-tier-and-block-groups.md). Not inlined: inlined, the
 // cooperative kernel spilled 56 bytes (ptxas -v, the one-pass version); not, it keeps 64 registers a thread.
 template <unsigned int PASSES>
 __device__ __noinline__ void rk_block_group(const ring_kernel_args &a, rk_scratch *s, const rk_job &job)

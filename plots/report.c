@@ -524,8 +524,8 @@ static void procs_refs_md(FILE *md, const report_run *run)
                 "its median trial), in the same seconds as its full window. Over the %zu processes with both, the "
                 "full window (the median of the modes' best trials) correlates %s with that memcpy's speed and "
                 "spreads %s %% as measured, %s %% divided by it (1.4826 x MAD of the log; on two H100s, 24 processes "
-                "a night: 3.3-15.5 %% against 2.7-8.6 %%, results/data/h100-windows/legrefs-428de18.md and "
-                "results/data/nightly-series-b2b8fb9). Tracking judges the "
+                "a night: 3.3-15.5 %% against 2.7-8.6 %%, docs/decisions/0035-full-window-in-fresh-processes.md). "
+                "Tracking judges the "
                 "leg's median beyond the machine's shift, not this memcpy's: over the 12 nights of the second, the "
                 "median divided by the processes' memcpy was no steadier night to night (4.4 %% against 2.5 %%).\n",
                 pinned ? "pinned" : "pageable", report_row(run, (size_t)ref)->family, n,

@@ -234,7 +234,7 @@ void report_slow_md(FILE *md, const report_run *run)
         "apart for the trials during which the hypervisor stole any CPU time from this machine (`/proc/stat` "
         "steal, in ticks of 10 ms) and for those during which it stole none: on lent H100s, trials with steal "
         "were slow 1.7-10.5 %% of the time and those without 0-3.4 %% "
-        "(results/data/h100-slow-trials/steal-33ca1bd.md).\n\n"
+        "(docs/decisions/0006-slow-trials-follow-the-machine.md).\n\n"
         "| cells | size | trials | slow | share | share with steal / without | steal ms/s | most-stolen CPU | others ms/s | irq ms/s | payload %% | faults/s "
         "| ctx sw/s | slow trials started |\n"
         "| --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",

@@ -787,7 +787,7 @@ static void pool_add(pool_run *p, sqlite3_stmt *st)
         p->max_p50 = p50;
 }
 
-/* A pooled series into c->series (results/RESULTS.md "Nightly tracking"): per run, from every cell of
+/* A pooled series into c->series (docs/decisions/0032-pooled-headline-figures.md): per run, from every cell of
  * x's family, size and window whose control block is ctrl, or with ctrl NULL (a pooled headline) any but
  * the fallback's device copy, pool_value's figure. A control-block operation does not depend on the
  * mode's transfers or launch, yet a whole trial of it lands slow (between-trial spread 11-22 % in the
@@ -795,7 +795,7 @@ static void pool_add(pool_run *p, sqlite3_stmt *st)
  * ten. The best of all the native modes' trials was within 4 % of its median on each of 12 nights of
  * an H100, but a read's or write's followed the rare trial that lands faster than the rest (a write's
  * 3.1-3.8 ns over the nights of two H200 series, night-to-night spread 5.1 % and 7.6 %); the median of
- * the modes' best trials spread 3.7 % and 2.5 % (results/data/nightly-series-332d7bb/README.md). Each
+ * the modes' best trials spread 3.7 % and 2.5 %. Each
  * point gets floor as its standard error. Returns how many cells the newest run's figure was taken
  * from. */
 static size_t load_pooled(const judge_ctx *c, const judged *x, const char *ctrl, double floor)
@@ -833,17 +833,18 @@ static int beyond_shift(const judge_ctx *c, const judged *x) { return x->role !=
 
 /* Is x an operation of the staged control block (a cb_ cell whose control block is the fallback's
  * device copy)? It is a few blocking cudaMemcpy calls, so it is judged beyond the shift of those calls
- * (refs_common's calls) instead of the machine's. On the H200 series of 8004682 that cut its
- * night-to-night noise from 2.0-2.7 % to 1.3-1.8 % and removed the series' one red night (the driver's
- * calls 4-17 % slower for a run, these cells +9-16 % with them, the machine's references +2 %). */
+ * (refs_common's calls) instead of the machine's. On one H200 series that cut its night-to-night noise
+ * from 2.0-2.7 % to 1.3-1.8 % and removed the series' one red night (the driver's calls 4-17 % slower
+ * for a run, these cells +9-16 % with them, the machine's references +2 %;
+ * docs/decisions/0034-control-block-cells-own-shifts.md). */
 static int staged_cb(const judged *x) { return strncmp(x->family, "cb_", 3) == 0 && strcmp(x->ctrl, "device") == 0; }
 
 /* Is x judged beyond the host's shift (host_paired): a native control-block read or write (one mode's,
  * or their pool), when tonight's run measured host_ref and enough of its baseline did (host_shift)? Such
- * an operation is a few host loads or a store; on the lent H100 of the d8ac6ac series whole stretches of
- * a run had every host operation about 1.5x slower, and the write pool's night-to-night spread was
- * 5.6 % as measured, 0.4 % beyond the host's shift (reads 5.9 % and 0.8 %,
- * results/data/nightly-series-d8ac6ac). Runs of the series without host_ref (older builds) are divided
+ * an operation is a few host loads or a store; on a lent H100 whole stretches of a run had every host
+ * operation about 1.5x slower, and the write pool's night-to-night spread was 5.6 % as measured, 0.4 %
+ * beyond the host's shift (reads 5.9 % and 0.8 %; docs/decisions/0034-control-block-cells-own-shifts.md).
+ * Runs of the series without host_ref (older builds) are divided
  * by the machine's shift instead. --p50 judges p50s, and the host's shift is made of best trials: the
  * machine's shift then. */
 static int host_judged(const judge_ctx *c, const judged *x)
@@ -857,11 +858,11 @@ static int host_judged(const judge_ctx *c, const judged *x)
  * any), its best trial w and the best trial h of the same mode's host_ref; the figure's host is
  * log(median w / median(w / h)) (one cell: log h), and its shift that against its median over the
  * baseline's runs. A run without the pairs gets the machine's shift. Paired per mode, because the
- * host's slow stretches fall on some modes' control trials and not others': on the d8ac6ac series the
+ * host's slow stretches fall on some modes' control trials and not others': on one H100 series the
  * write pool divided by the median of every native mode's host_ref spread 0.5 %, the median over the
- * modes of each one's ratio 0.4 %, and on the H100 series of e4f0adc 2.4 % against 1.5 % (a managed
- * group 3.6 % against 1.6 %, one cell 9.7 % against 5.7 % in the median;
- * results/data/nightly-series-e4f0adc). Returns c->hbuf, or NULL when out of memory. */
+ * modes of each one's ratio 0.4 %, and on another H100's series 2.4 % against 1.5 % (a managed group
+ * 3.6 % against 1.6 %, one cell 9.7 % against 5.7 % in the median;
+ * docs/decisions/0034-control-block-cells-own-shifts.md). Returns c->hbuf, or NULL when out of memory. */
 static const double *host_paired(const judge_ctx *c, const char *family, const char *ctrl, const char *mode)
 {
     const size_t n = c->n;
@@ -997,8 +998,8 @@ static int judge_both(const judge_ctx *c, judged *x, double z_min, double z_raw,
 
 /* Is x one mode's control-block read or write on a native control block (mapped or managed), judged on
  * its best trial? Such an operation is the same host access in every mode with that control block, and
- * a whole trial of it lands fast or slow (on the H200 of the 332d7bb series 3.7-3.9 ns a write in a fast
- * trial, 4-7 ns in a slow one, results/data/nightly-series-332d7bb): one mode's three trials all slow is
+ * a whole trial of it lands fast or slow (on one H200 3.7-3.9 ns a write in a fast trial, 4-7 ns in a
+ * slow one, docs/decisions/0034-control-block-cells-own-shifts.md): one mode's three trials all slow is
  * a draw the cell's own history rarely shows, so its change must be confirmed by the median of the
  * best trials of every mode with its control block (ctrl_group_confirms). */
 static int ctrl_pooled(const judge_ctx *c, const judged *x)
@@ -1073,27 +1074,26 @@ static int add_pooled(const judge_ctx *c, judged **j, size_t *nj, const char *fa
  * and the throughput at the smallest size and the full window (the cells mark_headline picks, marking
  * the single headline cell as it goes). The handshake was one cell's p50 (pinned/async/coop/mapped),
  * 3-7 % of noise night to night (a 12-28 % catch) on the committed series. The round trip is pooled
- * and judged as measured: on the series of 581991c (results/data/nightly-series-581991c) the best
- * cell's noise was 4.8 % (a 19 % catch) and the pool's under its 2.5 % floor (10 %); judged beyond the
- * shift the pool caught 21 % on the d028bc4 series, as measured 10 %. The best cell was a headline
- * beside its pool until the H100 series of b56af6f (results/data/nightly-series-b56af6f): its own
+ * and judged as measured: on one H100 series the best cell's noise was 4.8 % (a 19 % catch) and the
+ * pool's under its 2.5 % floor (10 %); judged beyond the shift the pool caught 21 % on another, as
+ * measured 10 %. The best cell was a headline beside its pool until a later H100 series: its own
  * history, without a floor, had 0.9 % of noise after 7 nights and a +5.3 % night (+7.7 % beyond the
  * shift) went red while the pool held; where the pool is judged, the cell is now an ordinary ring
- * cell.
+ * cell (docs/decisions/0032-pooled-headline-figures.md).
  * The pooled round trip, handshake and largest size's throughput are judged as measured and confirmed
  * beyond the machine's shift (as_measured), the others the other way round: those three do not move
  * with the machine's references, and divided by their shift they gained the references' noise -
- * the handshake's pool 1.4 % as measured against 5.6 % on the d028bc4 series, the 1 MiB pool 2.6 %
- * against 6.6 % on the 65fdf93 series (results/data/nightly-series-65fdf93), where reads and writes
- * went the other way (6.3 % and 6.4 % as measured, 3.7 % and 2.5 % beyond the shift). The choice is
+ * the handshake's pool 1.4 % as measured against 5.6 % on one series, the 1 MiB pool 2.6 % against
+ * 6.6 % on another, where reads and writes went the other way (6.3 % and 6.4 % as measured, 3.7 % and
+ * 2.5 % beyond the shift; docs/decisions/0033-machine-shift-and-confirmation.md). The choice is
  * fixed here from those series, not made each night: picking for each cell whichever series had the
  * smaller noise in its history would pick, among near equals, the one whose noise was underestimated
  * (simulated 11-run histories: 20-45 % more false alarms a cell). The
  * full window's rate is the host's and varies from ring to ring (CV 13-20 % between fresh rings of one
- * mode on one machine, results/data/h100-windows/verifypiece-8b42bfd.md): judged on the best of its
+ * mode on one machine, docs/decisions/0016-replies-verified-over-the-pool.md): judged on the best of its
  * three trials, one cell's night-to-night noise was 12-23 % on the committed series; its pool has a
  * floor of its own (TRACK_POOL_FLOOR_WINDOW). Each process draws a level of that rate that its trials
- * share (results/data/h100-windows/fwprocs-2c4b3bd.md), so a run with the leg of run --window-procs
+ * share (docs/decisions/0035-full-window-in-fresh-processes.md), so a run with the leg of run --window-procs
  * (family throughput_procs, one trial per fresh process) is judged on the leg instead: the best of its
  * cells' medians over the processes, with TRACK_POOL_FLOOR; its series holds only the runs that have
  * the leg. --p50 judges cells on their p50s and adds none. */

@@ -2,10 +2,10 @@
  * rewritten) and a SQLite index over them (one row per run and cell with the summary figures and
  * the provenance), rebuilt from the files whenever it is missing or damaged.
  *
- * Layout of DIR (default results/data/history/):
+ * Layout of DIR (ringbench track's default: $XDG_STATE_HOME/ringbench/history, bench/cmd_track.c):
  *   *.h5           the runs, as `ringbench run` wrote them
- *   index.sqlite   tables runs, cells, skipped and meta (see HIST_SQL_SCHEMA in history.c and
- *                  the "Nightly tracking" section of results/RESULTS.md for queries with sqlite3 and pandas)
+ *   index.sqlite   tables runs, cells, skipped and meta (see HIST_SQL_SCHEMA in history.c, and
+ *                  docs/tracking.md for queries with sqlite3)
  * Anything else in DIR that is not a run file is reported once per scan and skipped; a damaged or
  * foreign .h5 file is recorded in `skipped` with the reader's reason, and no other run is affected.
  *

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fuzz_seeds.sh - the seed corpus of the fuzz targets (tests/fuzz.cmake): a tiny quick run on the CPU
 # reference backend (the real writer, schema of this build) and the compare_pairs.dat that `compare`
-# writes for it. (The schema-1 file, results/data/h100-default/h100-default.h5, is 13 MB: too large a seed, since
+# writes for it. (The schema-1 fixture, tests/fixtures/h100-schema1.h5, is 2.2 MB: too large a seed, since
 # libFuzzer's inputs grow to the largest one.)
 #
 #   fuzz_seeds.sh RINGBENCH OUTDIR

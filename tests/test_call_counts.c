@@ -21,7 +21,7 @@
 #include "cuda_calls.h"
 #include "ring.h"
 
-/* ---- THE TABLE (derived from ring.c + ring_cuda.c at commit a0e9eba, stream ops since 4d21816) ---
+/* ---- THE TABLE (derived by hand from ring.c + ring_cuda.c, stream ops included) ----------------------
  * Kinds: M cudaMemcpy, A cudaMemcpyAsync, R cudaEventRecord, Q cudaEventQuery, S cudaStreamSynchronize,
  *        L launch, O other. Counts are written as e.g. "A2 R2 Q2".
  *

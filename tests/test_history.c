@@ -350,7 +350,7 @@ static char *night_on_copy(const char *dir, const char *name, void (*write)(cons
 }
 
 /* The staged control block's operations are a few blocking cudaMemcpy calls, so they are judged beyond
- * the shift of those calls, not the machine's (the red night of the H200 series of 8004682): a night
+ * the shift of those calls, not the machine's (the red night of an H200 series, decision 0034): a night
  * when the four memcpy call costs and the fallback's handshake are 15% slower together, the rest of the
  * machine unmoved, is no regression and the calls' shift is reported; a night when the handshake alone
  * is 15% slower is one, named. */
@@ -398,7 +398,8 @@ static void write_run_w(const char *path, int day, double one, double other)
     CHECK_MSG(h5out_close(w, 1, NULL, err, sizeof err) == 0, "%s", err);
 }
 
-/* One mode's control-block writes with every trial slow (the red night of the H200 series of 332d7bb):
+/* One mode's control-block writes with every trial slow (the red night of an H200 series,
+ * docs/decisions/0034-control-block-cells-own-shifts.md):
  * a night when one managed mode's best trial is 50% slower and the other managed modes' are not is
  * watched ("this mode only"), not a regression; a night when every managed mode's is 50% slower is a
  * regression that names them. */
@@ -444,7 +445,7 @@ static int g_h_ref_from = 1; /* machine H's runs have host_ref from this day on 
 static int g_h_steady = 0;   /* 1: no night of machine H has the slow host */
 
 /* A synthetic run of machine H, whose host runs some nights 1.5x slower (every host operation, as the
- * lent H100 of the d8ac6ac series did for whole stretches): the machine references of machine C, and
+ * lent H100 of a calibration series did for whole stretches): the machine references of machine C, and
  * for two native modes with a mapped control block and two with a managed one the control-block read
  * and write and the host reference measured beside them (host_ref), each at its best trial. Tonight's
  * host is `host` times slower still, and the reads and writes alone `ops` times slower. */
@@ -544,8 +545,8 @@ static void write_run_e(const char *path, int day, double refs, double ring)
 
 /* Machine E's quiet history: night `day` (1..E_NIGHTS) the whole machine, ring and references alike,
  * times exp(3.3% x -1, 0 or +1). Beyond the shift the ring never moves; as measured it carries the
- * machine's noise: MAD 3.3%, a spread of 1.4826 x 3.3% = 4.9% (the handshake's as measured on
- * results/data/nightly-series-d028bc4, track_detect.h TRACK_RAW_CONFIRM), median exactly 1. */
+ * machine's noise: MAD 3.3%, a spread of 1.4826 x 3.3% = 4.9% (the handshake's as measured on an H100
+ * series, track_detect.h TRACK_RAW_CONFIRM), median exactly 1. */
 #define E_NIGHTS 12
 /* The headline figures of a run of machine E: its one ring cell, the smallest size's round trip, and
  * the same pooled as the native modes' best trial (plots/track.c add_pooled_headlines). */
@@ -1124,7 +1125,7 @@ static void test_pooled_headlines(void)
     /* What the pooled write (or, with win_kind set, the pooled full window) is called each night: 0
      * unchanged, 1 regression, 2 improvement, 3 watch. The full window's pool has a floor of 10 %
      * (TRACK_POOL_FLOOR_WINDOW): every native cell 22.5 % slower, as on a night of one build's series
-     * (results/data/nightly-series-d028bc4, q11), is not a regression (with the 6 % floor before, or
+     * (docs/decisions/0032-pooled-headline-figures.md), is not a regression (with the 6 % floor before, or
      * the 2.5 % of the other pools, it would be), 40 % slower is. */
     struct {
         const char *name;
