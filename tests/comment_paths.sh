@@ -9,11 +9,11 @@
 # build directories): /* */ and // in C and CUDA (string literals are skipped: a data path in a help
 # text, such as results/runs/, is not a comment), # in CMake and shell. A path starts with one of the
 # top-level folders; a glob (plots/track*.c) must match at least one file. Paths that runs create and
-# git ignores (results/runs/ and what `make reports` writes into results/data/) are listed below.
+# git ignores (results/runs/) are listed below.
 set -u
 src=${1:-.}
 cd "$src" || exit 2
-generated='results/runs results/data/history/history.md results/data/history/plots results/data/history/index.sqlite'
+generated='results/runs'
 
 files=$(find . \( -name 'build*' -o -name '.git' \) -prune -o -type f \
         \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cmake' -o -name '*.sh' -o -name CMakeLists.txt \) \

@@ -4,9 +4,6 @@ foreach(check comment_paths function_length include_layering)
   add_test(NAME test_house_${check} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/${check}.sh ${PROJECT_SOURCE_DIR})
   set_tests_properties(test_house_${check} PROPERTIES LABELS "unit" TIMEOUT 120)
 endforeach()
-# The tracked tree must fit the copy sent to the GPU machine (64 MiB); skipped (77) outside a git checkout.
-add_test(NAME test_house_tree_size COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tree_size.sh ${PROJECT_SOURCE_DIR})
-set_tests_properties(test_house_tree_size PROPERTIES LABELS "unit" TIMEOUT 60 SKIP_RETURN_CODE 77)
 # The README's modes table is generated from harness/modes.c and its commands table from bench/main.c's
 # dispatch table; each test fails when the README's copy differs.
 foreach(table modes commands)
