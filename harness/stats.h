@@ -204,10 +204,12 @@ int stats_hboot_replicates(const stats_trial *t, size_t k, int reps, uint64_t se
 int stats_hboot_ratio(const stats_trial *a, size_t ka, const stats_trial *b, size_t kb, int reps, uint64_t seed,
                       double conf, stats_interval *out);
 
-/* Paired rounds within one run: a[j] and b[j] were measured back to back in round j. est = the mean
- * over rounds of med(b_j) / med(a_j), minus 1; replicates resample round pairs with replacement and
- * redraw both medians of each drawn pair; calibrated with df = k - 1. k = 1: within-trial redraws
- * only, no calibration (method SAMPLES). Returns 0, or -1 with errno as stats_hboot_ratio. */
+/* Paired rounds within one run: a[j] and b[j] were measured back to back in round j. est = est(b) /
+ * est(a) - 1, the same estimate as stats_hboot_ratio (each side the median of its trial medians); the
+ * replicates resample round pairs with replacement, redraw both medians of each drawn pair, and take
+ * the ratio of the two sides' medians, so what the rounds share cancels; calibrated with df = k - 1.
+ * k = 1: within-trial redraws only, no calibration (method SAMPLES). Returns 0, or -1 with errno as
+ * stats_hboot_ratio. */
 int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int reps, uint64_t seed, double conf,
                        stats_interval *out);
 

@@ -360,40 +360,40 @@ int stats_hboot_paired(const stats_trial *a, const stats_trial *b, size_t k, int
         errno = EINVAL;
         return -1;
     }
-    double v[COMBINE_MAX];
     if (k > COMBINE_MAX)
         k = COMBINE_MAX;
-    for (size_t j = 0; j < k; j++) {
-        double ma = stats_lower_median(a[j].sorted, a[j].n);
-        if (ma == 0.0) {
-            errno = EDOM;
-            return -1;
-        }
-        v[j] = stats_lower_median(b[j].sorted, b[j].n) / ma;
+    /* The estimate is stats_hboot_ratio's, the ratio of the two cells' estimates, so that a paired and
+     * an unpaired comparison of the same two cells report the same number (docs/decisions/0130-one-ratio.md);
+     * the pairing is in the replicates, which draw the same rounds on both sides. */
+    const double ea = trials_estimate(a, k), eb = trials_estimate(b, k);
+    if (ea == 0.0) {
+        errno = EDOM;
+        return -1;
     }
-    double est = combine(v, k) - 1.0;
     double *rep = malloc((size_t)reps * sizeof *rep);
     if (rep == NULL) {
         errno = ENOMEM;
         return -1;
     }
     int by_rounds = k >= 2;
+    double va[COMBINE_MAX], vb[COMBINE_MAX];
     normal_gen g;
     gen_seed(&g, seed);
     for (int i = 0; i < reps; i++) {
         for (size_t j = 0; j < k; j++) {
             size_t r = by_rounds ? rng_below(&g.r, k) : j;
-            double ma = draw_median_fast(&g, &a[r], NULL), mb = draw_median_fast(&g, &b[r], NULL);
-            if (ma == 0.0) {
-                free(rep);
-                errno = EDOM;
-                return -1;
-            }
-            v[j] = mb / ma;
+            va[j] = draw_median_fast(&g, &a[r], NULL);
+            vb[j] = draw_median_fast(&g, &b[r], NULL);
         }
-        rep[i] = combine(v, k) - 1.0;
+        const double ra = combine(va, k);
+        if (ra == 0.0) {
+            free(rep);
+            errno = EDOM;
+            return -1;
+        }
+        rep[i] = combine(vb, k) / ra - 1.0;
     }
-    finish_interval(rep, reps, est, conf, k, by_rounds ? STATS_CI_TRIALS : STATS_CI_SAMPLES, 1, out);
+    finish_interval(rep, reps, eb / ea - 1.0, conf, k, by_rounds ? STATS_CI_TRIALS : STATS_CI_SAMPLES, 1, out);
     free(rep);
     return 0;
 }
