@@ -14,12 +14,16 @@
 #include "commands.h"
 #include "export.h"
 #include "h5in.h"
+#include "report.h"
 
 static void usage_export(FILE *f)
 {
     fprintf(f, "usage: ringbench export RUN.h5|compare_pairs.dat --format bmf|csv|json [-o|--output FILE]\n"
+               "       ringbench export RUN.h5 --headline --format bmf|csv [-o|--output FILE]\n"
                "Write a results file, or the pairs table of `ringbench compare`, for other tools (default:\n"
                "standard output). `ringbench track --export FILE` exports a judgement.\n"
+               "  --headline  only the headline figures of report.md (a dozen cells and their fallback / native\n"
+               "              ratios with 95%% intervals), so that a Bencher threshold watches what the report quotes\n"
                "  bmf    Bencher Metric Format JSON, for `bencher run --adapter json --file FILE` (see README)\n"
                "  csv    one line per row, every column, for spreadsheets and pandas\n"
                "  json   the provenance and every row\n"
@@ -59,14 +63,18 @@ static int export_output_open(const char *output, char *tmp, size_t tmplen, FILE
     return 0;
 }
 
+enum { OPT_HEADLINE = CLI_OPT_LONG };
+
 static const struct option export_opts[] = {CLI_OPT_HELP,
+                                            {"headline", no_argument, NULL, OPT_HEADLINE},
                                             {"format", required_argument, NULL, 'f'},
                                             {"output", required_argument, NULL, 'o'},
                                             {NULL, 0, NULL, 0}};
 
 /* The command line: the input and the format (both needed), the output or NULL for standard output.
  * Returns -1 to go on, else the exit status (0 after --help). */
-static int export_parse(int argc, char **argv, const char **run, const char **format, const char **output)
+static int export_parse(int argc, char **argv, const char **run, const char **format, const char **output,
+                        int *headline)
 {
     cli_getopt_begin();
     int c;
@@ -75,6 +83,7 @@ static int export_parse(int argc, char **argv, const char **run, const char **fo
         case 'h': usage_export(stdout); return CLI_EXIT_OK;
         case 'f': *format = optarg; break;
         case 'o': *output = optarg; break;
+        case OPT_HEADLINE: *headline = 1; break;
         default: return CLI_EXIT_USAGE;
         }
     }
@@ -92,11 +101,13 @@ static int export_parse(int argc, char **argv, const char **run, const char **fo
 
 /* Writes the export into out (a temp file renamed to output when complete, or stdout). Returns 0 or -1
  * with err set; err may also hold a warning on success. */
-static int export_write(const char *run, int pairs, h5in *r, export_format f, const char *output, FILE *out,
-                        const char *tmp, char *err, size_t errlen)
+static int export_write(const char *run, int pairs, int headline, h5in *r, export_format f, const char *output,
+                        FILE *out, const char *tmp, char *err, size_t errlen)
 {
     err[0] = '\0';
-    int rc = pairs ? export_compare_pairs(run, f, out, err, errlen) : export_run(r, f, out, err, errlen);
+    int rc = headline ? report_headline_export(run, f == EXPORT_BMF, out, err, errlen)
+             : pairs  ? export_compare_pairs(run, f, out, err, errlen)
+                      : export_run(r, f, out, err, errlen);
     if (output) {
         if (fclose(out) != 0)
             rc = -1;
@@ -113,7 +124,8 @@ static int export_write(const char *run, int pairs, h5in *r, export_format f, co
 int cmd_export(int argc, char **argv)
 {
     const char *run = NULL, *format = NULL, *output = NULL;
-    int rc = export_parse(argc, argv, &run, &format, &output);
+    int headline = 0;
+    int rc = export_parse(argc, argv, &run, &format, &output, &headline);
     if (rc >= 0)
         return rc;
     int f = export_format_parse(format);
@@ -128,6 +140,11 @@ int cmd_export(int argc, char **argv)
     }
     /* A compare_pairs.dat (the table `ringbench compare` writes) is exported the same way. */
     int pairs = export_is_compare_pairs(run);
+    if (headline && (f == EXPORT_JSON || pairs)) {
+        fprintf(stderr, "ringbench export: --headline %s\n",
+                pairs ? "needs a results file (RUN.h5), not a compare_pairs.dat" : "writes bmf or csv, not json");
+        return CLI_EXIT_USAGE;
+    }
     h5in *r = NULL;
     if (!pairs && h5in_open(run, &r, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench export: %s\n", err);
@@ -142,7 +159,7 @@ int cmd_export(int argc, char **argv)
             h5in_close(r);
         return CLI_EXIT_USAGE;
     }
-    rc = export_write(run, pairs, r, (export_format)f, output, out, tmp, err, sizeof err);
+    rc = export_write(run, pairs, headline, r, (export_format)f, output, out, tmp, err, sizeof err);
     if (r)
         h5in_close(r);
     if (rc != 0) {

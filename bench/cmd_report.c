@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "report.h"
 
-enum { OPT_NO_RENDER = CLI_OPT_LONG, OPT_SEED, OPT_REPS, OPT_MIN_EFFECT, OPT_CALL_OVERHEAD };
+enum { OPT_NO_RENDER = CLI_OPT_LONG, OPT_SEED, OPT_REPS, OPT_MIN_EFFECT, OPT_CALL_OVERHEAD, OPT_ANSWER, OPT_FAIL };
 
 static const struct option report_long_opts[] = {CLI_OPT_HELP,
                                                  {"output", required_argument, NULL, 'o'},
@@ -20,6 +20,8 @@ static const struct option report_long_opts[] = {CLI_OPT_HELP,
                                                  {"reps", required_argument, NULL, OPT_REPS},
                                                  {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
                                                  {"call-overhead", required_argument, NULL, OPT_CALL_OVERHEAD},
+                                                 {"answer", no_argument, NULL, OPT_ANSWER},
+                                                 {"fail-on-change", no_argument, NULL, OPT_FAIL},
                                                  {NULL, 0, NULL, 0}};
 
 /* --seed N (any unsigned number) and --reps N (100 to 1000000). Returns 0, or -1 after one line. */
@@ -46,6 +48,16 @@ static int report_option(const char *cmd, int c, const char *v, report_opts *o)
     case 'o': o->out_dir = v; return 0;
     case OPT_NO_RENDER: o->render = 0; return 0;
     case OPT_CALL_OVERHEAD: o->call_overhead = v; return 0; /* checked where it is used (attr_parse_overhead) */
+    case OPT_ANSWER:
+    case OPT_FAIL:
+        /* each belongs to one command: report prints the answer, compare fails on a change */
+        if (strcmp(cmd, c == OPT_ANSWER ? "report" : "compare") != 0) {
+            fprintf(stderr, "ringbench %s: %s is an option of ringbench %s only\n", cmd,
+                    c == OPT_ANSWER ? "--answer" : "--fail-on-change", c == OPT_ANSWER ? "report" : "compare");
+            return -1;
+        }
+        *(c == OPT_ANSWER ? &o->answer : &o->fail_on_change) = 1;
+        return 0;
     case OPT_SEED:
         if (count_value(cmd, "--seed", v, 0, ~0ull, &n) != 0)
             return -1;
@@ -99,13 +111,16 @@ int cmd_report_options(const char *cmd, int argc, char **argv, report_opts *o, c
 static void usage_report(FILE *f)
 {
     fputs("usage: ringbench report RUN.h5 [-o DIR] [--no-render] [--seed N] [--reps N] [--min-effect PCT]\n"
+          "       ringbench report RUN.h5 --answer\n"
           "  Writes gnuplot data (*.dat), scripts (*.gp), plots (*.png, *.svg) and report.md into DIR\n"
           "  (-o, --output; default: RUN-report next to RUN.h5). --no-render writes data and scripts only;\n"
           "  --seed and --reps set the bootstrap of the verdict (default seed 20261122, 2000 resamples);\n"
           "  --min-effect PCT: an overhead is called slower/faster only when its 95% interval excludes 0\n"
           "  and it is at least PCT% (default 5).\n"
           "  --call-overhead 'memcpy=12us,query=3us,...' (or a file of KEY=VALUE lines) adds a MODEL section:\n"
-          "  each mode's latency if every CUDA call it makes cost that much more (see README).\n",
+          "  each mode's latency if every CUDA call it makes cost that much more (see README).\n"
+          "  --answer prints the answer table (the headline figures, fallback / native with 95% intervals) on\n"
+          "  standard output and writes nothing: README.md's table is this output on the reference run.\n",
           f);
 }
 
@@ -118,5 +133,5 @@ int cmd_report(int argc, char **argv)
         usage_report(stdout);
     if (rc != 0)
         return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    return report_write(file, &o);
+    return o.answer ? report_answer_print(file, &o) : report_write(file, &o);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "attribution.h"
+#include "report_plots.h"
 
 typedef struct side {
     const report_run *run;
@@ -63,8 +64,8 @@ static void costs_md(FILE *md, const side *b, const side *o, int two)
 }
 
 /* One table row plus one data line; returns 1 when the pair could be attributed. */
-static int pair_out(FILE *md, FILE *dat, const char *label, const side *b, const mode_spec *mb, const rb_row *rb,
-                    const side *o, const mode_spec *mo, const rb_row *ro)
+static int pair_out(FILE *md, FILE *dat, const char *label, const char *short_label, const side *b, const mode_spec *mb,
+                    const rb_row *rb, const side *o, const mode_spec *mo, const rb_row *ro)
 {
     attr_result a;
     if (!rb || !ro || attr_compute(rb, side_costs(b, mb), ro, side_costs(o, mo), &a) != 0) {
@@ -74,26 +75,39 @@ static int pair_out(FILE *md, FILE *dat, const char *label, const side *b, const
     }
     fprintf(md, "| %s | %s | %s | %s | %s | %s | %s |\n", label, report_num(a.base_us), report_num(a.other_us),
             report_num(a.delta_us), report_num(a.by_cost_us), report_num(a.by_count_us), report_num(a.remainder_us));
-    fprintf(dat, "\"%s\" %.6g %.6g %.6g %.6g\n", label, a.base_us, a.by_cost_us, a.by_count_us, a.remainder_us);
+    if (dat != NULL && a.delta_us != 0)
+        fprintf(dat, "\"%s\" %.6g %.6g %.6g %.6g \"%s%s\"\n", short_label, a.delta_us, a.by_cost_us, a.by_count_us,
+                a.remainder_us, a.delta_us > 0 ? "+" : "", report_time(a.delta_us));
     return 1;
 }
 
-static void plot_gp(const char *dir, const char *title, char *err, size_t errlen, int *ok)
+/* The plot: per pair, the difference as 100 %, split into what the per-call costs, the number of calls
+ * and the rest explain (a part against the difference is drawn leftwards from where the last ended).
+ * One bar per pair of attribution.dat, its difference written beside it. */
+static void plot_gp(const char *dir, const char *title, int nbars, char *err, size_t errlen, int *ok)
 {
     report_file rf;
     *ok = 0;
     if (report_file_open(&rf, dir, "attribution.gp", err, errlen) != 0)
         return;
-    report_canvas c = {1400, 700};
-    report_gp_begin(rf.f, "attribution", "latency difference split into CUDA calls x cost and the rest", c);
-    fputs("set title ", rf.f);
-    report_gp_quote(rf.f, title);
-    fputs("\nset style data histograms\nset style histogram rowstacked\nset style fill solid 0.85 border -1\n"
-          "set boxwidth 0.7\nset ylabel 'us'\nset xtics rotate by -40 left font ',9'\nset key top left\n"
-          "plot 'attribution.dat' using 2:xtic(1) title 'BASE p50' lc rgb '#BBBBBB', \\\n"
-          "     '' using 3 title 'per-call costs changed (counts x delta cost)' lc rgb '#D62728', \\\n"
-          "     '' using 4 title 'number of calls changed' lc rgb '#FF9896', \\\n"
-          "     '' using 5 title 'remainder: PCIe, memory, scheduling' lc rgb '#1F77B4'\n",
+    report_canvas c = {REPORT_DOC_W, 230 + 34 * nbars};
+    report_gp_begin(rf.f, "attribution", "each difference split into CUDA calls x cost and the rest", c);
+    report_gp_title(rf.f, title, "share of each difference in p50: 100 % is the whole difference, written right");
+    fprintf(
+        rf.f,
+        "set yrange [%d.6:-0.6]\nset xrange [-25:170]\nset xtics ('0' 0, '25' 25, '50' 50, '75' 75, '100 %%%%' 100)\n"
+        "set grid xtics noytics\nset lmargin at screen 0.30\nset rmargin 2\n"
+        "set arrow 1 from first 100, graph 0 to first 100, graph 1 nohead lc rgb '#888888' dt 2 back\n"
+        "set key outside bottom center horizontal maxrows 2 font ',13'\nset style fill solid 0.9 noborder\n",
+        nbars - 1);
+    fputs("s(x, d) = 100 * x / d\n"
+          "plot 'attribution.dat' using (s($3,$2)/2):0:(0):(s($3,$2)):($0-0.3):($0+0.3):ytic(1) with boxxyerror "
+          "lc rgb '#D62728' title 'per-call costs changed', \\\n"
+          "  '' using 0:0:(s($3,$2)):(s($3,$2)+s($4,$2)):($0-0.3):($0+0.3) with boxxyerror lc rgb '#FF9896' "
+          "title 'number of calls changed', \\\n"
+          "  '' using 0:0:(s($3,$2)+s($4,$2)):(100):($0-0.3):($0+0.3) with boxxyerror lc rgb '#1F77B4' "
+          "title 'the rest: PCIe, memory, scheduling', \\\n"
+          "  '' using (130):0:6 with labels left font ',13' notitle\n",
           rf.f);
     report_gp_end(rf.f);
     *ok = report_file_close(&rf, err, errlen) == 0;
@@ -148,6 +162,43 @@ static void model_md(FILE *md, const side *b, const side *o, int two, const doub
                 nerr ? report_num(100 * abs_err / nerr) : "n/a", nerr, nerr ? " (percent)" : "");
 }
 
+/* The table rows (every mode of two files at their smallest and largest size, or the native path
+ * against the fallback at every size of one file) and the plot's data: of two files only the native and
+ * the fallback path, so that the plot has a dozen bars, not a hundred. Returns how many bars. */
+static int pairs_md(FILE *md, FILE *dat, const side *b, const side *s, int two)
+{
+    static const rb_family fams[] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
+    uint64_t *sizes = NULL;
+    size_t ns = report_sizes(b->run, RB_FAM_LATENCY, &sizes);
+    int bars = 0;
+    for (size_t k = 0; k < (two ? RB_MODE_COUNT : 1); k++) {
+        mode_spec mb = two ? report_plot_mode(k) : mode_native(), mo = two ? mb : mode_wsl2_fallback();
+        if (two && !find_row(b->run, RB_FAM_LATENCY, &mb, ns ? sizes[0] : 0))
+            continue;
+        const mode_spec nat = mode_native();
+        const int plotted = !two || report_mode_eq(&mb, &nat) || report_mode_is_fallback(&mb);
+        const char *who = !two ? "" : report_mode_is_fallback(&mb) ? "fallback " : "native ";
+        char label[96], short_label[64], sz[32];
+        for (size_t f = 0; f < 3 + ns; f++) {
+            const int cb = f < 3;
+            const size_t j = cb ? 0 : f - 3;
+            if (!cb && two && j != 0 && j + 1 != ns)
+                continue; /* two files: smallest and largest size per mode; all sizes in one file */
+            const rb_family fam = cb ? fams[f] : RB_FAM_LATENCY;
+            const uint64_t size = cb ? 0 : sizes[j];
+            report_size_str(size, sz, sizeof sz);
+            snprintf(label, sizeof label, "%s %s%s%s", two ? report_mode_str(&mb) : "",
+                     cb ? rb_family_name(fam) : "latency ", cb ? "" : sz, "");
+            snprintf(short_label, sizeof short_label, "%s%s", who, cb ? rb_family_name(fam) : sz);
+            const rb_row *rb = find_row(b->run, fam, &mb, size), *ro = find_row(s->run, fam, &mo, size);
+            int got = pair_out(md, plotted ? dat : NULL, label, short_label, b, &mb, rb, s, &mo, ro);
+            bars += got && plotted;
+        }
+    }
+    free(sizes);
+    return bars;
+}
+
 int attr_section_md(FILE *md, const report_run *base, const report_run *other, const char *dir, const report_opts *o,
                     char *err, size_t errlen)
 {
@@ -175,44 +226,18 @@ int attr_section_md(FILE *md, const report_run *base, const report_run *other, c
                 "\n| %s | BASE p50 (us) | OTHER p50 (us) | difference (us) | per-call costs | number of calls | "
                 "remainder |\n| --- | --- | --- | --- | --- | --- | --- |\n",
                 two ? "mode, operation" : "operation (native -> fallback)");
-        static const rb_family fams[] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
-        uint64_t *sizes = NULL;
-        size_t ns = report_sizes(base, RB_FAM_LATENCY, &sizes);
-        int done = 0;
-        for (size_t k = 0; k < RB_MODE_COUNT; k++) {
-            mode_spec mb = two ? report_plot_mode(k) : mode_native(), mo = two ? mb : mode_wsl2_fallback();
-            if (!two && k > 0)
-                break;
-            if (two && !find_row(base, RB_FAM_LATENCY, &mb, ns ? sizes[0] : 0))
-                continue;
-            char label[96], sz[32];
-            for (size_t f = 0; f < 3; f++) {
-                snprintf(label, sizeof label, "%s %s", two ? report_mode_str(&mb) : "", rb_family_name(fams[f]));
-                done += pair_out(md, dat.f, label, &b, &mb, find_row(base, fams[f], &mb, 0), &s, &mo,
-                                 find_row(other, fams[f], &mo, 0));
-            }
-            for (size_t j = 0; j < ns; j++) {
-                if (two && j != 0 && j + 1 != ns)
-                    continue; /* two files: smallest and largest size per mode; all sizes in one file */
-                snprintf(label, sizeof label, "%s latency %s", two ? report_mode_str(&mb) : "",
-                         report_size_str(sizes[j], sz, sizeof sz));
-                done += pair_out(md, dat.f, label, &b, &mb, find_row(base, RB_FAM_LATENCY, &mb, sizes[j]), &s, &mo,
-                                 find_row(other, RB_FAM_LATENCY, &mo, sizes[j]));
-            }
-        }
-        free(sizes);
+        const int bars = pairs_md(md, dat.f, &b, &s, two);
         if (report_file_close(&dat, err, errlen) != 0)
             return -1;
         int ok = 0;
-        if (done) {
+        if (bars > 0) {
             char title[1400], label[1100];
             snprintf(title, sizeof title, "%s",
-                     two ? "What the CUDA calls explain: OTHER against BASE (measured costs)"
-                         : "What the CUDA calls explain: WSL2 fallback against native "
-                           "(measured costs)");
+                     two ? "What the CUDA calls explain: OTHER against BASE"
+                         : "What the CUDA calls explain: WSL2 fallback against native");
             report_label_pair(base, other, label, sizeof label); /* INJECTED / LIMITS APPLIED */
             report_label_title(title, sizeof title, label);
-            plot_gp(dir, title, err, errlen, &ok);
+            plot_gp(dir, title, bars, err, errlen, &ok);
             const char *scripts[] = {"attribution.gp", NULL};
             if (ok && report_render(two ? "compare" : "report", dir, scripts, o->render) == 0)
                 fputs("\n![calls x cost attribution](attribution.png)\n", md);

@@ -17,7 +17,7 @@
 
 void report_opts_default(report_opts *o)
 {
-    *o = (report_opts){NULL, 1, REPORT_DEFAULT_REPS, REPORT_DEFAULT_SEED, NULL, REPORT_DEFAULT_MIN_EFFECT};
+    *o = (report_opts){NULL, 1, REPORT_DEFAULT_REPS, REPORT_DEFAULT_SEED, NULL, REPORT_DEFAULT_MIN_EFFECT, 0, 0};
 }
 
 // --- report.md sections ----------------------------------------------------------------------------------
@@ -55,18 +55,23 @@ void report_notes_md(FILE *md, const report_run *run, const char *name)
         fprintf(md, "> **WARNING (%s):** the file holds no rows.\n\n", name);
     report_label_note_md(md, run, name); /* INJECTED / LIMITS APPLIED (issue 21) */
     size_t damaged = h5in_ndamaged(run->in), nw = h5in_nwarnings(run->in);
-    if (damaged > 0 || nw > 0) {
+    if (damaged == 0 && nw == 1) {
+        /* one warning and nothing damaged (a schema-2 file has no checksums): one line, not a block */
+        fprintf(md, "> **UNCHECKED FILE (%s):** ", name);
+        report_md_text(md, h5in_warning(run->in, 0));
+        fputs("\n\n", md);
+    } else if (damaged > 0 || nw > 0) {
         fprintf(md,
                 "> **WARNING — DAMAGED OR UNCHECKED FILE (%s):** %zu row%s marked `damaged` (status column; "
                 "left out of every verdict and pair). What the reader found:\n",
                 name, damaged, damaged == 1 ? "" : "s");
-        for (size_t i = 0; i < nw && i < 20; i++) {
+        for (size_t i = 0; i < nw && i < 3; i++) { /* the first screen stays short; stderr has them all */
             fputs("> - ", md);
             report_md_text(md, h5in_warning(run->in, i));
             fputs("\n", md);
         }
-        if (nw > 20)
-            fprintf(md, "> - ... %zu more on standard error\n", nw - 20);
+        if (nw > 3)
+            fprintf(md, "> - ... %zu more on standard error\n", nw - 3);
         fputs("\n", md);
     }
 }
@@ -593,7 +598,18 @@ static void plots_md(FILE *md)
     }
 }
 
-static int write_report_md(const report_run *run, const char *dir, const report_opts *o, char *err, size_t errlen)
+/* The title line: what, and the machine, driver, CUDA, date and commit of the run. */
+void report_title_md(FILE *md, const char *what, const report_run *run)
+{
+    char machine[512];
+    report_machine_str(run, machine, sizeof machine);
+    fprintf(md, "# %s: ", what);
+    report_md_text(md, machine);
+    fputs("\n\n", md);
+}
+
+static int write_report_md(const report_run *run, const headline_fig *figs, const char *dir, const report_opts *o,
+                           char *err, size_t errlen)
 {
     static const rb_family cb[] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
     static const rb_family lc[] = {RB_FAM_LC_LAUNCH, RB_FAM_LC_ACTIVATE, RB_FAM_LC_DEACTIVATE, RB_FAM_LC_TERMINATE};
@@ -601,17 +617,15 @@ static int write_report_md(const report_run *run, const char *dir, const report_
     if (report_file_open(&rf, dir, "report.md", err, errlen) != 0)
         return -1;
     FILE *md = rf.f;
-    /* The answer first (issue 11): the verdict in brief with its figures and plot, then the full
-     * verdict and tables; environment and capabilities, which a reader consults rather than reads,
-     * last. The incomplete-run and CPU-backend warnings stay on top: they qualify everything. */
-    fputs("# ringbench report\n\n", md);
+    /* The answer first (issue 52): machine and commit, one sentence of verdict, the headline figures
+     * with their ratios and the answer plot within the first 25 lines; the method, every mode, windows,
+     * distributions and the environment follow as sections. The incomplete-run, CPU-backend and
+     * damaged-file warnings stay on top: they qualify everything. */
+    report_title_md(md, "ringbench report", run);
     report_notes_md(md, run, "this file");
     report_machine_lines_md(md, run); /* make wsl2: per-call costs and the pinned ceiling first */
-    report_headline_md(md, run, run, o, "cb");
-    fputs("File: `", md);
-    report_md_text(md, run->path);
-    fprintf(md, "` — schema %d, %zu rows, complete = %d, backend %s; environment and capabilities at the end.\n",
-            h5in_schema_version(run->in), report_nrows(run), run->complete, run->backend);
+    report_first_screen_md(md, run, run, figs, "answer");
+    report_method_md(md, run, run, o);
     report_verdict_md(md, run, run, o);
     if (attr_section_md(md, run, run, dir, o, err, errlen) != 0)
         return -1;
@@ -635,6 +649,12 @@ static int write_report_md(const report_run *run, const char *dir, const report_
     environment_md(md, run);
     capabilities_md(md, run);
     return report_file_close(&rf, err, errlen);
+}
+
+/* The title of the answer plot: the machine, or the CPU reference, with the run's label. */
+static void answer_title(const report_run *run, char *buf, size_t n)
+{
+    report_plot_title(buf, n, run, "The WSL2 fallback path against the native path");
 }
 
 int report_write(const char *file, const report_opts *opts)
@@ -665,8 +685,13 @@ int report_write(const char *file, const report_opts *opts)
         fprintf(stderr, "ringbench report: WARNING: %s is %s\n", file, label);
 
     rc = 1;
-    if (report_mkdir_p(dir, err, sizeof err) != 0 || report_plots_write(&run, dir, err, sizeof err) != 0 ||
-        write_report_md(&run, dir, &o, err, sizeof err) != 0 ||
+    headline_fig figs[HL_COUNT];
+    char title[640];
+    report_headlines(&run, &run, &o, figs);
+    answer_title(&run, title, sizeof title);
+    if (report_mkdir_p(dir, err, sizeof err) != 0 || report_plot_answer(figs, title, dir, err, sizeof err) != 0 ||
+        report_plots_write(&run, dir, err, sizeof err) != 0 ||
+        write_report_md(&run, figs, dir, &o, err, sizeof err) != 0 ||
         report_label_headings(dir, "report.md", label, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench report: %s\n", err);
         goto out;

@@ -11,6 +11,7 @@
 #define RINGBENCH_REPORT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 /* How to render: what report, compare and sensitivity report share. */
 typedef struct report_opts {
@@ -20,6 +21,8 @@ typedef struct report_opts {
     uint64_t seed;             /* bootstrap seed */
     const char *call_overhead; /* --call-overhead SPEC|FILE: the MODEL section (attribution.h), or NULL */
     double min_effect;         /* --min-effect PCT / 100: smallest |overhead| called slower or faster */
+    int fail_on_change;        /* compare --fail-on-change: exit 1 when a cell is slower or faster */
+    int answer;                /* report --answer: print the answer table on stdout, write nothing */
 } report_opts;
 
 /* The defaults: render, the stats module's bootstrap (reps, seed), minimum effect 5%. */
@@ -29,8 +32,20 @@ void report_opts_default(report_opts *o);
 int report_write(const char *file, const report_opts *o);
 
 /* OTHER.h5 against BASE.h5 into o->out_dir (default OTHER-compare next to OTHER.h5): compare.md,
- * the pairs table, data, scripts and plots. */
+ * the pairs table, data, scripts and plots; prints the summary line (how many cells are the same,
+ * slower and faster). With o->fail_on_change it returns 1 when a cell is slower or faster. */
 int compare_write(const char *base, const char *other, const report_opts *o);
+
+/* `ringbench report FILE --answer`: the answer table and its one line of provenance on stdout, as the
+ * README carries them. Returns 0, or 2 when the file cannot be read (said on stderr). */
+int report_answer_print(const char *file, const report_opts *o);
+
+/* `ringbench export FILE --headline`: only the headline figures, as Bencher Metric Format JSON (bmf:
+ * one benchmark per headline cell, measure latency in ns, bandwidth-gb-s or throughput in messages
+ * per second, with the cell's 95 % interval; one per figure with the measure "ratio", fallback /
+ * native with its interval) or CSV (csv: one line per figure and side). Returns 0, or -1 with one line
+ * in err. */
+int report_headline_export(const char *file, int bmf, FILE *out, char *err, size_t errlen);
 
 /* The runs `ringbench sensitivity run` wrote into dir, into o->out_dir (default DIR/report). */
 int sensitivity_report_write(const char *dir, const report_opts *o);

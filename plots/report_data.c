@@ -335,15 +335,99 @@ char *report_size_str(uint64_t bytes, char *buf, size_t n)
     return buf;
 }
 
+/* v rounded to 3 significant digits into b, without an exponent (a value of 1000 or more keeps its
+ * integer digits). */
+static void sig3(double v, char *b, size_t n)
+{
+    if (v == 0) {
+        snprintf(b, n, "0");
+        return;
+    }
+    double e = floor(log10(fabs(v))), q = pow(10, e - 2), r = round(v / q) * q;
+    e = floor(log10(fabs(r))); /* 999.6 rounds to 1000: one digit more before the point */
+    int decimals = e >= 2 ? 0 : (int)(2 - e);
+    snprintf(b, n, "%.*f", decimals, r);
+}
+
+/* A rotating buffer for the formatting helpers: 24 in flight, so one printf can hold a table row. */
+static char *fmt_buf(void)
+{
+    static char bufs[24][48];
+    static unsigned next;
+    return bufs[next++ % 24];
+}
+
 const char *report_num(double v)
 {
-    static char bufs[16][32];
-    static unsigned next;
-    char *b = bufs[next++ % 16];
+    char *b = fmt_buf();
     if (!isfinite(v))
-        snprintf(b, sizeof bufs[0], "n/a");
+        snprintf(b, 48, "n/a");
     else
-        snprintf(b, sizeof bufs[0], "%.4g", v);
+        sig3(v, b, 48);
+    return b;
+}
+
+/* v in the largest unit of the ladder (each step x step) in which it is at least 1, 3 significant
+ * digits; the ladder's first unit for values below 1 of it. */
+static const char *scaled(double v, const char *const *units, size_t nunits, double step)
+{
+    char *b = fmt_buf(), num[40];
+    if (!isfinite(v)) {
+        snprintf(b, 48, "n/a");
+        return b;
+    }
+    size_t u = 0;
+    for (; u + 1 < nunits && fabs(v) >= step; u++)
+        v /= step;
+    sig3(v, num, sizeof num);
+    if (u + 1 < nunits && fabs(strtod(num, NULL)) >= step) { /* 999.7 became 1000: the next unit */
+        v /= step;
+        u++;
+        sig3(v, num, sizeof num);
+    }
+    snprintf(b, 48, "%s %s", num, units[u]);
+    return b;
+}
+
+const char *report_time(double us)
+{
+    static const char *const units[] = {"ns", "µs", "ms", "s"};
+    return scaled(us * 1e3, units, 4, 1e3);
+}
+
+const char *report_rate(double gb_s)
+{
+    static const char *const units[] = {"MB/s", "GB/s", "TB/s"};
+    return scaled(gb_s * 1e3, units, 3, 1e3);
+}
+
+const char *report_msgs(double per_s)
+{
+    static const char *const units[] = {"msg/s", "k msg/s", "M msg/s", "G msg/s"};
+    return scaled(per_s, units, 4, 1e3);
+}
+
+const char *report_value(double v, const char *unit)
+{
+    if (strcmp(unit, "us") == 0)
+        return report_time(v);
+    if (strcmp(unit, "GB/s") == 0)
+        return report_rate(v);
+    char *b = fmt_buf(), num[24];
+    snprintf(num, sizeof num, "%s", report_num(v));
+    snprintf(b, 48, "%.23s %.20s", num, unit);
+    return b;
+}
+
+const char *report_times(double ratio)
+{
+    char *b = fmt_buf();
+    if (!isfinite(ratio))
+        snprintf(b, 48, "n/a");
+    else {
+        sig3(ratio, b, 40);
+        strcat(b, "×");
+    }
     return b;
 }
 

@@ -58,13 +58,13 @@ void report_gp_begin(FILE *gp, const char *stem, const char *what, report_canvas
             "reset\n"
             "if (fmt eq \"png\") {\n"
             "  if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-            "    set terminal pngcairo size %d,%d font \"sans,11\" noenhanced background rgb 'white'\n"
+            "    set terminal pngcairo size %d,%d font \"sans,14\" noenhanced background rgb 'white'\n"
             "  } else {\n"
             "    set terminal png size %d,%d noenhanced\n"
             "  }\n"
             "  set output '%s.png'\n"
             "} else {\n"
-            "  set terminal svg size %d,%d font \"sans,11\" noenhanced background rgb 'white'\n"
+            "  set terminal svg size %d,%d font \"sans,14\" noenhanced background rgb 'white'\n"
             "  set output '%s.svg'\n"
             "}\n"
             "set datafile missing 'NaN'\n"
@@ -74,13 +74,25 @@ void report_gp_begin(FILE *gp, const char *stem, const char *what, report_canvas
 
 void report_gp_end(FILE *gp) { fputs("unset multiplot\nset output\n}\n", gp); }
 
+void report_gp_title(FILE *gp, const char *title, const char *note)
+{
+    fputs("set multiplot title ", gp);
+    report_gp_quote(gp, title);
+    if (note) {
+        fputs(" . \"\\n\" . ", gp);
+        report_gp_quote(gp, note);
+    }
+    fputs(" font ',15'\nset tmargin 5\n", gp);
+}
+
 /* The legend strip under a faceted figure: the visual code, the highlighted paths, the references. */
 static void facet_legend(FILE *gp, const report_facet *p, double height)
 {
     fprintf(gp, "set origin 0,0\nset size 1,%.3f\n", height);
     fputs("unset border\nunset tics\nunset grid\nunset xlabel\nunset ylabel\nunset title\nunset logscale\n"
           "unset object\nunset arrow\nunset label\nset xrange [0:1]\nset yrange [0:1]\n"
-          "set key center center horizontal maxcols 4 Left reverse width 2 samplen 4 spacing 1.25 font ',11'\n"
+          "set margins 2,2,0,0\nset key center center horizontal maxrows 7 Left reverse width 1 samplen 3 spacing 1.1 "
+          "font ',13'\n"
           "plot 2 notitle, \\\n",
           gp); /* a real (off-range) plot: keyentry alone trips a gnuplot assertion */
     for (int x = 0; x < RB_XFER_COUNT; x++)
@@ -93,10 +105,10 @@ static void facet_legend(FILE *gp, const report_facet *p, double height)
         fprintf(gp, "  keyentry with points lc rgb 'black' pt %d ps 1.5 title 'host %s', \\\n", host_point[h],
                 mode_axis_value(RB_AXIS_HOST, h));
     mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
-    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'native path (%s/%s/%s/mapped|managed)', \\\n",
-            NATIVE_UNDERLAY, mode_axis_value(RB_AXIS_HOST, nat.v[RB_AXIS_HOST]),
-            mode_axis_value(RB_AXIS_XFER, nat.v[RB_AXIS_XFER]), mode_axis_value(RB_AXIS_LAUNCH, nat.v[RB_AXIS_LAUNCH]));
-    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'WSL2 fallback path (%s)'", FALLBACK_UNDERLAY,
+    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'native path (%s/%s/%s)', \\\n", NATIVE_UNDERLAY,
+            mode_axis_value(RB_AXIS_HOST, nat.v[RB_AXIS_HOST]), mode_axis_value(RB_AXIS_XFER, nat.v[RB_AXIS_XFER]),
+            mode_axis_value(RB_AXIS_LAUNCH, nat.v[RB_AXIS_LAUNCH]));
+    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'WSL2 fallback (%s)'", FALLBACK_UNDERLAY,
             report_mode_str(&fb));
     for (size_t i = 0; i < p->nrefs; i++) {
         fprintf(gp, ", \\\n  keyentry with lines %s title ", p->refs[i].style);
@@ -109,7 +121,7 @@ static void facet_legend(FILE *gp, const report_facet *p, double height)
 static void facet_panel(FILE *gp, const report_facet *p, int ctrl, double x0, double w, double y0, double h)
 {
     fprintf(gp, "set origin %.4f,%.4f\nset size %.4f,%.4f\n", x0, y0, w, h);
-    fprintf(gp, "set title 'control block: %s' font ',13'\n", mode_axis_value(RB_AXIS_CTRL, ctrl));
+    fprintf(gp, "set title 'control block: %s' font ',14' offset 0,-0.6\n", mode_axis_value(RB_AXIS_CTRL, ctrl));
     fputs("plot \\\n", gp);
     int first = 1;
     /* Underlays first, so the mode lines are drawn on top of them. */
@@ -142,7 +154,9 @@ static void facet_panel(FILE *gp, const report_facet *p, int ctrl, double x0, do
 
 void report_gp_facet(FILE *gp, const report_facet *p)
 {
-    const double legend_h = 0.20, top = 0.90;
+    /* The panels are stacked, each the full width of a docs column, over one legend strip: side by side,
+     * three panels of an 800 px column left 11 size labels ~20 px each ("8 B16 B"). */
+    const double legend_h = 0.17, top = 0.92, h = (top - legend_h) / RB_CTRL_COUNT;
     fputs("set multiplot title ", gp);
     report_gp_quote(gp, p->title);
     if (p->note) {
@@ -150,32 +164,37 @@ void report_gp_facet(FILE *gp, const report_facet *p)
         report_gp_quote(gp, p->note);
     }
     fputs(" font ',15'\n", gp);
-    fputs("unset key\nset logscale x 2\n", gp);
+    fputs("unset key\nset logscale x 2\nset lmargin 12\nset rmargin 3\nset tmargin 2\nset bmargin 2.5\n", gp);
     report_gp_size_xtics(gp, p->sizes, p->nsizes);
-    fputs("set xlabel 'message size (payload bytes, log scale)'\nset ylabel ", gp);
-    report_gp_quote(gp, p->ylabel);
-    fputs("\n", gp);
     fputs(p->logy ? "set logscale y 10\nset format y '%g'\n" : "unset logscale y\n", gp);
     if (p->band)
         fprintf(gp, "%s\n", p->band);
-    for (int c = 0; c < RB_CTRL_COUNT; c++)
-        facet_panel(gp, p, c, c / 3.0, 1 / 3.0, legend_h, top - legend_h);
+    for (int c = 0; c < RB_CTRL_COUNT; c++) {
+        /* one y label for the three panels, on the middle one; the x label under the last */
+        fputs("set ylabel ", gp);
+        report_gp_quote(gp, c == RB_CTRL_COUNT / 2 ? p->ylabel : "");
+        fputs(c == RB_CTRL_COUNT - 1 ? "\nset xlabel 'message size (payload bytes, log scale)'\nset bmargin 4\n"
+                                     : "\nunset xlabel\n",
+              gp);
+        facet_panel(gp, p, c, 0.0, 1.0, legend_h + (RB_CTRL_COUNT - 1 - c) * h, h);
+    }
     facet_legend(gp, p, legend_h);
 }
 
 void report_gp_size_xtics(FILE *gp, const uint64_t *sizes, size_t n)
 {
+    /* At most 6 labels, so that none touches the next at an 800 px column; the others keep a tic. */
     char buf[32];
-    size_t step = n > 12 ? (n + 11) / 12 : 1;
+    size_t step = n > 6 ? (n + 5) / 6 : 1;
     if (n == 0) {
         fputs("set xtics autofreq\n", gp);
         return;
     }
     fputs("set xtics (", gp);
-    for (size_t i = 0; i < n; i += step)
-        fprintf(gp, "%s'%s' %llu", i ? ", " : "", report_size_str(sizes[i], buf, sizeof buf),
+    for (size_t i = 0; i < n; i++)
+        fprintf(gp, "%s'%s' %llu", i ? ", " : "", i % step == 0 ? report_size_str(sizes[i], buf, sizeof buf) : "",
                 (unsigned long long)sizes[i]);
-    fputs(") rotate by 30 right\nset mxtics default\n", gp);
+    fputs(") font ',13'\nunset mxtics\n", gp);
 }
 
 int report_gnuplot_find(char *out, size_t n)

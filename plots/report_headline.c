@@ -1,296 +1,238 @@
-/* report_headline.c - the first screen of report.md and compare.md: the answer, then the evidence.
+/* report_headline.c - the answer at a glance: report.md's and compare.md's first screen, the README's
+ * answer table (`ringbench report FILE --answer`), the headline export and the answer plot.
  *
- * A reader opening a report wants the verdict on the "10-30%" claim and the few numbers behind it
- * before the environment, capabilities and full tables (which follow, unchanged). This file only
- * picks rows and phrases them: the overheads and their classification come from report_verdict.c
- * (report_overhead, report_claim_word), so the brief and the full verdict cannot disagree.
- * Exercised by tests/test_report.c (the verdict within the first 40 lines of report.md).
+ * Which cells are headline figures and how their ratios are estimated is harness/headline.h's; this
+ * file only phrases them, so report, README, export and tracking cannot disagree. Numbers follow the
+ * house rules: 3 significant digits in scaled units, ratios as ×, and where a figure is missing the
+ * reason, never "nan". Exercised by tests/test_report.c (first screen, answer) and tests/answer_test.sh
+ * (the README's table equals the command's output on the committed reference run).
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "report_headline.h"
+#include "report_plots.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const rb_family cb_ops[] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
-#define NCB (sizeof cb_ops / sizeof cb_ops[0])
+#ifdef RINGBENCH_HAVE_JANSSON
+#include <jansson.h>
+#endif
 
-/* p50 of an ok row, NAN otherwise. */
-static double p50_of(const report_run *run, rb_family f, const mode_spec *m, uint64_t size)
+// --- the figures -----------------------------------------------------------------------------------------
+
+static const rb_row *src_row(void *ctx, size_t i) { return report_row(ctx, i); }
+
+static const stats_trial *src_trials(void *ctx, size_t i, size_t *k, const int32_t **round)
 {
-    long i = report_find(run, f, m, size);
-    const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
-    return r != NULL && report_row_ok(r) ? r->p50 : NAN;
+    return report_trials(ctx, (long)i, k, round);
 }
 
-/* The smallest (or largest) size a family was measured at, 0 when none. */
-static uint64_t size_end(const report_run *run, rb_family f, int largest)
+void report_headline_source(const report_run *run, headline_source *s)
 {
-    uint64_t *sizes = NULL, s = 0;
-    size_t n = report_sizes(run, f, &sizes);
-    if (n > 0)
-        s = largest ? sizes[n - 1] : sizes[0];
-    free(sizes);
-    return s;
+    *s = (headline_source){(void *)run, report_nrows(run), src_row, src_trials};
 }
 
-/* The best ok mode row of family f at size (lowest p50, or highest for a rate); -1 when none. */
-static long best_row(const report_run *run, rb_family f, uint64_t size)
+void report_headlines(const report_run *base, const report_run *other, const report_opts *o,
+                      headline_fig figs[HL_COUNT])
 {
-    int rate = report_unit_is_rate(rb_family_unit(f));
-    long best = -1;
-    for (size_t i = 0; i < report_nrows(run); i++) {
-        const rb_row *r = report_row(run, i);
-        if (report_row_family(r) != (int)f || r->size_bytes != size || !report_row_mode(r, NULL) || !report_row_ok(r))
-            continue;
-        if (best < 0 ||
-            (rate ? r->p50 > report_row(run, (size_t)best)->p50 : r->p50 < report_row(run, (size_t)best)->p50))
-            best = (long)i;
-    }
-    return best;
+    headline_source b, f;
+    report_headline_source(base, &b);
+    report_headline_source(other, &f);
+    if (base == other)
+        f = b; /* one context: rows of one file, paired where measured in the same rounds */
+    headline_compute(&b, &f, o->reps, o->seed, figs);
 }
 
-/* The row of the round-trip floor (one size), or -1. */
-static long floor_row(const report_run *run)
+// --- the machine line -------------------------------------------------------------------------------------
+
+/* A recorded value, or "" when absent or recorded as not known. */
+static const char *known(const report_run *run, const char *name)
 {
-    uint64_t s = size_end(run, RB_FAM_BASE_FLOOR, 0);
-    long i = report_find(run, RB_FAM_BASE_FLOOR, NULL, s);
-    return i >= 0 && report_row_ok(report_row(run, (size_t)i)) ? i : -1;
+    const char *v = report_prov(run, name);
+    return strcmp(v, "(not recorded)") == 0 || strcmp(v, "unknown") == 0 ? "" : v;
 }
 
-// --- the paragraph --------------------------------------------------------------------------------------
-
-/* Counts of claim words and the range of estimates over a few overheads. */
-typedef struct brief {
-    int n, inside, below, above, other, missing;
-    double min, max;
-} brief;
-
-static void brief_add(brief *b, const report_ov *ov)
+/* A CUDA version as the runtime reports it (13000) or as text ("13.0"), as "13.0". */
+static void cuda_version(const char *v, char *buf, size_t n)
 {
-    if (ov->state != REPORT_OV_OK) {
-        b->missing++;
-        return;
-    }
-    const char *w = report_claim_word(ov);
-    if (b->n++ == 0)
-        b->min = b->max = ov->est;
-    b->min = fmin(b->min, ov->est);
-    b->max = fmax(b->max, ov->est);
-    b->inside += strcmp(w, "inside") == 0;
-    b->below += strcmp(w, "below") == 0;
-    b->above += strcmp(w, "above") == 0;
-    b->other += strncmp(w, "straddles", 9) == 0;
-}
-
-/* "+547% to +15500% (against the claimed 10-30%: above in 3 of 3)", or why there is nothing to say. */
-static void brief_md(FILE *md, const brief *b, int claim)
-{
-    if (b->n == 0) {
-        fputs("could not be compared (rows missing or not measured)", md);
-        return;
-    }
-    if (b->n == 1 || b->min == b->max)
-        fprintf(md, "**%+.0f%%**", 100 * b->min);
+    char *end = NULL;
+    long x = strtol(v, &end, 10);
+    if (*v && *end == '\0' && x >= 1000)
+        snprintf(buf, n, "%ld.%ld", x / 1000, x % 1000 / 10);
     else
-        fprintf(md, "**%+.0f%% to %+.0f%%**", 100 * b->min, 100 * b->max);
-    if (!claim)
-        return;
-    if (b->n == 1 && !b->missing) {
-        fprintf(md, " (%s the claimed 10–30%%)",
-                b->above    ? "**above**"
-                : b->inside ? "**inside**"
-                : b->below  ? "**below**"
-                            : "inconclusive against");
-        return;
-    }
-    fputs(" (against the claimed 10–30%: ", md);
-    const char *sep = "";
-    if (b->above) {
-        fprintf(md, "%s**above** in %d", sep, b->above);
-        sep = ", ";
-    }
-    if (b->inside) {
-        fprintf(md, "%s**inside** in %d", sep, b->inside);
-        sep = ", ";
-    }
-    if (b->below) {
-        fprintf(md, "%s**below** in %d", sep, b->below);
-        sep = ", ";
-    }
-    if (b->other) {
-        fprintf(md, "%sinconclusive in %d", sep, b->other);
-        sep = ", ";
-    }
-    fprintf(md, " of %d%s)", b->n, b->missing ? "; some not measured" : "");
+        snprintf(buf, n, "%s", v);
 }
 
-static void overhead(const report_run *base, const mode_spec *nat, const report_run *other, rb_family f, uint64_t size,
-                     const report_opts *o, report_ov *ov)
+void report_machine_str(const report_run *run, char *buf, size_t n)
 {
+    const char *gpu = known(run, "gpu_name"), *drv = known(run, "nvml_driver_version");
+    const char *date = known(run, "start_utc"), *commit = known(run, "git_commit");
+    char cuda[32];
+    cuda_version(known(run, "runtime_version"), cuda, sizeof cuda);
+    if (!drv[0])
+        drv = known(run, "driver_version");
+    if (strcmp(run->backend, "cuda") != 0)
+        gpu = "CPU reference backend (not a GPU)";
+    snprintf(buf, n, "%s · driver %s · CUDA %s · %.10s · commit %.12s%s", gpu[0] ? gpu : "GPU not recorded",
+             drv[0] ? drv : "not recorded", cuda[0] ? cuda : "not recorded", date[0] ? date : "date not recorded",
+             commit[0] ? commit : "not recorded", strcmp(known(run, "git_dirty"), "yes") == 0 ? " (dirty)" : "");
+}
+
+// --- the table ----------------------------------------------------------------------------------------------
+
+/* The figure's name with its size, window and reference: "round trip, 8 B". */
+static void fig_name(const headline_fig *f, char *buf, size_t n)
+{
+    char sz[32];
+    const char *what = f->def->full_window ? "full window" : f->def->label;
+    if (f->def->fastest && !f->def->full_window)
+        what = "round trip";
+    size_t len = (size_t)snprintf(buf, n, "%s", what);
+    if (f->def->size != HL_SIZE_NONE && len < n)
+        len += (size_t)snprintf(buf + len, n - len, ", %s", report_size_str(f->size, sz, sizeof sz));
+    if (f->def->full_window && f->window && len < n)
+        len += (size_t)snprintf(buf + len, n - len, " (W = %llu)", (unsigned long long)f->window);
+    if (f->def->fastest && len < n)
+        len += (size_t)snprintf(buf + len, n - len, ", fastest native mode");
+    if (f->def->family == RB_FAM_THROUGHPUT && !f->def->full_window && len < n)
+        snprintf(buf + len, n - len, " (ratio on time per byte)");
+}
+
+/* One side's cell: "14.9 µs ±1.6 %", or why there is none. */
+static void side_md(FILE *md, const headline_fig *f, const headline_side *s)
+{
+    if (!s->ok) {
+        fputs(" not measured: ", md);
+        report_md_text(md, s->why);
+        fputs(" |", md);
+        return;
+    }
+    fprintf(md, " %s",
+            f->def->full_window ? report_msgs(s->msgs_per_s) : report_value(s->value, rb_family_unit(f->def->family)));
+    if (isfinite(s->spread)) /* two digits: a spread is itself a rough figure */
+        fprintf(md, " ±%.*f %%", 100 * s->spread >= 10 ? 0 : 1, 100 * s->spread);
+    fputs(" |", md);
+}
+
+void report_answer_table_md(FILE *md, const headline_fig figs[HL_COUNT], int across)
+{
+    char name[160];
+    fprintf(md,
+            "| headline figure | native%s | WSL2 fallback%s | fallback / native [95 %% interval] | against the "
+            "claimed 10–30 %% |\n| --- | ---: | ---: | --- | --- |\n",
+            across ? " (BASE)" : "", across ? " (OTHER)" : "");
+    for (int k = 0; k < HL_COUNT; k++) {
+        const headline_fig *f = &figs[k];
+        fig_name(f, name, sizeof name);
+        fprintf(md, "| %s |", name);
+        side_md(md, f, &f->side[HL_NATIVE]);
+        side_md(md, f, &f->side[HL_FALLBACK]);
+        if (f->ratio_ok)
+            fprintf(md, " **%s** [%s, %s] | %s |\n", report_times(f->ratio), report_times(f->ratio_lo),
+                    report_times(f->ratio_hi), headline_claim_word(f));
+        else {
+            fputs(" no ratio: ", md);
+            report_md_text(md, f->why);
+            fputs(" | n/a |\n", md);
+        }
+    }
+}
+
+// --- the first screen ---------------------------------------------------------------------------------------
+
+/* The one sentence of verdict. */
+static void verdict_md(FILE *md, const report_run *base, const report_run *other, const headline_fig *figs)
+{
+    double lo, hi;
+    const char *v = headline_verdict(figs, &lo, &hi);
+    const headline_fig *rt = &figs[HL_RT_SMALL];
+    char sz[32];
     mode_spec fb = mode_wsl2_fallback();
-    report_overhead(base, report_find(base, f, nat, size), "native", other, report_find(other, f, &fb, size),
-                    "fallback", o, ov);
-}
-
-static void paragraph_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o)
-{
-    mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
-    report_ov ov;
-    brief cb = {0}, small = {0}, large = {0}, thr = {0};
-    char sz[32], sz2[32];
-    uint64_t s_small = size_end(other, RB_FAM_LATENCY, 0), s_large = size_end(other, RB_FAM_LATENCY, 1);
-    uint64_t s_thr = size_end(other, RB_FAM_THROUGHPUT, 1);
-
-    for (size_t k = 0; k < NCB; k++) {
-        overhead(base, &nat, other, cb_ops[k], 0, o, &ov);
-        brief_add(&cb, &ov);
-    }
-    overhead(base, &nat, other, RB_FAM_LATENCY, s_small, o, &ov);
-    brief_add(&small, &ov);
-    overhead(base, &nat, other, RB_FAM_LATENCY, s_large, o, &ov);
-    brief_add(&large, &ov);
-    overhead(base, &nat, other, RB_FAM_THROUGHPUT, s_thr, o, &ov);
-    brief_add(&thr, &ov);
-
-    const int claim = report_claim_applies(base, other);
-    if (claim)
-        fputs("**Verdict on the claim that the WSL2 fallback is \"10–30% slower for control block "
-              "operations\":** ",
+    if (!report_claim_applies(base, other))
+        fputs("**No verdict: CPU reference backend numbers, not GPU numbers.** For checking the tools only, on "
+              "this machine's CPUs ",
+              md);
+    else if (strcmp(v, "n/a") == 0)
+        fputs("**No verdict:** the control-block operations of the two paths were not both measured (the table "
+              "says why); ",
               md);
     else
-        fputs("**No verdict: these are CPU reference backend numbers.** The CPU backend runs the same ring "
-              "protocol with a host thread in the kernel's place, so that the sweep, the results file, the report "
-              "and the tests can be run and checked on any machine; what its modes cost says nothing about a GPU, "
-              "native CUDA or WSL2. For the record, on this machine ",
-              md);
-    fprintf(md, "the fallback path `%s`%s against the native path `%s`%s costs ", report_mode_str(&fb),
-            base != other ? " (OTHER)" : "", report_mode_str(&nat), base != other ? " (BASE)" : "");
-    brief_md(md, &cb, claim);
-    fputs(" more time for control-block operations (read, write, handshake). Whole messages: ", md);
-    brief_md(md, &small, claim);
-    fprintf(md, " round-trip latency at %s, ", report_size_str(s_small, sz, sizeof sz));
-    brief_md(md, &large, claim);
-    fprintf(md, " at %s; throughput at %s ", report_size_str(s_large, sz2, sizeof sz2),
-            report_size_str(s_thr, sz, sizeof sz));
-    brief_md(md, &thr, claim);
-    fputs(" (on time per byte). Overheads are median(fallback) / median(native) − 1 with 95% bootstrap "
-          "intervals; every cell, and the same against a managed control block, is in the full verdict "
-          "below.\n\n",
-          md);
-}
-
-// --- the table ------------------------------------------------------------------------------------------
-
-/* One value cell: p50 with its unit, or "n/a". */
-static void value_md(FILE *md, double v, const char *unit)
-{
-    if (isfinite(v))
-        fprintf(md, " %s %s |", report_num(v), unit);
+        fprintf(md, "**Verdict: %s the claim.** ", strcmp(v, "mixed") == 0 ? "mixed against" : v);
+    fprintf(md, "The WSL2 fallback path `%s`%s ", report_mode_str(&fb), base != other ? " (OTHER)" : "");
+    if (isfinite(lo))
+        fprintf(md,
+                "takes %s%s%s the native path's time for control-block operations (claimed: 1.1–1.3×, "
+                "\"10–30 %% slower\")",
+                report_times(lo), lo != hi ? " to " : "", lo != hi ? report_times(hi) : "");
     else
-        fputs(" n/a |", md);
+        fputs("could not be set against the native path for control-block operations", md);
+    if (rt->ratio_ok)
+        fprintf(md, ", and %s for a whole %s round trip", report_times(rt->ratio),
+                report_size_str(rt->size, sz, sizeof sz));
+    fputs(".\n\n", md);
 }
 
-/* fallback / native as "154×", or n/a. */
-static void ratio_md(FILE *md, double fb, double nat)
+/* The two native references in one line. */
+static void references_md(FILE *md, const headline_fig *figs)
 {
-    if (isfinite(fb) && isfinite(nat) && nat > 0)
-        fprintf(md, " %s× (%s / %s) |", report_num(fb / nat), report_num(fb), report_num(nat));
-    else
-        fputs(" n/a |", md);
+    mode_spec nat = mode_native();
+    const headline_fig *rt = &figs[HL_RT_SMALL], *fast = &figs[HL_RT_FASTEST], *win = &figs[HL_FULL_WINDOW];
+    char sz[32];
+    fprintf(md,
+            "Native references: **the claim's native path** `%s` (pinned memory, async copies, cooperative "
+            "launch, mapped control block); **the fastest native mode** ",
+            report_mode_str(&nat));
+    if (fast->side[HL_NATIVE].ok) {
+        fprintf(md, "`%s`", report_mode_str(&fast->side[HL_NATIVE].mode));
+        if (rt->side[HL_NATIVE].ok && fast->side[HL_NATIVE].value > 0)
+            fprintf(md, ", %s faster than the native path at %s",
+                    report_times(rt->side[HL_NATIVE].value / fast->side[HL_NATIVE].value),
+                    report_size_str(rt->size, sz, sizeof sz));
+    } else {
+        fputs("not measured (", md);
+        report_md_text(md, fast->side[HL_NATIVE].why);
+        fputs(")", md);
+    }
+    if (win->side[HL_NATIVE].ok && memcmp(&win->side[HL_NATIVE].mode, &fast->side[HL_NATIVE].mode, sizeof nat) != 0)
+        fprintf(md, " (at the full window `%s`)", report_mode_str(&win->side[HL_NATIVE].mode));
+    fputs(". ± is the run-to-run spread (CV of the trial medians).\n", md);
 }
 
-static void row_head(FILE *md, const char *what) { fprintf(md, "| %s |", what); }
-
-static void table_md(FILE *md, const report_run *const *runs, size_t nruns)
+void report_first_screen_md(FILE *md, const report_run *base, const report_run *other,
+                            const headline_fig figs[HL_COUNT], const char *plot)
 {
-    mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
-    const report_run *last = runs[nruns - 1];
-    uint64_t s_small = size_end(last, RB_FAM_LATENCY, 0), s_large = size_end(last, RB_FAM_LATENCY, 1);
-    uint64_t s_thr = size_end(last, RB_FAM_THROUGHPUT, 1);
-    char what[160], sz[32];
-
-    fputs(
-        nruns == 1
-            ? "| headline figure | p50 |\n| --- | --- |\n"
-            : "| headline figure (fallback / native within each file) | BASE p50 | OTHER p50 |\n| --- | --- | --- |\n",
-        md);
-    row_head(md, "floor: one-word ping-pong through mapped pinned memory");
-    for (size_t r = 0; r < nruns; r++) {
-        long i = floor_row(runs[r]);
-        value_md(md, i >= 0 ? report_row(runs[r], (size_t)i)->p50 : NAN, "us");
-    }
+    verdict_md(md, base, other, figs);
+    report_answer_table_md(md, figs, base != other);
     fputs("\n", md);
-    snprintf(what, sizeof what, "best ring round trip at %s (mode; × floor)", report_size_str(s_small, sz, sizeof sz));
-    row_head(md, what);
-    for (size_t r = 0; r < nruns; r++) {
-        long b = best_row(runs[r], RB_FAM_LATENCY, s_small), f = floor_row(runs[r]);
-        mode_spec m;
-        if (b < 0) {
-            fputs(" n/a |", md);
-            continue;
-        }
-        const rb_row *B = report_row(runs[r], (size_t)b);
-        report_row_mode(B, &m);
-        fprintf(md, " %s us (`%s`", report_num(B->p50), report_mode_str(&m));
-        if (f >= 0 && report_row(runs[r], (size_t)f)->p50 > 0)
-            fprintf(md, "; %s× floor", report_num(B->p50 / report_row(runs[r], (size_t)f)->p50));
-        fputs(") |", md);
-    }
-    fputs("\n", md);
-    for (size_t k = 0; k < NCB; k++) {
-        snprintf(what, sizeof what, "control block %s, fallback / native (us)", rb_family_name(cb_ops[k]) + 3);
-        row_head(md, what);
-        for (size_t r = 0; r < nruns; r++)
-            ratio_md(md, p50_of(runs[r], cb_ops[k], &fb, 0), p50_of(runs[r], cb_ops[k], &nat, 0));
-        fputs("\n", md);
-    }
-    uint64_t lat_sizes[2] = {s_small, s_large};
-    for (size_t s = 0; s < (s_large != s_small ? 2u : 1u); s++) {
-        snprintf(what, sizeof what, "round trip at %s, fallback / native (us)",
-                 report_size_str(lat_sizes[s], sz, sizeof sz));
-        row_head(md, what);
-        for (size_t r = 0; r < nruns; r++)
-            ratio_md(md, p50_of(runs[r], RB_FAM_LATENCY, &fb, lat_sizes[s]),
-                     p50_of(runs[r], RB_FAM_LATENCY, &nat, lat_sizes[s]));
-        fputs("\n", md);
-    }
-    snprintf(what, sizeof what, "throughput ceiling at %s (best mode; × pinned cudaMemcpy H2D)",
-             report_size_str(s_thr, sz, sizeof sz));
-    row_head(md, what);
-    for (size_t r = 0; r < nruns; r++) {
-        long b = best_row(runs[r], RB_FAM_THROUGHPUT, s_thr);
-        double memcpy_bw = p50_of(runs[r], RB_FAM_MEMCPY_H2D_PINNED, NULL, s_thr);
-        mode_spec m;
-        if (b < 0) {
-            fputs(" n/a |", md);
-            continue;
-        }
-        const rb_row *B = report_row(runs[r], (size_t)b);
-        report_row_mode(B, &m);
-        fprintf(md, " %s GB/s (`%s`", report_num(B->p50), report_mode_str(&m));
-        if (isfinite(memcpy_bw) && memcpy_bw > 0)
-            fprintf(md, "; %s× of %s GB/s", report_num(B->p50 / memcpy_bw), report_num(memcpy_bw));
-        fputs(") |", md);
-    }
-    snprintf(what, sizeof what, "throughput at %s, fallback / native (GB/s)", report_size_str(s_thr, sz, sizeof sz));
-    fputs("\n", md);
-    row_head(md, what);
-    for (size_t r = 0; r < nruns; r++)
-        ratio_md(md, p50_of(runs[r], RB_FAM_THROUGHPUT, &fb, s_thr), p50_of(runs[r], RB_FAM_THROUGHPUT, &nat, s_thr));
-    fputs("\n\n", md);
-}
-
-void report_headline_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o,
-                        const char *plot)
-{
-    const report_run *runs[2] = {base, other};
-    fputs(report_claim_applies(base, other) ? "## Verdict in brief\n\n" : "## In brief (CPU reference backend)\n\n",
+    references_md(md, figs);
+    fputs("\nVerdict words: **above** / **inside** / **below**: the whole 95 % interval of fallback / native lies "
+          "above / inside / below the claimed 1.1–1.3×; **straddles**: it crosses a bound. The method is under "
+          "[Method](#method).\n\n",
           md);
-    paragraph_md(md, base, other, o);
-    table_md(md, runs, base != other ? 2 : 1);
     if (plot != NULL)
-        fprintf(md, "![the answer](%s.png)\n\n", plot);
+        fprintf(md, "![the answer: fallback / native per headline figure](%s.png)\n\n", plot);
+}
+
+// --- report --answer ----------------------------------------------------------------------------------------
+
+int report_answer_print(const char *file, const report_opts *o)
+{
+    report_run run;
+    char err[REPORT_PATH_MAX + 512], machine[512];
+    headline_fig figs[HL_COUNT];
+    if (report_run_open(&run, file, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench report: %s\n", err);
+        return 2;
+    }
+    report_headlines(&run, &run, o, figs);
+    report_machine_str(&run, machine, sizeof machine);
+    printf("On %s (%s trials per figure):\n\n", machine,
+           report_prov(&run, "trials")[0] ? report_prov(&run, "trials") : "the recorded");
+    report_answer_table_md(stdout, figs, 0);
+    printf("\n");
+    references_md(stdout, figs);
+    report_run_close(&run);
+    return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -104,8 +104,18 @@ void report_slow_md(FILE *md, const report_run *run);
 
 /* "8 B", "4 KiB", "4 MiB" into buf; returns buf. */
 char *report_size_str(uint64_t bytes, char *buf, size_t n);
-/* A number with 4 significant digits ("NaN" -> "n/a"), in a rotating static buffer. */
+/* Numbers as every table and plot writes them: 3 significant digits, no exponent, "n/a" for NaN (the
+ * caller says why a figure is missing), in rotating static buffers (24 in flight). report_num a plain
+ * number; report_time a time given in us, in ns, µs, ms or s ("54.0 ns", "2.39 µs"); report_rate a
+ * bandwidth given in GB/s ("43.9 GB/s", "850 MB/s"); report_msgs messages per second ("23.1 M msg/s");
+ * report_value by the unit of a row ("us", "GB/s", else the number and the unit); report_times a
+ * ratio ("188×", "1.92×"). */
 const char *report_num(double v);
+const char *report_time(double us);
+const char *report_rate(double gb_s);
+const char *report_msgs(double per_s);
+const char *report_value(double v, const char *unit);
+const char *report_times(double ratio);
 /* Markdown cell text: '|' escaped, control characters as spaces, "" as "-". */
 void report_md_text(FILE *f, const char *s);
 /* 1 for a unit in GB/s (bigger is better), 0 for time (smaller is better). */
@@ -140,6 +150,9 @@ typedef struct report_canvas {
  * falling back to png) and SVG terminals writing stem.png and stem.svg. report_gp_end closes it. */
 void report_gp_begin(FILE *gp, const char *stem, const char *what, report_canvas c);
 void report_gp_end(FILE *gp);
+/* The title of a one-panel plot and its note under it (NULL for none), centred on the canvas (a plain
+ * title centres on the panel, which a wide left margin of names pushes off the canvas). */
+void report_gp_title(FILE *gp, const char *title, const char *note);
 /* s as a gnuplot single-quoted string (quotes doubled), so no file-derived text can end it. */
 void report_gp_quote(FILE *gp, const char *s);
 /* The line style of a mode: colour per xfer, dash per launch, point per host. */
@@ -188,11 +201,11 @@ typedef enum report_ov_state {
     REPORT_OV_ERROR       /* the bootstrap refused (e.g. a zero median) */
 } report_ov_state;
 
-/* Overhead of row b over row a: est(b)/est(a) - 1, positive = b slower, where est is the mean of a
- * row's trial medians. For GB/s rows the samples are first turned into time per byte (1/x), so
- * "positive = slower" holds there too. The interval (stats.h): paired rounds when both rows are in
- * one file with the same rounds (k >= 2), else independent hierarchical bootstraps of both rows;
- * calibrated for the number of trials, or sample-level only when a side has one trial. */
+/* Overhead of row b over row a: est(b)/est(a) - 1, positive = b slower, where est is the median of a
+ * row's trial medians (its p50): the one estimator of harness/headline.h. For GB/s rows the samples are first turned
+ * into time per byte (1/x), so "positive = slower" holds there too. The interval (stats.h): paired rounds when both
+ * rows are in one file with the same rounds (k >= 2), else independent hierarchical bootstraps of both rows; calibrated
+ * for the number of trials, or sample-level only when a side has one trial. */
 typedef struct report_ov {
     report_ov_state state;
     char why[RB_REASON_LEN + 96];
@@ -216,7 +229,7 @@ int report_ov_excludes_zero(const report_ov *ov);
 const char *report_ov_method_str(const report_ov *ov, char *buf, size_t n);
 /* "inside", "below", "above" the claimed 10-30%, or "straddles 10%" / "straddles 30%". */
 const char *report_claim_word(const report_ov *ov);
-/* "+25.0% [+23.1%, +26.9%]" into buf. */
+/* "+25.0% [+23.1%, +26.9%]" into buf, or for an overhead of +100 % or more the ratio "188× [153×, 205×]". */
 char *report_ov_str(const report_ov *ov, char *buf, size_t n);
 
 /* The verdict section: the WSL2 fallback path (rows of other) against the native path (rows of base),
@@ -228,6 +241,10 @@ char *report_ov_str(const report_ov *ov, char *buf, size_t n);
 int report_claim_applies(const report_run *base, const report_run *other);
 
 void report_verdict_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o);
+/* "## Method": the file(s), what a figure, a ratio and its interval are, and the words. */
+void report_method_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o);
+/* "# WHAT: GPU · driver · CUDA · date · commit" (report_headline.h's machine line). */
+void report_title_md(FILE *md, const char *what, const report_run *run);
 
 // --- INJECTED / LIMITS APPLIED labels (report_label.c, results/run_label.h) ---------------------------
 

@@ -4,8 +4,10 @@
  *                        largest size: where the tail lives
  *   throughput.gp    (c) throughput p50 against size, with the memcpy bandwidths
  *   heatmap.gp       (d) every mode x size relative to the best native-path mode at that size
- *   cb.gp            (e) control-block operation and lifecycle latency per mode, grouped by control block
- * Every file is a name of ours inside the report directory; every script re-runs by hand there.
+ *   cb.gp            (e) control-block operation latency per mode, grouped by control block
+ * (the answer plot, answer.gp, is report_answer.c's; (f) window.gp report_window.c's). Every plot is made
+ * for a docs column (REPORT_DOC_W). Every file is a name of ours inside the report directory; every script re-runs by
+ * hand there.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -17,6 +19,8 @@
 #include <string.h>
 
 #define NREFS_MAX 4
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 void report_plot_title(char *buf, size_t n, const report_run *run, const char *what)
 {
@@ -101,7 +105,7 @@ static int write_script_facet(const char *dir, const char *stem, const char *wha
     snprintf(name, sizeof name, "%s.gp", stem);
     if (report_file_open(&rf, dir, name, err, errlen) != 0)
         return -1;
-    report_gp_begin(rf.f, stem, what, (report_canvas){REPORT_FACET_W, REPORT_FACET_H});
+    report_gp_begin(rf.f, stem, what, (report_canvas){REPORT_DOC_W, REPORT_FACET_H});
     report_gp_facet(rf.f, p);
     report_gp_end(rf.f);
     return report_file_close(&rf, err, errlen);
@@ -110,10 +114,9 @@ static int write_script_facet(const char *dir, const char *stem, const char *wha
 int report_plot_latency(const report_run *run, const char *dir, char *err, size_t errlen)
 {
     static const wide_ref refs[] = {
-        {RB_FAM_BASE_FLOOR, 1, "base_floor: persistent one-word ping-pong (round-trip floor)",
-         "lc rgb '#000000' lw 2 dt 3"},
-        {RB_FAM_BASE_LAUNCH, 0, "base_launch: one kernel launch per message", "lc rgb '#555555' lw 3 dt 1"},
-        {RB_FAM_BASE_GRAPH, 0, "base_graph: one CUDA graph launch per message", "lc rgb '#999999' lw 3 dt 1"},
+        {RB_FAM_BASE_FLOOR, 1, "floor: one-word ping-pong", "lc rgb '#000000' lw 2 dt 3"},
+        {RB_FAM_BASE_LAUNCH, 0, "a kernel launch per message", "lc rgb '#555555' lw 3 dt 1"},
+        {RB_FAM_BASE_GRAPH, 0, "a CUDA graph launch per message", "lc rgb '#999999' lw 3 dt 1"},
     };
     unsigned char has[RB_MODE_COUNT];
     report_ref out[NREFS_MAX];
@@ -122,7 +125,7 @@ int report_plot_latency(const report_run *run, const char *dir, char *err, size_
     char title[256];
     int rc =
         write_wide(run, dir, "latency_p50.dat", RB_FAM_LATENCY, refs, 3, has, out, &nout, &sizes, &ns, err, errlen);
-    report_plot_title(title, sizeof title, run, "Round-trip latency p50 per message size");
+    report_plot_title(title, sizeof title, run, "Round trip p50 per message size");
     report_facet p = {title,
                       "latency p50 (us, log scale)",
                       "latency_p50.dat",
@@ -133,7 +136,7 @@ int report_plot_latency(const report_run *run, const char *dir, char *err, size_
                       out,
                       nout,
                       NULL,
-                      "lower is better; grey and black lines: baselines measured in the same run"};
+                      "lower is better; black and grey: baselines of the same run"};
     if (rc == 0)
         rc = write_script_facet(dir, "latency", "latency p50 against message size, one panel per control block", &p,
                                 err, errlen);
@@ -156,7 +159,7 @@ int report_plot_throughput(const report_run *run, const char *dir, char *err, si
     char title[256];
     int rc = write_wide(run, dir, "throughput_p50.dat", RB_FAM_THROUGHPUT, refs, 4, has, out, &nout, &sizes, &ns, err,
                         errlen);
-    report_plot_title(title, sizeof title, run, "Throughput p50 per message size (window of messages in flight)");
+    report_plot_title(title, sizeof title, run, "Throughput p50 per message size, ring kept full");
     report_facet p = {title,
                       "throughput p50 (GB/s, log scale)",
                       "throughput_p50.dat",
@@ -167,7 +170,7 @@ int report_plot_throughput(const report_run *run, const char *dir, char *err, si
                       out,
                       nout,
                       NULL,
-                      "higher is better; black/grey lines: cudaMemcpy bandwidth measured in the same run"};
+                      "higher is better; black and grey: cudaMemcpy of the same run"};
     if (rc == 0)
         rc = write_script_facet(dir, "throughput", "throughput p50 against message size, one panel per control block",
                                 &p, err, errlen);
@@ -201,17 +204,13 @@ void report_mode_rows_axis(FILE *gp, int labels)
         if (y < 0)
             continue;
         /* Panels beside the first share its labels: their tics stay, their text goes. */
-        if (labels)
-            fprintf(gp, "%s'%s%s' %d", first ? "" : ", ", report_mode_str(&m),
-                    report_mode_is_native(&m)     ? " (native)"
-                    : report_mode_is_fallback(&m) ? " (WSL2 fallback)"
-                                                  : "",
-                    y);
+        if (labels) /* the native and fallback rows are marked by their bands, named in each title */
+            fprintf(gp, "%s'%s' %d", first ? "" : ", ", report_mode_str(&m), y);
         else
             fprintf(gp, "%s'' %d", first ? "" : ", ", y);
         first = 0;
     }
-    fputs(") nomirror font ',10'\nset grid noytics\n", gp);
+    fputs(") nomirror font ',13'\nset grid noytics\n", gp);
     for (size_t k = 0; k < RB_MODE_COUNT; k++) {
         mode_spec m = report_plot_mode(k);
         int y = ypos[report_mode_index(&m)];
@@ -297,21 +296,21 @@ int report_plot_latency_dist(const report_run *run, const char *dir, char *err, 
     if (report_file_close(&rf, err, errlen) != 0 || report_file_open(&rf, dir, "latency_dist.gp", err, errlen) != 0)
         return -1;
     FILE *gp = rf.f;
-    report_canvas c = {REPORT_DIST_W, 220 + REPORT_MODE_ROW_H * nrows};
+    report_canvas c = {REPORT_DOC_W, report_rows_height(nrows)};
     report_gp_begin(gp, "latency_dist", "latency percentiles per mode from raw samples at three sizes", c);
     report_plot_title(title, sizeof title, run, "Latency distribution from raw samples");
     fputs("set multiplot title ", gp);
     report_gp_quote(gp, title);
     fputs(" . \"\\n\" . 'box: p10-p90, bar: median, whiskers: min to p99.9, triangle: p99, cross: max' "
-          "font ',14'\nunset key\nset logscale x 10\nset format x '%g'\n"
-          "set xlabel 'round-trip latency (us, log scale)'\nset grid xtics mxtics\n",
+          "font ',15'\nunset key\nset logscale x 10\nset format x '%g'\n"
+          "set xlabel 'round trip (us, log)'\nset grid xtics mxtics\nset xtics font ',13'\n",
           gp);
-    const double left = 0.20, w = (1.0 - left - 0.01) / (ns ? (double)ns : 1.0);
+    const double left = REPORT_MODE_LMARGIN, w = (1.0 - left - 0.01) / (ns ? (double)ns : 1.0);
     for (size_t i = 0; i < ns; i++) {
         fprintf(gp, "set origin %.4f,0.0\nset size %.4f,%.4f\n", i == 0 ? 0.0 : left + w * (double)i,
                 i == 0 ? left + w : w, 1.0 - 90.0 / c.height);
-        fprintf(gp, "set lmargin %s\nset rmargin 3\n", i == 0 ? "at screen 0.20" : "3");
-        fprintf(gp, "set title 'message size %s' font ',13'\n", report_size_str(sizes[i], sz, sizeof sz));
+        fprintf(gp, "set lmargin %s\nset rmargin 2\n", i == 0 ? "at screen " STR(REPORT_MODE_LMARGIN) : "2");
+        fprintf(gp, "set title '%s' font ',14'\n", report_size_str(sizes[i], sz, sizeof sz));
         report_mode_rows_axis(gp, i == 0);
         if (count[i] == 0)
             fputs("plot [1:10] NaN title 'no raw samples at this size'\n", gp);
@@ -379,7 +378,7 @@ static double heat_block(FILE *f, const report_run *run, rb_family fam, const ui
             if (label)
                 fprintf(f, "%s\n", label);
             else if (isfinite(v))
-                fprintf(f, "%.2f\n", v);
+                fprintf(f, "%.*f\n", v >= 10 ? 0 : v >= 1 ? 1 : 2, v); /* 2 digits: fits a cell at 800 px */
             else
                 fputs("n/a\n", f);
         }
@@ -388,37 +387,32 @@ static double heat_block(FILE *f, const report_run *run, rb_family fam, const ui
     return maxlog;
 }
 
-/* One panel of a modes x sizes heat map: b = 0 is the left panel (mode labels), b = 1 the right one
- * (colour box). dat holds the panel's cells at index b; empty is the plot command used when the panel
- * has no sizes. Shared by `report` (heatmap.gp) and `compare` (compare_heatmap.gp). */
+/* One panel of a modes x sizes heat map: b = 0 is the upper panel (with the title's room above it),
+ * b = 1 the lower one; both carry the mode names, the lower one the colour box's room on the right.
+ * plot is the caller's plot command. Shared by `report` (heatmap.gp) and `compare` (compare_heatmap.gp). */
 void report_heatmap_panel(FILE *gp, int b, int height, const uint64_t *sizes, size_t ns, const char *title,
-                          const char *dat, const char *empty)
+                          const char *plot)
 {
     char sz[32];
-    fprintf(gp, "set origin %.3f,0\nset size %.3f,%.4f\n", b ? 0.56 : 0.0, b ? 0.44 : 0.56, 1.0 - 80.0 / height);
-    fprintf(gp, "set lmargin %s\nset rmargin %s\n%s", b ? "2" : "at screen 0.19", b ? "12" : "1",
-            b ? "set colorbox\n" : "unset colorbox\n");
-    report_mode_rows_axis(gp, b == 0);
+    const double top = 1.0 - 90.0 / height, h = top / 2;
+    fprintf(gp, "set origin 0,%.4f\nset size 1,%.4f\n", b ? 0.0 : h, h);
+    fprintf(gp,
+            "set lmargin at screen %.2f\nset rmargin at screen 0.88\nset colorbox user origin screen 0.9, "
+            "screen 0.2 size screen 0.025, screen 0.6\n",
+            REPORT_MODE_LMARGIN);
+    report_mode_rows_axis(gp, 1);
     fputs("unset object\nunset label\nset xtics (", gp);
     for (size_t s = 0; s < ns; s++)
         fprintf(gp, "%s'%s' %zu", s ? ", " : "", report_size_str(sizes[s], sz, sizeof sz), s);
-    fprintf(gp, ") rotate by 30 right\nset xrange [-0.5:%zu.5]\n", ns ? ns - 1 : 0);
-    fprintf(gp, "set title '%s' font ',13'\n", title);
-    if (ns == 0)
-        fprintf(gp, "%s\n", empty);
-    else
-        fprintf(
-            gp,
-            "plot '%s' index %d using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5):3 with boxxyerror fs solid 1.0 noborder lc palette notitle, \\\n"
-            "  '' index %d using 1:2:4 with labels font ',8' notitle\n",
-            dat, b, b);
+    fprintf(gp, ") rotate by 45 right font ',13'\nset xrange [-0.5:%zu.5]\n", ns ? ns - 1 : 0);
+    fprintf(gp, "set title '%s' font ',15'\n%s", title, plot);
     fputs("unset arrow\n", gp);
 }
 
 int report_plot_heatmap(const report_run *run, const char *dir, char *err, size_t errlen)
 {
     static const rb_family fams[2] = {RB_FAM_LATENCY, RB_FAM_THROUGHPUT};
-    static const char *const what[2] = {"latency: p50 / best native p50 at that size",
+    static const char *const what[2] = {"round trip: p50 / best native p50 at that size",
                                         "throughput: best native GB/s / GB/s (time ratio)"};
     int ypos[RB_MODE_COUNT], nrows = report_mode_rows(ypos);
     uint64_t *sizes[2] = {NULL, NULL};
@@ -437,24 +431,28 @@ int report_plot_heatmap(const report_run *run, const char *dir, char *err, size_
     if (report_file_close(&rf, err, errlen) != 0 || report_file_open(&rf, dir, "heatmap.gp", err, errlen) != 0)
         goto out;
     FILE *gp = rf.f;
-    report_canvas c = {REPORT_HEAT_W, 240 + REPORT_MODE_ROW_H * nrows};
+    report_canvas c = {REPORT_DOC_W, report_heat_height(nrows)};
     report_gp_begin(gp, "heatmap", "every mode x size relative to the best native-path mode", c);
-    report_plot_title(title, sizeof title, run, "Every mode against the best native-path mode at each size");
+    report_plot_title(title, sizeof title, run, "Every mode against the best native-path mode");
     fputs("set multiplot title ", gp);
     report_gp_quote(gp, title);
-    fputs(" . \"\\n\" . 'cell = how many times slower than the best of pinned/async/coop/mapped|managed "
-          "(1.00 = as fast; blue = faster, red = slower; unsup/failed/- = not measured)' font ',14'\n",
+    fputs(" . \"\\n\" . 'times slower than the best native path at that size (red slower, blue faster)' font ',15'\n",
           gp);
-    fprintf(
-        gp,
-        "unset key\nset logscale cb\nset cbrange [%.6g:%.6g]\nset format cb '%%.2g'\n"
-        "set palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')\nset cblabel 'ratio (log scale)'\n"
-        "set cbtics ('0.25' 0.25, '0.5' 0.5, '0.67' 0.6667, '0.8' 0.8, '1' 1, '1.25' 1.25, '1.5' 1.5, '2' 2, '4' 4, "
-        "'8' 8, '16' 16)\n"
-        "set grid noxtics noytics\nset xlabel 'message size'\n",
-        exp(-maxlog), exp(maxlog));
-    for (int b = 0; b < 2; b++)
-        report_heatmap_panel(gp, b, c.height, sizes[b], ns[b], what[b], "heatmap.dat", "plot NaN notitle");
+    fprintf(gp,
+            "unset key\nset logscale cb\nset cbrange [%.6g:%.6g]\nset format cb '%%.2g'\n"
+            "set palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')\n"
+            "set cbtics ('0.25' 0.25, '0.5' 0.5, '1' 1, '2' 2, '4' 4, '8' 8, '16' 16, '64' 64, '256' 256) "
+            "font ',13'\nset grid noxtics noytics\n",
+            exp(-maxlog), exp(maxlog));
+    for (int b = 0; b < 2; b++) {
+        char plot[512];
+        snprintf(plot, sizeof plot,
+                 "plot 'heatmap.dat' index %d using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5):3 with boxxyerror fs "
+                 "solid 1.0 noborder lc palette notitle, \\\n  '' index %d using 1:2:4 with labels font ',13' "
+                 "notitle\n",
+                 b, b);
+        report_heatmap_panel(gp, b, c.height, sizes[b], ns[b], what[b], ns[b] ? plot : "plot NaN notitle\n");
+    }
     report_gp_end(gp);
     rc = report_file_close(&rf, err, errlen);
 out:
@@ -463,23 +461,22 @@ out:
     return rc;
 }
 
-// --- (e) control-block and lifecycle operations per mode -----------------------------------------------
+// --- (e) control-block operations per mode ------------------------------------------------------------
 
 static const rb_family cb_fams[] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
-static const rb_family lc_fams[] = {RB_FAM_LC_LAUNCH, RB_FAM_LC_ACTIVATE, RB_FAM_LC_DEACTIVATE, RB_FAM_LC_TERMINATE};
-static const char *const op_colour[] = {"#000000", "#7B3294", "#A6611A", "#008837"};
-static const int op_point[] = {7, 5, 9, 13};
+static const char *const op_colour[] = {"#000000", "#7B3294", "#A6611A"};
+static const int op_point[] = {7, 5, 9};
+#define NCB 3
 
 /* One block per family: y (offset per family), p50, ci_lo, ci_hi. */
-static void ops_block(FILE *f, const report_run *run, const rb_family *fams, size_t nf, const int *ypos,
-                      unsigned char *has)
+static void ops_block(FILE *f, const report_run *run, const int *ypos, unsigned char *has)
 {
-    for (size_t j = 0; j < nf; j++) {
-        double off = ((double)j - (double)(nf - 1) / 2.0) * 0.2;
-        fprintf(f, "# %s (%s): y p50 ci_lo ci_hi\n", rb_family_name(fams[j]), rb_family_unit(fams[j]));
+    for (size_t j = 0; j < NCB; j++) {
+        double off = ((double)j - (double)(NCB - 1) / 2.0) * 0.22;
+        fprintf(f, "# %s (%s): y p50 ci_lo ci_hi\n", rb_family_name(cb_fams[j]), rb_family_unit(cb_fams[j]));
         for (size_t k = 0; k < RB_MODE_COUNT; k++) {
             mode_spec m = mode_at(k);
-            long i = ypos[k] >= 0 ? report_find(run, fams[j], &m, 0) : -1;
+            long i = ypos[k] >= 0 ? report_find(run, cb_fams[j], &m, 0) : -1;
             const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
             if (r == NULL || !report_row_ok(r))
                 continue;
@@ -488,33 +485,11 @@ static void ops_block(FILE *f, const report_run *run, const rb_family *fams, siz
             has[j] = 1;
         }
         /* A family with no row still takes its index: gnuplot does not count a data set without a data
-         * line, so an interrupted run with lifecycle rows but no control-block rows had every later
-         * `index` point one set too far, and gnuplot fail on an empty panel. */
+         * line, so every later `index` would point one set too far. */
         if (!has[j])
             fputs("NaN NaN NaN NaN\n", f);
         fputs("\n\n", f);
     }
-}
-
-static void ops_panel(FILE *gp, const rb_family *fams, size_t nf, size_t first_index, const unsigned char *has,
-                      const char *title, int labels)
-{
-    int first = 1;
-    fprintf(gp, "set title '%s' font ',13'\n", title);
-    report_mode_rows_axis(gp, labels);
-    /* The key above the panel: below it, it ran into the x-axis label. One top margin for both
-     * panels, so their mode rows line up whether a key takes one line or two. */
-    fputs("set key outside top center horizontal samplen 2 font ',11'\nset tmargin 6\nplot ", gp);
-    for (size_t j = 0; j < nf; j++) {
-        if (!has[j])
-            continue;
-        fprintf(gp, "%s'cb.dat' index %zu using 2:1:3:4 with xerrorbars lc rgb '%s' pt %d ps 1.2 lw 1.5 title '%s'",
-                first ? "" : ", \\\n  ", first_index + j, op_colour[j], op_point[j], rb_family_name(fams[j]));
-        first = 0;
-    }
-    if (first)
-        fputs("[1:10] NaN title 'not measured in this file'", gp);
-    fputs("\nunset object\nunset arrow\nunset label\n", gp);
 }
 
 int report_plot_cb(const report_run *run, const char *dir, char *err, size_t errlen)
@@ -522,32 +497,34 @@ int report_plot_cb(const report_run *run, const char *dir, char *err, size_t err
     int ypos[RB_MODE_COUNT], nrows = report_mode_rows(ypos);
     report_file rf;
     char title[256];
+    unsigned char has[NCB] = {0};
     if (report_file_open(&rf, dir, "cb.dat", err, errlen) != 0)
         return -1;
-    fputs("# control-block (index 0-2) and lifecycle (index 3-6) operations per mode, p50 with its 95% CI (us)\n",
-          rf.f);
-    unsigned char has[7] = {0};
-    ops_block(rf.f, run, cb_fams, 3, ypos, has);
-    ops_block(rf.f, run, lc_fams, 4, ypos, has + 3);
+    fputs("# control-block operations per mode, p50 with its 95% CI (us), one block per operation\n", rf.f);
+    ops_block(rf.f, run, ypos, has);
     if (report_file_close(&rf, err, errlen) != 0 || report_file_open(&rf, dir, "cb.gp", err, errlen) != 0)
         return -1;
     FILE *gp = rf.f;
-    report_canvas c = {REPORT_CB_W, 260 + REPORT_MODE_ROW_H * nrows};
-    report_gp_begin(gp, "cb", "control-block and lifecycle operation latency per mode", c);
-    report_plot_title(title, sizeof title, run, "Control-block operations (the claim's subject) and kernel lifecycle");
-    fputs("set multiplot title ", gp);
-    report_gp_quote(gp, title);
-    fputs(" . \"\\n\" . 'p50 with the 95% CI of the median; modes grouped by control block; gold = native path, "
-          "magenta = WSL2 fallback' font ',14'\n"
-          "set logscale x 10\nset format x '%g'\nset xlabel 'latency (us, log scale)'\nset grid xtics mxtics\n",
+    report_gp_begin(gp, "cb", "control-block operation latency per mode",
+                    (report_canvas){REPORT_DOC_W, report_rows_height(nrows)});
+    report_plot_title(title, sizeof title, run, "Control-block operations per mode");
+    report_gp_title(gp, title, "p50 and its 95% interval; band: gold native path, magenta WSL2 fallback");
+    fputs("set logscale x 10\nset format x '%g'\nset xlabel 'latency (us, log scale)'\nset grid xtics mxtics\n", gp);
+    fprintf(gp, "set lmargin at screen %.2f\nset rmargin 3\n", REPORT_MODE_LMARGIN);
+    report_mode_rows_axis(gp, 1);
+    fputs("set bmargin 6.5\nset key at screen 0.6, screen 0.01 center bottom horizontal samplen 1 font ',14'\nplot ",
           gp);
-    /* A gap of some characters between the panels, so the last x tick of the left panel and the first
-     * of the right one (10 and 0.1, say) never touch. */
-    fprintf(gp, "set origin 0,0\nset size 0.6,%.4f\nset lmargin at screen 0.19\nset rmargin 4\n",
-            1.0 - 80.0 / c.height);
-    ops_panel(gp, cb_fams, 3, 0, has, "control-block operations: cb_read, cb_write, cb_handshake", 1);
-    fprintf(gp, "set origin 0.6,0\nset size 0.4,%.4f\nset lmargin 6\nset rmargin 3\n", 1.0 - 80.0 / c.height);
-    ops_panel(gp, lc_fams, 4, 3, has + 3, "kernel lifecycle", 0);
+    int first = 1;
+    for (size_t j = 0; j < NCB; j++) {
+        if (!has[j])
+            continue;
+        fprintf(gp, "%s'cb.dat' index %zu using 2:1:3:4 with xerrorbars lc rgb '%s' pt %d ps 1.3 lw 1.5 title '%s'",
+                first ? "" : ", \\\n  ", j, op_colour[j], op_point[j], rb_family_name(cb_fams[j]));
+        first = 0;
+    }
+    if (first)
+        fputs("[1:10] NaN title 'not measured in this file'", gp);
+    fputs("\n", gp);
     report_gp_end(gp);
     return report_file_close(&rf, err, errlen);
 }
@@ -555,15 +532,16 @@ int report_plot_cb(const report_run *run, const char *dir, char *err, size_t err
 // --- the registry -------------------------------------------------------------------------------------
 
 const report_plot_def report_plot_defs[] = {
+    {"answer", "The answer: fallback / native per headline figure, beside the claimed 10-30 %", NULL},
     {"latency",
-     "(a) Latency p50 against message size, one panel per control block, with the round-trip floor and the "
-     "launch-per-message baselines",
+     "(a) Round-trip latency against message size, one panel per control block, with the round-trip floor and "
+     "the launch-per-message baselines",
      report_plot_latency},
     {"latency_dist", "(b) Latency distribution from the raw samples at the smallest, a middle and the largest size",
      report_plot_latency_dist},
     {"throughput", "(c) Throughput against message size, with the cudaMemcpy bandwidths", report_plot_throughput},
     {"heatmap", "(d) Every mode and size relative to the best native-path mode", report_plot_heatmap},
-    {"cb", "(e) Control-block operations and kernel lifecycle per mode, grouped by control block", report_plot_cb},
+    {"cb", "(e) Control-block operations per mode, grouped by control block", report_plot_cb},
     {"window",
      "(f) Throughput against the window (messages in flight), beside Little's bound W / RTT capped by the full "
      "window: the best mode, the native path and the WSL2 fallback",
@@ -574,7 +552,7 @@ const size_t report_plot_count = sizeof report_plot_defs / sizeof report_plot_de
 int report_plots_write(const report_run *run, const char *dir, char *err, size_t errlen)
 {
     for (size_t i = 0; i < report_plot_count; i++)
-        if (report_plot_defs[i].write(run, dir, err, errlen) != 0)
+        if (report_plot_defs[i].write != NULL && report_plot_defs[i].write(run, dir, err, errlen) != 0)
             return -1;
     return 0;
 }

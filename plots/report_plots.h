@@ -7,13 +7,17 @@
 
 #include "report_internal.h"
 
-/* Canvas sizes in pixels; the per-mode plots grow with the number of modes. */
-#define REPORT_FACET_W 1800
-#define REPORT_FACET_H 820
-#define REPORT_DIST_W 1800
-#define REPORT_HEAT_W 1800
-#define REPORT_CB_W 1800
-#define REPORT_MODE_ROW_H 24
+/* Canvas sizes in pixels, made for a docs column of 800 px: every plot is REPORT_DOC_W wide with text
+ * of 13 pt or more (pngcairo draws 1 pt as 1.33 px, so 14 px or more at 800 px); the per-mode plots
+ * grow with the number of modes, REPORT_MODE_ROW_H a row, their mode names left of
+ * REPORT_MODE_LMARGIN (a fraction of the width). */
+#define REPORT_DOC_W 960
+#define REPORT_FACET_H 1040
+#define REPORT_MODE_ROW_H 27
+#define REPORT_MODE_LMARGIN 0.36
+/* The height of a plot of one panel of mode rows, and of two such panels stacked (heat maps). */
+#define report_rows_height(nrows) (230 + REPORT_MODE_ROW_H * (nrows))
+#define report_heat_height(nrows) (330 + 2 * REPORT_MODE_ROW_H * (nrows))
 
 /* The plot registry of `ringbench report`: one entry per plot, in the order report.md shows them.
  * Adding a plot is one entry in report_plot_defs (report_plots.c) and its writer: the report writes,
@@ -22,6 +26,8 @@
 typedef struct report_plot_def {
     const char *name;    /* NAME: the writer makes NAME.gp (and its .dat), gnuplot NAME.png and NAME.svg */
     const char *caption; /* its heading in report.md */
+    /* NULL for the answer plot, which report_write draws from the headline figures it computes once
+     * for the plot and report.md alike (report_headline.h) */
     int (*write)(const report_run *run, const char *dir, char *err, size_t errlen);
 } report_plot_def;
 extern const report_plot_def report_plot_defs[];
@@ -63,9 +69,9 @@ int report_mode_rows(int *ypos);
 /* gnuplot commands: y tics naming the modes (or blank tics when labels is 0), bands behind the native
  * and fallback rows, lines between control-block groups. */
 void report_mode_rows_axis(FILE *gp, int labels);
-/* One panel (b = 0 left, 1 right) of a modes x sizes heat map whose cells are at index b of dat;
- * empty is the plot command for a panel without sizes. */
+/* One panel (b = 0 top, 1 bottom) of a modes x sizes heat map: its place, mode rows, size tics and
+ * title, then plot (the caller's plot command, ending in a newline). */
 void report_heatmap_panel(FILE *gp, int b, int height, const uint64_t *sizes, size_t ns, const char *title,
-                          const char *dat, const char *empty);
+                          const char *plot);
 
 #endif

@@ -110,6 +110,8 @@ char *report_ov_str(const report_ov *ov, char *buf, size_t n)
 {
     if (ov->state != REPORT_OV_OK)
         snprintf(buf, n, "n/a (%s)", ov->why);
+    else if (ov->est >= 1.0) /* twice the time or more: a ratio, never thousands of percent */
+        snprintf(buf, n, "%s [%s, %s]", report_times(1 + ov->est), report_times(1 + ov->lo), report_times(1 + ov->hi));
     else
         snprintf(buf, n, "%+.1f%% [%+.1f%%, %+.1f%%]", 100 * ov->est, 100 * ov->lo, 100 * ov->hi);
     return buf;
@@ -157,6 +159,19 @@ static void tally_add(tally *t, const report_ov *ov, const char *where)
     }
 }
 
+/* An overhead alone: "+25.3%", or from +100 % on the ratio "188×". */
+static const char *ov_short(double est)
+{
+    static char bufs[4][32];
+    static unsigned next;
+    char *b = bufs[next++ % 4];
+    if (est >= 1.0)
+        snprintf(b, sizeof bufs[0], "%s", report_times(1 + est));
+    else
+        snprintf(b, sizeof bufs[0], "%+.1f%%", 100 * est);
+    return b;
+}
+
 static void tally_md(FILE *md, const tally *t, const char *what, const char *against, int claim)
 {
     fprintf(md, "- **%s, fallback against %s:** ", what, against);
@@ -165,9 +180,9 @@ static void tally_md(FILE *md, const tally *t, const char *what, const char *aga
         return;
     }
     if (t->n == 1)
-        fprintf(md, "overhead %+.1f%%", 100 * t->min);
+        fprintf(md, "overhead %s", ov_short(t->min));
     else
-        fprintf(md, "overhead from %+.1f%% (%s) to %+.1f%% (%s)", 100 * t->min, t->min_at, 100 * t->max, t->max_at);
+        fprintf(md, "overhead from %s (%s) to %s (%s)", ov_short(t->min), t->min_at, ov_short(t->max), t->max_at);
     if (claim)
         fprintf(md,
                 "; against the claimed 10–30%%: **inside** in %d, **below** in %d, **above** in %d, "
@@ -180,22 +195,22 @@ static void tally_md(FILE *md, const tally *t, const char *what, const char *aga
     fputs(".\n", md);
 }
 
-static void ov_row_md(FILE *md, const char *cell, const char *against, const report_ov *ov, int claim)
+static void ov_row_md(FILE *md, const char *cell, const char *against, const report_ov *ov, int claim, const char *unit)
 {
     char buf[RB_REASON_LEN + 160];
-    fprintf(md, "| %s | %s | %s | %s | ", cell, against, report_num(ov->p50_a), report_num(ov->p50_b));
+    fprintf(md, "| %s | %s | %s | %s | ", cell, against, report_value(ov->p50_a, unit), report_value(ov->p50_b, unit));
     report_md_text(md, report_ov_str(ov, buf, sizeof buf));
     fprintf(md, " | %s | %s | %s |\n", report_speed_word(ov), claim ? report_claim_word(ov) : "n/a (CPU backend)",
             report_ov_method_str(ov, buf, sizeof buf));
 }
 
-static void ov_table_head(FILE *md, const char *first, const char *unit)
+static void ov_table_head(FILE *md, const char *first)
 {
     fprintf(
         md,
-        "\n| %s | fallback against | reference p50 (%s) | fallback p50 (%s) | overhead [95%% CI] | "
+        "\n| %s | fallback against | reference p50 | fallback p50 | overhead [95%% CI] | "
         "fallback is | against the claimed 10–30%% | interval from |\n| --- | --- | ---: | ---: | --- | --- | --- | --- |\n",
-        first, unit, unit);
+        first);
 }
 
 /* The control-block operations (size 0): one row per operation and target. */
@@ -208,13 +223,13 @@ static void verdict_cb(FILE *md, const report_run *fb_run, const target *tg, siz
     report_ov ov;
     memset(t, 0, sizeof t);
     fputs("\n### (i) Control-block operations\n", md);
-    ov_table_head(md, "operation", rb_family_unit(RB_FAM_CB_READ));
+    ov_table_head(md, "operation");
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
         for (size_t g = 0; g < ntg; g++) {
             report_overhead(tg[g].run, report_find(tg[g].run, ops[k], &tg[g].mode, 0), tg[g].name, fb_run,
                             report_find(fb_run, ops[k], &fb, 0), "fallback", o, &ov);
             tally_add(&t[g], &ov, rb_family_name(ops[k]));
-            ov_row_md(md, rb_family_name(ops[k]), tg[g].name, &ov, claim);
+            ov_row_md(md, rb_family_name(ops[k]), tg[g].name, &ov, claim, rb_family_unit(ops[k]));
         }
     fputs("\n", md);
     for (size_t g = 0; g < ntg; g++)
@@ -242,14 +257,14 @@ static void verdict_sized(FILE *md, rb_family fam, const char *number, const cha
         free(sizes);
         return;
     }
-    ov_table_head(md, "size", rb_family_unit(fam));
+    ov_table_head(md, "size");
     for (size_t i = 0; i < ns; i++)
         for (size_t g = 0; g < ntg; g++) {
             report_overhead(tg[g].run, report_find(tg[g].run, fam, &tg[g].mode, sizes[i]), tg[g].name, fb_run,
                             report_find(fb_run, fam, &fb, sizes[i]), "fallback", o, &ov);
             report_size_str(sizes[i], sz, sizeof sz);
             tally_add(&t[g], &ov, sz);
-            ov_row_md(md, sz, tg[g].name, &ov, claim);
+            ov_row_md(md, sz, tg[g].name, &ov, claim, rb_family_unit(fam));
         }
     fputs("\n", md);
     for (size_t g = 0; g < ntg; g++)
@@ -344,15 +359,15 @@ static void costliest_md(FILE *md, const char *what, const step *st, size_t nst,
         return;
     }
     step_name(&st[best], name, sizeof name);
-    fprintf(md, "the costliest single axis is **%s**, mean overhead %+.1f%% over its cells (others:", name,
-            100 * mean[best]);
+    fprintf(md, "the costliest single axis is **%s**, mean overhead %s over its cells (others:", name,
+            ov_short(mean[best]));
     const char *sep = " ";
     for (size_t s = 0; s < nst; s++) {
         if (s == best)
             continue;
         step_name(&st[s], name, sizeof name);
         if (isfinite(mean[s]))
-            fprintf(md, "%s%s %+.1f%%", sep, name, 100 * mean[s]);
+            fprintf(md, "%s%s %s", sep, name, ov_short(mean[s]));
         else
             fprintf(md, "%s%s n/a", sep, name);
         sep = "; ";
@@ -404,6 +419,32 @@ static void verdict_axes(FILE *md, const report_run *run, const char *which, con
     costliest_md(md, "Throughput", st, nst, mean_thr);
 }
 
+void report_method_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o)
+{
+    fputs("## Method\n\n", md);
+    for (int k = 0; k < 1 + (base != other); k++) {
+        const report_run *r = k ? other : base;
+        fprintf(md, "%s`", base != other ? (k ? "OTHER: " : "BASE: ") : "File: ");
+        report_md_text(md, r->path);
+        fprintf(md, "` — schema %d, %zu rows, complete = %d, backend %s; environment and capabilities at the end.\n\n",
+                h5in_schema_version(r->in), report_nrows(r), r->complete, r->backend);
+    }
+    fprintf(md,
+            "Every figure is a cell's p50: the median of its trials' medians (each trial a fresh ring and kernel "
+            "launch). A ratio or overhead of B over A is est(B) / est(A), the ratio of the two p50s (overhead = "
+            "ratio − 1; positive = B is slower; rates on time per byte, so that holds there too). Its 95%% "
+            "interval is a hierarchical bootstrap over trials (trials resampled, each trial's median redrawn from "
+            "its samples; %d resamples, seed %llu), widened for the small number of trials (a t quantile) so that "
+            "it covers what another run would see; rows of one file measured in the same rounds are resampled "
+            "round by round (\"paired\"). A row with a single trial (every row of a schema-1 file) only has a "
+            "sample-level interval, labelled \"samples\", which does not cover run-to-run variation. "
+            "\"slower\"/\"faster\" need an interval that excludes 0 and an overhead of at least %.0f%% "
+            "(--min-effect); otherwise \"same within noise\". Against the claim, an interval wholly within "
+            "10–30%% is inside, wholly under 10%% below, wholly over 30%% above. Overheads of +100%% or more are "
+            "written as ratios (×). docs/method.md has the whole method.\n",
+            o->reps, (unsigned long long)o->seed, 100 * o->min_effect);
+}
+
 void report_verdict_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o)
 {
     mode_spec fb = mode_wsl2_fallback(), nat = mode_native();
@@ -436,18 +477,6 @@ void report_verdict_md(FILE *md, const report_run *base, const report_run *other
         fputs("Across two files: the fallback rows come from OTHER, the native rows from BASE (typically BASE = "
               "native Linux, OTHER = WSL2); \"BASE fallback\" compares the identical path on both machines.\n\n",
               md);
-    fprintf(md,
-            "Overhead = est(fallback) / est(reference) − 1, positive = the fallback is slower, where est is "
-            "the median of a row's per-trial medians. Its 95%% interval is a hierarchical bootstrap over trials "
-            "(trials resampled, each trial's median redrawn from its samples; %d resamples, seed %llu), widened "
-            "for the small number of trials (t quantile, see harness/stats.h) so that it covers what another run "
-            "would see; fallback and native rows measured in the same rounds of one run are compared round by "
-            "round (\"paired\"). A row with a single trial (every row of a schema-1 file) only has a "
-            "sample-level interval, labelled \"samples\", which does not cover run-to-run variation. "
-            "\"slower\"/\"faster\" need an interval that excludes 0 and an overhead of at least %.0f%% "
-            "(--min-effect); otherwise \"same within noise\". Against the claim, an interval wholly within "
-            "10–30%% is inside, wholly under 10%% below, wholly over 30%% above.\n",
-            o->reps, (unsigned long long)o->seed, 100 * o->min_effect);
     verdict_cb(md, other, tg, ntg, o, claim);
     verdict_sized(md, RB_FAM_LATENCY, "(ii)", "End-to-end latency per message size", other, tg, ntg, o, claim);
     verdict_sized(md, RB_FAM_THROUGHPUT, "(iii)", "End-to-end throughput per message size", other, tg, ntg, o, claim);

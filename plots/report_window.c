@@ -138,13 +138,16 @@ static int write_block(FILE *f, const report_run *run, const mode_spec *m, uint6
 }
 
 /* One panel of window.gp: the curves of data blocks base .. base + 2 that have data, and their bounds.
- * gnuplot refuses a plot without a valid point: a panel with no curve gets a note over a fixed range. */
-static void write_panel(FILE *gp, const mode_spec *curves, const int *has, const char *const *names, int base)
+ * gnuplot refuses a plot without a valid point: a panel with no curve gets a note over a fixed range.
+ * The curves carry no titles: the legend is a strip of its own under the panels (window_legend), so it
+ * never lies over a curve or a panel border. */
+static const char *const win_colour[WIN_CURVES] = {"#1B9E77", "#D4A017", "#C2185B"};
+
+static void write_panel(FILE *gp, const int *has, int base)
 {
-    static const char *const colour[WIN_CURVES] = {"#1B9E77", "#D4A017", "#C2185B"};
     if (!((has[0] | has[1] | has[2]) & 1)) {
-        fputs("set yrange [0.1:10]\nplot [1:2] 1 lc rgb '#FFFFFF' title 'no throughput measured at this size'\n"
-              "set autoscale y\n",
+        fputs("set yrange [0.1:10]\nset label 1 'no throughput measured at this size' at graph 0.5, graph 0.5 "
+              "center\nplot [1:2] 1 lc rgb '#FFFFFF' notitle\nunset label 1\nset autoscale y\n",
               gp);
         return;
     }
@@ -153,16 +156,35 @@ static void write_panel(FILE *gp, const mode_spec *curves, const int *has, const
     for (int c = 0; c < WIN_CURVES; c++) {
         if (!(has[c] & 1))
             continue;
-        fprintf(gp, "%s'window.dat' index %d using 1:2 with linespoints lc rgb '%s' lw 2 pt 7 title ",
-                drawn++ ? ", \\\n  " : "", base + c, colour[c]);
-        char t[160];
-        snprintf(t, sizeof t, "%s %s", names[c], report_mode_str(&curves[c]));
-        report_gp_quote(gp, t);
+        fprintf(gp, "%s'window.dat' index %d using 1:2 with linespoints lc rgb '%s' lw 2.5 pt 7 ps 1.2 notitle",
+                drawn++ ? ", \\\n  " : "", base + c, win_colour[c]);
         if (has[c] & 2)
             fprintf(gp, ", \\\n  'window.dat' index %d using 1:3 with lines lc rgb '%s' lw 1.5 dt (6,4) notitle",
-                    base + c, colour[c]);
+                    base + c, win_colour[c]);
     }
     fputs("\n", gp);
+}
+
+/* The legend strip under the panels. */
+static void window_legend(FILE *gp, double height)
+{
+    mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
+    fprintf(gp, "set origin 0,0\nset size 1,%.3f\n", height);
+    fputs("unset border\nunset tics\nunset grid\nunset xlabel\nunset ylabel\nunset title\nunset logscale\n"
+          "set xrange [0:1]\nset yrange [0:1]\nset key center center horizontal maxcols 2 Left reverse samplen 3 "
+          "font ',14'\nplot 2 notitle, \\\n",
+          gp);
+    fprintf(gp,
+            "  keyentry with linespoints lc rgb '%s' lw 2.5 pt 7 title 'best mode at the size (in the panel "
+            "title)', \\\n",
+            win_colour[0]);
+    fprintf(gp, "  keyentry with linespoints lc rgb '%s' lw 2.5 pt 7 title 'native path %s', \\\n", win_colour[1],
+            report_mode_str(&nat));
+    fprintf(gp, "  keyentry with linespoints lc rgb '%s' lw 2.5 pt 7 title 'WSL2 fallback %s', \\\n", win_colour[2],
+            report_mode_str(&fb));
+    fputs("  keyentry with lines lc rgb 'black' lw 1.5 dt (6,4) title 'dashed: the bound W / RTT, capped by the "
+          "full window'\n",
+          gp);
 }
 
 int report_plot_window(const report_run *run, const char *dir, char *err, size_t errlen)
@@ -189,26 +211,34 @@ int report_plot_window(const report_run *run, const char *dir, char *err, size_t
     if (report_file_close(&dat, err, errlen) != 0 || report_file_open(&gpf, dir, "window.gp", err, errlen) != 0)
         return -1;
     FILE *gp = gpf.f;
-    static const char *const names[WIN_CURVES] = {"best:", "native:", "WSL2 fallback:"};
-    report_gp_begin(gp, "window", "throughput against the window, with Little's bound", (report_canvas){1600, 560});
+    const int height = 980;
+    const double legend_h = 110.0 / height, top = 1.0 - 70.0 / height, ph = (top - legend_h) / 2;
+    report_gp_begin(gp, "window", "throughput against the window, with Little's bound",
+                    (report_canvas){REPORT_DOC_W, height});
     char title[640];
-    report_plot_title(title, sizeof title, run,
-                      "Throughput against the window (messages in flight); dashed: the bound W / RTT, capped by the "
-                      "full window");
+    report_plot_title(title, sizeof title, run, "Throughput against the window (messages in flight)");
     fputs("set multiplot title ", gp);
     report_gp_quote(gp, title);
-    fprintf(gp, " font ',13' layout 1,%zu\n", np ? np : 1);
-    fputs("set logscale xy\nset xlabel 'window (messages in flight)'\nset key top left font ',9'\n", gp);
+    fputs(" font ',15'\nset logscale xy\nset format y '%g'\nset xtics font ',13'\nset ytics font ',13'\n"
+          "set lmargin 9\nset rmargin 3\nset tmargin 3.5\nset bmargin 3.5\n",
+          gp);
+    /* The x range ends at the widest window, so that no tic label lies past the panel's edge. */
+    fprintf(gp, "set xrange [0.8:%.6g]\n", nw ? 1.25 * (double)wins[nw - 1] : 10.0);
     if (np == 0)
         fputs("set label 'fewer than two windows measured' at graph 0.3,0.5\nset yrange [0.1:10]\n"
               "plot [1:2] 1 lc rgb '#FFFFFF' notitle\n",
               gp);
     for (size_t p = 0; p < np; p++) {
-        char sz[32];
-        fprintf(gp, "set title 'message size %s' font ',13'\nset ylabel %s\n", report_size_str(panel[p], sz, sizeof sz),
-                p == 0 ? "'million messages / s (log scale)'" : "''");
-        write_panel(gp, curves[p], has[p], names, (int)(p * WIN_CURVES));
+        char sz[32], t[160];
+        fprintf(gp, "set origin %.4f,%.4f\nset size 0.5,%.4f\n", p % 2 ? 0.5 : 0.0, legend_h + (p < 2 ? ph : 0.0), ph);
+        snprintf(t, sizeof t, "best: %s", report_mode_str(&curves[p][0]));
+        fprintf(gp, "set title 'message size %s' . \"\\n\" . ", report_size_str(panel[p], sz, sizeof sz));
+        report_gp_quote(gp, t);
+        fprintf(gp, " font ',13'\nset xlabel %s\nset ylabel %s\n", p >= 2 ? "'window W (messages in flight)'" : "''",
+                p % 2 == 0 ? "'million msg/s'" : "''");
+        write_panel(gp, has[p], (int)(p * WIN_CURVES));
     }
+    window_legend(gp, legend_h);
     report_gp_end(gp);
     return report_file_close(&gpf, err, errlen);
 }
