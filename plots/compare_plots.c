@@ -233,9 +233,10 @@ int compare_plot_changes(const compare_ctx *c, const char *dir, char *err, size_
 /* One block of compare_heatmap.dat: x = size index, y = mode row, colour (log2 of OTHER / BASE for a
  * changed cell, NaN otherwise), 1 for a cell the same within noise, label. Returns the largest |log2|. */
 static double heat_block(FILE *f, const compare_ctx *c, rb_family fam, const uint64_t *sizes, size_t ns,
-                         const int *ypos)
+                         const int *ypos, int count[2])
 {
     double maxabs = 0;
+    count[0] = count[1] = 0;
     fprintf(f, "# %s: size index, mode row, log2(OTHER / BASE) of a changed cell, same (1/0), label\n",
             rb_family_name(fam));
     for (size_t s = 0; s < ns; s++)
@@ -248,6 +249,7 @@ static double heat_block(FILE *f, const compare_ctx *c, rb_family fam, const uin
             const double v = changed ? log2(1 + p->ov.est) : NAN;
             if (changed)
                 maxabs = fmax(maxabs, fabs(v));
+            count[changed] += p != NULL;
             char label[32] = "-";
             if (changed && p->ov.est >= 1.0)
                 snprintf(label, sizeof label, "%s", report_times(1 + p->ov.est));
@@ -282,12 +284,39 @@ static void heat_cbtics(FILE *gp, double m)
     fputs(") font ',13'\n", gp);
 }
 
+/* The plot command of panel b: the grey cells, the coloured ones and their labels, each only where the
+ * panel has such cells (gnuplot warns of a layer without a point). */
+static void heat_plot(char *buf, size_t n, int b, const int count[2])
+{
+    static const char *const layer[2] = {
+        "using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5):($4 > 0 ? 0 : NaN) with boxxyerror fs solid 1.0 noborder "
+        "lc rgb '#E4E4E4' notitle",
+        "using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5):3 with boxxyerror fs solid 1.0 noborder lc palette notitle, "
+        "\\\n  '' index %d using 1:2:5 with labels font ',13' notitle"};
+    size_t len = (size_t)snprintf(buf, n, "plot ");
+    int any = 0;
+    for (int k = 0; k < 2 && len < n; k++) {
+        if (count[k] == 0)
+            continue;
+        char part[512];
+        snprintf(part, sizeof part, layer[k], b);
+        len += (size_t)snprintf(buf + len, n - len, "%s'compare_heatmap.dat' index %d %s", any++ ? ", \\\n  " : "", b,
+                                part);
+    }
+    if (!any && len < n)
+        snprintf(buf + len, n - len, "[0:1] NaN notitle");
+    len = strlen(buf);
+    if (len + 1 < n)
+        strcat(buf, "\n");
+}
+
 int compare_plot_heatmap(const compare_ctx *c, const char *dir, char *err, size_t errlen)
 {
     static const rb_family fams[2] = {RB_FAM_LATENCY, RB_FAM_THROUGHPUT};
     int ypos[RB_MODE_COUNT], nrows = report_mode_rows(ypos);
     uint64_t *sizes[2] = {NULL, NULL};
     size_t ns[2];
+    int count[2][2];      /* per panel: cells the same, cells changed */
     double m = log2(1.1); /* a changed cell of 10 % is not the darkest */
     report_file rf;
     int rc = -1;
@@ -295,7 +324,7 @@ int compare_plot_heatmap(const compare_ctx *c, const char *dir, char *err, size_
         return -1;
     for (int b = 0; b < 2; b++) {
         ns[b] = compare_sizes(c, fams[b], &sizes[b]);
-        m = fmax(m, heat_block(rf.f, c, fams[b], sizes[b], ns[b], ypos));
+        m = fmax(m, heat_block(rf.f, c, fams[b], sizes[b], ns[b], ypos, count[b]));
     }
     if (report_file_close(&rf, err, errlen) != 0 || report_file_open(&rf, dir, "compare_heatmap.gp", err, errlen) != 0)
         goto out;
@@ -316,13 +345,7 @@ int compare_plot_heatmap(const compare_ctx *c, const char *dir, char *err, size_
     static const char *const what[2] = {"round trip", "throughput, ring kept full (on time per byte)"};
     for (int b = 0; b < 2; b++) {
         char plot[1024];
-        snprintf(plot, sizeof plot,
-                 "plot 'compare_heatmap.dat' index %d using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5):($4 > 0 ? 0 : "
-                 "NaN) with boxxyerror fs solid 1.0 noborder lc rgb '#E4E4E4' notitle, \\\n"
-                 "  '' index %d using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5):3 with boxxyerror fs solid 1.0 "
-                 "noborder lc palette notitle, \\\n"
-                 "  '' index %d using 1:2:5 with labels font ',13' notitle\n",
-                 b, b, b);
+        heat_plot(plot, sizeof plot, b, count[b]);
         report_heatmap_panel(gp, b, cv.height, sizes[b], ns[b], what[b], ns[b] ? plot : "plot [0:1] NaN notitle");
     }
     report_gp_end(gp);

@@ -212,7 +212,8 @@ static void best_worst_md(FILE *md, const report_run *run, rb_family fam)
     int rate = report_unit_is_rate(rb_family_unit(fam));
     mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
     char sz[32];
-    fprintf(md, "\n### %s p50 (%s), best and worst mode per size\n\n", rb_family_name(fam), rb_family_unit(fam));
+    const char *unit = rb_family_unit(fam);
+    fprintf(md, "\n### %s p50, best and worst mode per size\n\n", rb_family_name(fam));
     if (ns == 0) {
         fprintf(md, "No %s rows.\n", rb_family_name(fam));
         free(sizes);
@@ -240,7 +241,8 @@ static void best_worst_md(FILE *md, const report_run *run, rb_family fam)
         double vf = ifb >= 0 && report_row_ok(report_row(run, (size_t)ifb)) ? report_row(run, (size_t)ifb)->p50 : NAN;
         fprintf(md, "| %s | ", report_size_str(sizes[s], sz, sizeof sz));
         if (best < 0) {
-            fprintf(md, "n/a | n/a | n/a | n/a | n/a | %s | %s | 0 |\n", report_num(vn), report_num(vf));
+            fprintf(md, "n/a | n/a | n/a | n/a | n/a | %s | %s | 0 |\n", report_value(vn, unit),
+                    report_value(vf, unit));
             continue;
         }
         mode_spec mb, mw;
@@ -248,8 +250,9 @@ static void best_worst_md(FILE *md, const report_run *run, rb_family fam)
         report_row_mode(B, &mb);
         report_row_mode(W, &mw);
         double spread = rate ? B->p50 / W->p50 : W->p50 / B->p50;
-        fprintf(md, "%s | %s | %s | %s | %s× | %s | %s | %d |\n", report_mode_str(&mb), report_num(B->p50),
-                report_mode_str(&mw), report_num(W->p50), report_num(spread), report_num(vn), report_num(vf), ok);
+        fprintf(md, "%s | %s | %s | %s | %s× | %s | %s | %d |\n", report_mode_str(&mb), report_value(B->p50, unit),
+                report_mode_str(&mw), report_value(W->p50, unit), report_num(spread), report_value(vn, unit),
+                report_value(vf, unit), ok);
     }
     free(sizes);
 }
@@ -264,15 +267,16 @@ static void cell_md(FILE *md, const report_run *run, rb_family f, const mode_spe
     else if (!report_row_ok(r))
         fprintf(md, " %s |", r->status);
     else if (isfinite(r->ci_lo) && isfinite(r->ci_hi))
-        fprintf(md, " %s [%s, %s] |", report_num(r->p50), report_num(r->ci_lo), report_num(r->ci_hi));
+        fprintf(md, " %s [%s, %s] |", report_value(r->p50, r->unit), report_value(r->ci_lo, r->unit),
+                report_value(r->ci_hi, r->unit));
     else
-        fprintf(md, " %s |", report_num(r->p50));
+        fprintf(md, " %s |", report_value(r->p50, r->unit));
 }
 
 /* A modes x families table at size 0 (control block, lifecycle). */
 static void ops_table_md(FILE *md, const report_run *run, const char *title, const rb_family *fams, size_t nf)
 {
-    fprintf(md, "\n### %s: p50 [95%% CI of the median] (us)\n\n| mode |", title);
+    fprintf(md, "\n### %s: p50 [95%% CI of the median]\n\n| mode |", title);
     for (size_t j = 0; j < nf; j++)
         fprintf(md, " %s |", rb_family_name(fams[j]));
     fputs("\n| --- |", md);
@@ -303,7 +307,7 @@ static void sized_table_md(FILE *md, const report_run *run, rb_family fam)
         free(sizes);
         return;
     }
-    fprintf(md, "\n### %s p50 per mode and size (%s)\n\n| mode |", rb_family_name(fam), rb_family_unit(fam));
+    fprintf(md, "\n### %s p50 per mode and size\n\n| mode |", rb_family_name(fam));
     for (size_t s = 0; s < ns; s++)
         fprintf(md, " %s |", report_size_str(sizes[s], sz, sizeof sz));
     fputs("\n| --- |", md);
@@ -318,7 +322,7 @@ static void sized_table_md(FILE *md, const report_run *run, rb_family fam)
         for (size_t s = 0; s < ns; s++) {
             long i = report_find(run, fam, &m, sizes[s]);
             const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
-            fprintf(md, " %s |", r == NULL ? "-" : report_row_ok(r) ? report_num(r->p50) : r->status);
+            fprintf(md, " %s |", r == NULL ? "-" : report_row_ok(r) ? report_value(r->p50, r->unit) : r->status);
         }
         fputs("\n", md);
     }
@@ -344,7 +348,7 @@ static void baselines_md(FILE *md, const report_run *run)
                 long i = report_find(run, base[b], NULL, sizes[s]);
                 const rb_row *r = i >= 0 ? report_row(run, (size_t)i) : NULL;
                 fprintf(md, "%s%s: %s", s ? "," : "", report_size_str(sizes[s], sz, sizeof sz),
-                        r && report_row_ok(r) ? report_num(r->p50)
+                        r && report_row_ok(r) ? report_value(r->p50, r->unit)
                         : r                   ? r->status
                                               : "-");
             }

@@ -121,7 +121,7 @@ static void facet_legend(FILE *gp, const report_facet *p, double height)
 static void facet_panel(FILE *gp, const report_facet *p, int ctrl, double x0, double w, double y0, double h)
 {
     fprintf(gp, "set origin %.4f,%.4f\nset size %.4f,%.4f\n", x0, y0, w, h);
-    fprintf(gp, "set title 'control block: %s' font ',14' offset 0,-0.6\n", mode_axis_value(RB_AXIS_CTRL, ctrl));
+    fprintf(gp, "set title 'control block: %s' font ',13' offset 0,-0.6\n", mode_axis_value(RB_AXIS_CTRL, ctrl));
     fputs("plot \\\n", gp);
     int first = 1;
     /* Underlays first, so the mode lines are drawn on top of them. */

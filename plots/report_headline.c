@@ -116,7 +116,7 @@ static void side_md(FILE *md, const headline_fig *f, const headline_side *s)
     fputs(" |", md);
 }
 
-void report_answer_table_md(FILE *md, const headline_fig figs[HL_COUNT], int across)
+void report_answer_table_md(FILE *md, const headline_fig figs[HL_COUNT], int across, int claim)
 {
     char name[160];
     fprintf(md,
@@ -131,7 +131,7 @@ void report_answer_table_md(FILE *md, const headline_fig figs[HL_COUNT], int acr
         side_md(md, f, &f->side[HL_FALLBACK]);
         if (f->ratio_ok)
             fprintf(md, " **%s** [%s, %s] | %s |\n", report_times(f->ratio), report_times(f->ratio_lo),
-                    report_times(f->ratio_hi), headline_claim_word(f));
+                    report_times(f->ratio_hi), claim ? headline_claim_word(f) : "not judged: CPU backend");
         else {
             fputs(" no ratio: ", md);
             report_md_text(md, f->why);
@@ -151,8 +151,8 @@ static void verdict_md(FILE *md, const report_run *base, const report_run *other
     char sz[32];
     mode_spec fb = mode_wsl2_fallback();
     if (!report_claim_applies(base, other))
-        fputs("**No verdict: CPU reference backend numbers, not GPU numbers.** For checking the tools only, on "
-              "this machine's CPUs ",
+        fputs("**No verdict: these are CPU reference backend numbers, not GPU numbers.** For checking the tools "
+              "only, on this machine's CPUs: ",
               md);
     else if (strcmp(v, "n/a") == 0)
         fputs("**No verdict:** the control-block operations of the two paths were not both measured (the table "
@@ -204,7 +204,7 @@ void report_first_screen_md(FILE *md, const report_run *base, const report_run *
                             const headline_fig figs[HL_COUNT], const char *plot)
 {
     verdict_md(md, base, other, figs);
-    report_answer_table_md(md, figs, base != other);
+    report_answer_table_md(md, figs, base != other, report_claim_applies(base, other));
     fputs("\n", md);
     references_md(md, figs);
     fputs("\nVerdict words: **above** / **inside** / **below**: the whole 95 % interval of fallback / native lies "
@@ -227,10 +227,18 @@ int report_answer_print(const char *file, const report_opts *o)
         return 2;
     }
     report_headlines(&run, &run, o, figs);
+    /* The README names its commit on this one "Measured at" line (tests/house_text.sh). */
+    const char *commit = known(&run, "git_commit"), *trials = known(&run, "trials");
     report_machine_str(&run, machine, sizeof machine);
-    printf("On %s (%s trials per figure):\n\n", machine,
-           report_prov(&run, "trials")[0] ? report_prov(&run, "trials") : "the recorded");
-    report_answer_table_md(stdout, figs, 0);
+    char *cut = strstr(machine, " · commit "); /* the commit leads instead */
+    if (cut)
+        *cut = '\0';
+    if (commit[0])
+        printf("Measured at `%.12s` on %s", commit, machine);
+    else
+        printf("Measured at a commit the file does not record, on %s", machine);
+    printf(", %s trials a figure:\n\n", trials[0] ? trials : "the file's");
+    report_answer_table_md(stdout, figs, 0, report_claim_applies(&run, &run));
     printf("\n");
     references_md(stdout, figs);
     report_run_close(&run);

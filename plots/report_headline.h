@@ -19,9 +19,10 @@ void report_headlines(const report_run *base, const report_run *other, const rep
 void report_machine_str(const report_run *run, char *buf, size_t n);
 
 /* The answer table: one row per headline figure, native, fallback (each with its run-to-run spread),
- * fallback / native with its 95 % interval, and the word against the claimed 10-30 %. across: the
- * two sides come from two files (BASE native, OTHER fallback). */
-void report_answer_table_md(FILE *md, const headline_fig figs[HL_COUNT], int across);
+ * fallback / native with its 95 % interval, and the word against the claimed 10-30 % (claim: 0 for
+ * CPU-backend rows, which are not judged). across: the two sides come from two files (BASE native,
+ * OTHER fallback). */
+void report_answer_table_md(FILE *md, const headline_fig figs[HL_COUNT], int across, int claim);
 
 /* The first screen after the title and the notes: one sentence of verdict, the answer table, the two
  * native references, the verdict words in one line, and the answer plot (plot.png; NULL for none). */

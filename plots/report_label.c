@@ -83,8 +83,8 @@ void report_machine_lines_md(FILE *md, const report_run *run)
             const rb_row *r = report_row(run, i);
             if (strcmp(r->family, name) != 0 || !report_row_ok(r))
                 continue;
-            fprintf(md, "%s`%s` %s us [%s, ", any++ ? ", " : "", name + 5, report_num(r->p50), report_num(r->ci_lo));
-            fprintf(md, "%s]", report_num(r->ci_hi));
+            fprintf(md, "%s`%s` %s [%s, ", any++ ? ", " : "", name + 5, report_time(r->p50), report_time(r->ci_lo));
+            fprintf(md, "%s]", report_time(r->ci_hi));
             break;
         }
     }

@@ -310,7 +310,7 @@ int report_plot_latency_dist(const report_run *run, const char *dir, char *err, 
         fprintf(gp, "set origin %.4f,0.0\nset size %.4f,%.4f\n", i == 0 ? 0.0 : left + w * (double)i,
                 i == 0 ? left + w : w, 1.0 - 90.0 / c.height);
         fprintf(gp, "set lmargin %s\nset rmargin 2\n", i == 0 ? "at screen " STR(REPORT_MODE_LMARGIN) : "2");
-        fprintf(gp, "set title '%s' font ',14'\n", report_size_str(sizes[i], sz, sizeof sz));
+        fprintf(gp, "set title '%s' font ',13'\n", report_size_str(sizes[i], sz, sizeof sz));
         report_mode_rows_axis(gp, i == 0);
         if (count[i] == 0)
             fputs("plot [1:10] NaN title 'no raw samples at this size'\n", gp);
@@ -405,7 +405,7 @@ void report_heatmap_panel(FILE *gp, int b, int height, const uint64_t *sizes, si
     for (size_t s = 0; s < ns; s++)
         fprintf(gp, "%s'%s' %zu", s ? ", " : "", report_size_str(sizes[s], sz, sizeof sz), s);
     fprintf(gp, ") rotate by 45 right font ',13'\nset xrange [-0.5:%zu.5]\n", ns ? ns - 1 : 0);
-    fprintf(gp, "set title '%s' font ',15'\n%s", title, plot);
+    fprintf(gp, "set title '%s' font ',13'\n%s", title, plot);
     fputs("unset arrow\n", gp);
 }
 

@@ -440,8 +440,8 @@ void report_method_md(FILE *md, const report_run *base, const report_run *other,
             "sample-level interval, labelled \"samples\", which does not cover run-to-run variation. "
             "\"slower\"/\"faster\" need an interval that excludes 0 and an overhead of at least %.0f%% "
             "(--min-effect); otherwise \"same within noise\". Against the claim, an interval wholly within "
-            "10–30%% is inside, wholly under 10%% below, wholly over 30%% above. Overheads of +100%% or more are "
-            "written as ratios (×). docs/method.md has the whole method.\n",
+            "10–30%% is inside, wholly under 10%% below, wholly over 30%% above. An overhead of 100%% or more (twice "
+            "the time) is written as a ratio (×). docs/method.md has the whole method.\n",
             o->reps, (unsigned long long)o->seed, 100 * o->min_effect);
 }
 

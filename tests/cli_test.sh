@@ -154,6 +154,13 @@ PY
     # machine without gnuplot gets a warning about the plots, which is not the reader's.
     ! grep WARNING "$work/err" | grep -qv "gnuplot not found" && ! grep -q "DAMAGED" "$work/rep/report.md" && ok \
         || bad "the reader flagged an intact file: $(grep WARNING "$work/err" | grep -v "gnuplot not found" | head -3)"
+    # The answer and the headline export (issue 52): the same figures, on stdout, nothing written.
+    "$rb" report "$work/q.h5" --answer >"$work/answer" 2>"$work/err" && grep -q "^| control-block read |" "$work/answer" \
+        && ok || bad "report --answer: $(tail -2 "$work/err")"
+    "$rb" export "$work/q.h5" --headline --format csv >"$work/hl.csv" 2>"$work/err" && [ "$(wc -l <"$work/hl.csv")" -eq 17 ] \
+        && ok || bad "export --headline --format csv: $(wc -l <"$work/hl.csv") lines, $(tail -1 "$work/err")"
+    "$rb" export "$work/q.h5" --headline --format json >/dev/null 2>"$work/err"; st=$?
+    [ $st -eq 2 ] && grep -q "bmf or csv" "$work/err" && ok || bad "export --headline --format json: exit $st"
     ;;
 procs)
     # The leg after a small sweep: four throughput_procs cells at the smallest size, each with one trial

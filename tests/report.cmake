@@ -9,7 +9,7 @@ rb_add_test(test_report_content SOURCES test_report.c report_fixture.c ${PROJECT
                                         ${PROJECT_SOURCE_DIR}/bench/cmd_compare.c ${PROJECT_SOURCE_DIR}/bench/cli.c
             LIBS rb_report rb_results rb_stats LABELS unit ARGS content "${rb_report_work}")
 target_include_directories(test_report_content PRIVATE ${PROJECT_SOURCE_DIR}/bench)
-foreach(case render compare damaged paths nognuplot trials hostile modes slowtrials windows)
+foreach(case render compare damaged paths nognuplot trials hostile modes slowtrials windows headline)
   add_test(NAME test_report_${case} COMMAND test_report_content ${case} "${rb_report_work}")
   set_tests_properties(test_report_${case} PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()

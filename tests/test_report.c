@@ -7,7 +7,7 @@
  * Run it under -DRINGBENCH_SANITIZE=address as well.
  *
  * Usage: test_report CASE WORKDIR, CASE one of content, render, compare, damaged, paths, nognuplot,
- * trials, hostile, modes.
+ * trials, hostile, modes, slowtrials, windows, headline (report --answer, the headline export).
  * render exits 77 (skipped) when gnuplot is not on PATH.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
@@ -27,11 +27,14 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "h5in.h"
 #include "h5out.h"
+#include "headline.h"
 
 /* HDF5 itself leaks a little when it meets damaged metadata (see test_h5_damaged.c); our own
  * allocations stay checked. */
@@ -78,7 +81,11 @@ static void write_fixture(const char *path, const fixture_opts *o)
     CHECK_MSG(fixture_write(path, o, err, sizeof err) == 0, "fixture %s: %s", path, err);
 }
 
-/* Runs a command entry point with stderr captured into *errtext (malloc'd). Returns its exit code. */
+/* Where run_cmd puts the command's standard output (malloc'd), when not NULL; reset after each call. */
+static char **run_cmd_stdout;
+
+/* Runs a command entry point with stderr captured into *errtext (malloc'd), and its stdout into
+ * *run_cmd_stdout when that is set. Returns its exit code. */
 static int run_cmd(int (*cmd)(int, char **), char **errtext, int argc, ...)
 {
     char *argv[16];
@@ -88,16 +95,31 @@ static int run_cmd(int (*cmd)(int, char **), char **errtext, int argc, ...)
         argv[i] = va_arg(ap, char *);
     va_end(ap);
     argv[argc] = NULL;
-    char cap[4200];
+    char cap[4200], out[4200];
     path_in(cap, sizeof cap, "stderr.txt");
+    path_in(out, sizeof out, "stdout.txt");
     fflush(stderr);
+    fflush(stdout);
     int saved = dup(STDERR_FILENO), fd = open(cap, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int saved_out = run_cmd_stdout ? dup(STDOUT_FILENO) : -1;
     dup2(fd, STDERR_FILENO);
     close(fd);
+    if (run_cmd_stdout) {
+        fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, STDOUT_FILENO);
+        close(fd);
+    }
     int rc = cmd(argc, argv);
     fflush(stderr);
+    fflush(stdout);
     dup2(saved, STDERR_FILENO);
     close(saved);
+    if (run_cmd_stdout) {
+        dup2(saved_out, STDOUT_FILENO);
+        close(saved_out);
+        *run_cmd_stdout = slurp(out, NULL);
+        run_cmd_stdout = NULL;
+    }
     char *text = slurp(cap, NULL);
     if (text && *text)
         fprintf(stderr, "[captured stderr] %s", text);
@@ -146,7 +168,8 @@ static int find_line(const char *text, char *buf, size_t n, const char *const *n
     return 0;
 }
 
-/* Parses "+25.0% [+23.1%, +26.9%]" out of a line into fractions. */
+/* Parses "+25.0% [+23.1%, +26.9%]", or from +100 % the ratio "2.50× [2.31×, 2.69×]", out of a line into
+ * fractions (overheads: ratio - 1). */
 static int parse_ov(const char *line, double *est, double *lo, double *hi)
 {
     for (const char *p = line; (p = strpbrk(p, "+-")) != NULL; p++)
@@ -156,7 +179,56 @@ static int parse_ov(const char *line, double *est, double *lo, double *hi)
             *hi /= 100;
             return 1;
         }
+    for (const char *p = line; (p = strstr(p, "| ")) != NULL; p++)
+        if (sscanf(p, "| %lf× [%lf×, %lf×]", est, lo, hi) == 3) {
+            *est -= 1;
+            *lo -= 1;
+            *hi -= 1;
+            return 1;
+        }
     return 0;
+}
+
+/* A figure as report.md writes it, "2.39 µs", "54.0 ns", "8.00 MB/s", "43.9 GB/s", in us or GB/s.
+ * Returns 1, or 0 when s does not start with a number and a known unit. */
+static int parse_value(const char *s, double *v)
+{
+    static const struct {
+        const char *unit;
+        double scale;
+    } units[] = {{"ns", 1e-3}, {"µs", 1}, {"ms", 1e3}, {"s", 1e6}, {"MB/s", 1e-3}, {"GB/s", 1}, {"TB/s", 1e3}};
+    char unit[16];
+    double x;
+    if (sscanf(s, " %lf %15s", &x, unit) != 2)
+        return 0;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(unit, units[i].unit) == 0) {
+            *v = x * units[i].scale;
+            return 1;
+        }
+    return 0;
+}
+
+/* 1 when text holds "nan" (any case) as a word of its own: what a printf of a NaN writes. */
+static int has_nan(const char *text)
+{
+    for (const char *p = text; *p; p++)
+        if (strncasecmp(p, "nan", 3) == 0 && (p == text || !isalpha((unsigned char)p[-1])) &&
+            !isalpha((unsigned char)p[3]))
+            return 1;
+    return 0;
+}
+
+/* The first overhead of +100 % or more written in percent ("+147983%"), or NULL: such ratios are ×. */
+static const char *big_percent(const char *text)
+{
+    for (const char *p = text; (p = strchr(p, '+')) != NULL; p++) {
+        char *end;
+        double v = strtod(p + 1, &end);
+        if (end > p + 1 && v >= 100 && (*end == '%' || (end[0] == ' ' && end[1] == '%')))
+            return p;
+    }
+    return NULL;
 }
 
 static const char *claim_class(double ratio)
@@ -186,6 +258,71 @@ static mode_spec mode_of(int host, int xfer, int launch, int ctrl)
 
 // --- content: report.md against the fixture's known answers ------------------------------------------------
 
+/* The headline table's row starting with name: its ratio and interval (as fractions over 1) and its
+ * native value, in us or GB/s. Returns 1 when all parse. */
+static int headline_row(const char *md, const char *name, double *ratio, double *lo, double *hi, double *native)
+{
+    char line[2048], start[160];
+    snprintf(start, sizeof start, "| %s |", name);
+    const char *needles[] = {start, "**", NULL};
+    if (!find_line(md, line, sizeof line, needles) || strncmp(line, start, strlen(start)) != 0)
+        return 0;
+    const char *r = strstr(line, "**");
+    return parse_value(line + strlen(start), native) && sscanf(r, "**%lf×** [%lf×, %lf×]", ratio, lo, hi) == 3;
+}
+
+/* report.md's first screen (issue 52): within 25 lines the title with GPU, driver, CUDA, date and
+ * commit, one sentence of verdict, the headline table with fallback / native and its interval (the
+ * fixture's known ratios inside), both native references, the verdict words and the answer plot; no
+ * "nan" and no ratio written as hundreds of percent anywhere. */
+static void check_first_screen(const char *md)
+{
+    static const char title[] =
+        "# ringbench report: NVIDIA H100 80GB HBM3 · driver 580.65.06 · CUDA 13.0 · 2026-11-22 · commit 0123456789ab\n";
+    CHECK_MSG(strncmp(md, title, strlen(title)) == 0, "title: %.160s", md);
+    /* the fixture's reads are 68 % slower on the fallback, its writes 4 %: above and below the claim */
+    CHECK_MSG(line_of(md, "**Verdict: mixed against the claim.**") == 3, "verdict at line %d",
+              line_of(md, "**Verdict"));
+    CHECK(line_of(md, "| headline figure | native | WSL2 fallback | fallback / native [95 % interval] |") == 5);
+    CHECK(line_of(md, "Native references: **the claim's native path** `pinned/async/coop/mapped`") < 25);
+    CHECK(line_of(md, "**the fastest native mode** `pinned/zerocopy/coop/mapped`") < 25);
+    CHECK(line_of(md, "Verdict words: **above**") < 25);
+    CHECK_MSG(line_of(md, "](answer.png)") > 0 && line_of(md, "](answer.png)") <= 25, "the answer plot at line %d",
+              line_of(md, "](answer.png)"));
+    CHECK_MSG(!has_nan(md), "report.md writes nan");
+    CHECK_MSG(big_percent(md) == NULL, "a ratio in percent: %.60s", big_percent(md));
+
+    mode_spec nat = mode_native(), fb = mode_wsl2_fallback(), fast = nat;
+    fast.v[RB_AXIS_XFER] = RB_XFER_ZEROCOPY;
+    const struct {
+        const char *name;
+        rb_family f;
+        const mode_spec *native;
+        uint64_t size;
+    } rows[] = {{"control-block read", RB_FAM_CB_READ, &nat, 0},
+                {"control-block write", RB_FAM_CB_WRITE, &nat, 0},
+                {"control-block handshake", RB_FAM_CB_HANDSHAKE, &nat, 0},
+                {"round trip, 8 B", RB_FAM_LATENCY, &nat, 8},
+                {"round trip, 8 B, fastest native mode", RB_FAM_LATENCY, &fast, 8},
+                {"round trip, 4 MiB", RB_FAM_LATENCY, &nat, 4 << 20}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double ratio = 0, lo = 0, hi = 0, native = 0;
+        const double known =
+            fixture_median(rows[i].f, &fb, rows[i].size) / fixture_median(rows[i].f, rows[i].native, rows[i].size);
+        CHECK_MSG(headline_row(md, rows[i].name, &ratio, &lo, &hi, &native), "no headline row '%s'", rows[i].name);
+        CHECK_MSG(fabs(ratio / known - 1) < 0.03 && lo <= known * 1.01 && known <= hi * 1.01,
+                  "%s: %g× [%g×, %g×], known %g×", rows[i].name, ratio, lo, hi, known);
+        CHECK_MSG(fabs(native / fixture_median(rows[i].f, rows[i].native, rows[i].size) - 1) < 0.03, "%s: native %g",
+                  rows[i].name, native);
+    }
+    /* throughput on time per byte: native GB/s over fallback GB/s */
+    double ratio = 0, lo = 0, hi = 0, native = 0;
+    CHECK(headline_row(md, "throughput, 4 MiB (ratio on time per byte)", &ratio, &lo, &hi, &native));
+    const double known =
+        fixture_median(RB_FAM_THROUGHPUT, &nat, 4 << 20) / fixture_median(RB_FAM_THROUGHPUT, &fb, 4 << 20);
+    CHECK_MSG(fabs(ratio / known - 1) < 0.03, "throughput ratio %g, known %g", ratio, known);
+}
+
 static void case_content(void)
 {
     char file[4200], dir[4200], md_path[4300], line[2048], label[256], sz[64];
@@ -202,30 +339,13 @@ static void case_content(void)
     if (md == NULL)
         return;
 
-    /* The answer first (issue 11): the verdict and its headline figures within the first 40 lines,
-     * the full verdict next, environment and capabilities after the tables. */
-    int verdict_at = line_of(md, "**Verdict on the claim");
-    CHECK_MSG(verdict_at > 0 && verdict_at <= 40, "the verdict is at line %d of report.md", verdict_at);
-    CHECK_MSG(line_of(md, "| headline figure | p50 |") > verdict_at && line_of(md, "| headline figure | p50 |") <= 40,
-              "the headline table is at line %d", line_of(md, "| headline figure | p50 |"));
-    CHECK(line_of(md, "![the answer](cb.png)") > 0 && line_of(md, "![the answer](cb.png)") <= 40);
-    CHECK(line_of(md, "## Verdict: the WSL2 fallback") > verdict_at);
+    check_first_screen(md);
+
+    /* The full verdict next; environment and capabilities after the tables. */
+    CHECK(line_of(md, "## Method") > line_of(md, "](answer.png)"));
+    CHECK(line_of(md, "## Verdict: the WSL2 fallback") > line_of(md, "## Method"));
     CHECK(line_of(md, "## Environment") > line_of(md, "## Key numbers"));
     CHECK(line_of(md, "## Capabilities") > line_of(md, "## Environment"));
-    {
-        mode_spec n0 = mode_native(), f0 = mode_wsl2_fallback();
-        const char *needles[] = {"| control block read, fallback / native (us) |", NULL};
-        double ratio = 0;
-        CHECK(find_line(md, line, sizeof line, needles));
-        CHECK(sscanf(line + strlen(needles[0]), "%lf", &ratio) == 1);
-        double known = fixture_median(RB_FAM_CB_READ, &f0, 0) / fixture_median(RB_FAM_CB_READ, &n0, 0);
-        CHECK_MSG(fabs(ratio / known - 1) < 0.05, "headline cb_read ratio %g, known %g", ratio, known);
-        const char *floor_needles[] = {"| floor: one-word ping-pong", NULL};
-        double fl = 0;
-        CHECK(find_line(md, line, sizeof line, floor_needles));
-        CHECK(sscanf(strstr(line, "memory |") + 8, "%lf", &fl) == 1);
-        CHECK_MSG(fabs(fl / fixture_median(RB_FAM_BASE_FLOOR, NULL, 4) - 1) < 0.03, "headline floor '%s'", line);
-    }
 
     /* Environment, capabilities with errors, unsupported and invalid reasons deduplicated by mode. */
     CHECK(strstr(md, "GPU **NVIDIA H100 80GB HBM3** (driver 580.65.06") != NULL);
@@ -264,7 +384,7 @@ static void case_content(void)
             CHECK_MSG(strstr(line, worst_l) != NULL, "worst at %s: '%s'", sz, line);
             /* the known median, to within the sampling noise of the fixture */
             double p50 = 0;
-            CHECK(sscanf(line + strlen(sz) + 1 + strlen(label), "%lf", &p50) == 1);
+            CHECK(parse_value(line + strlen(sz) + 1 + strlen(label), &p50));
             rb_family f = fam ? RB_FAM_THROUGHPUT : RB_FAM_LATENCY;
             CHECK_MSG(fabs(p50 / fixture_median(f, &best, size) - 1) < 0.03, "%s best p50 %g vs known %g", sz, p50,
                       fixture_median(f, &best, size));
@@ -426,7 +546,8 @@ static void case_render(void)
     o.fallback_latency = 1.25;
     write_fixture(other, &o);
     CHECK_INT(run_cmd(cmd_report, NULL, 6, "report", file, "-o", dir, "--reps", reps), 0);
-    static const char *const stems[] = {"latency", "latency_dist", "throughput", "heatmap", "cb", "window", NULL};
+    static const char *const stems[] = {"answer",  "latency", "latency_dist", "throughput",
+                                        "heatmap", "cb",      "window",       NULL};
     for (size_t i = 0; stems[i]; i++)
         check_plot(dir, stems[i]);
     snprintf(path, sizeof path, "%s/report.md", dir);
@@ -438,8 +559,7 @@ static void case_render(void)
     }
     free(md);
     CHECK_INT(run_cmd(cmd_compare, NULL, 7, "compare", file, other, "-o", dir, "--reps", reps), 0);
-    static const char *const cstems[] = {"compare_latency", "compare_throughput", "compare_heatmap", "compare_ops",
-                                         NULL};
+    static const char *const cstems[] = {"compare_changes", "compare_heatmap", "compare_ops", "answer", NULL};
     for (size_t i = 0; cstems[i]; i++)
         check_plot(dir, cstems[i]);
     /* gnuplot said nothing: no warnings, no errors. */
@@ -517,6 +637,37 @@ static double expect_nothing(const char *fam, const char *mode)
     return 0;
 }
 
+/* compare.md of BASE against a copy with the fallback's latency 25 % slower and every cb_read 50 %
+ * slower (issue 52): how many cells are the same, slower and faster in the first 15 lines, the machines
+ * and commits, then only the changed cells, largest first (cb_read's +50 % before the +25 %); the WSL2
+ * claim after them (one platform); the terminal's line says the same. */
+static void check_compare_lead(const char *md, const char *out, int npairs)
+{
+    char want[160], line[2048];
+    int slower = 0;
+    for (size_t i = 0; i < RB_MODE_COUNT; i++) {
+        mode_spec m = mode_at(i);
+        slower += !mode_invalid_reason(&m) && !fixture_unsupported(&m); /* each mode's cb_read */
+    }
+    slower += FIXTURE_NSIZES; /* the fallback's latency at every size */
+    snprintf(want, sizeof want, "**%d of %d cells the same within noise, %d slower, 0 faster**", npairs - slower,
+             npairs, slower);
+    CHECK_MSG(line_of(md, want) == 3, "wanted '%s' on line 3: %.300s", want, md);
+    CHECK(line_of(md, "- **BASE**: NVIDIA H100 80GB HBM3 · driver 580.65.06") == 5);
+    snprintf(want, sizeof want, "## Changed cells: %d, largest change first", slower);
+    CHECK_MSG(line_of(md, want) > 0 && line_of(md, want) <= 15, "'%s' at line %d", want, line_of(md, want));
+    const char *cb = strstr(md, "| cb_read |"), *lat = strstr(md, "| latency | malloc/sync/noncoop/device |");
+    CHECK_MSG(cb && lat && cb < lat, "the changed cells are not sorted by effect");
+    const char *needles[] = {"| latency | malloc/sync/noncoop/device | 8 B |", NULL};
+    CHECK(find_line(md, line, sizeof line, needles) && strstr(line, "| slower |"));
+    CHECK(line_of(md, "## The WSL2 claim: OTHER's fallback path against BASE's native path") > line_of(md, want));
+    CHECK_MSG(!has_nan(md), "compare.md writes nan");
+    CHECK_MSG(big_percent(md) == NULL, "a ratio in percent: %.60s", big_percent(md));
+    snprintf(want, sizeof want, "ringbench compare: %d of %d cells the same within noise, %d slower, 0 faster",
+             npairs - slower, npairs, slower);
+    CHECK_MSG(out && strstr(out, want), "stdout: '%s'", out ? out : "");
+}
+
 static void case_compare(void)
 {
     char base[4200], inj[4200], same[4200], dir[4200], path[4300];
@@ -533,6 +684,8 @@ static void case_compare(void)
     o.cb_read = 1.5;
     write_fixture(inj, &o);
 
+    char *out = NULL;
+    run_cmd_stdout = &out;
     CHECK_INT(run_cmd(cmd_compare, &err, 8, "compare", base, inj, "-o", dir, "--no-render", "--reps", reps), 0);
     CHECK(err && err[0] == '\0'); /* like for like: no warning */
     free(err);
@@ -541,11 +694,10 @@ static void case_compare(void)
     snprintf(path, sizeof path, "%s/compare.md", dir);
     char *md = slurp(path, NULL);
     CHECK(md && strstr(md, "## Verdict") && strstr(md, "BASE fallback (same mode)"));
-    /* compare.md leads with its answer too: the verdict in brief and its BASE / OTHER table. */
-    CHECK_MSG(md && line_of(md, "**Verdict on the claim") > 0 && line_of(md, "**Verdict on the claim") <= 40,
-              "the verdict is at line %d of compare.md", md ? line_of(md, "**Verdict on the claim") : -1);
-    CHECK(md && line_of(md, "| BASE p50 | OTHER p50 |") > 0 && line_of(md, "| BASE p50 | OTHER p50 |") <= 40);
     CHECK(md && strstr(md, "| cb_read | 24 | 24 | 0 | 0 | 0 | +50.0% |") != NULL);
+    if (md)
+        check_compare_lead(md, out, n);
+    free(out);
     /* across the files: OTHER's fallback latency is 1.2617 x 1.25 over BASE's native path: above 30% */
     mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
     if (md) {
@@ -562,10 +714,23 @@ static void case_compare(void)
     }
     free(md);
 
-    /* Identical files: every pair the same within noise. */
-    CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", base, same, "-o", dir, "--no-render", "--reps", reps), 0);
+    /* --fail-on-change: exit 1 with a changed cell, 0 without; report does not take it. */
+    CHECK_INT(run_cmd(cmd_compare, &err, 9, "compare", base, inj, "-o", dir, "--no-render", "--reps", reps,
+                      "--fail-on-change"),
+              1);
+    CHECK(err && strstr(err, "changed beyond the threshold (--fail-on-change)"));
+    free(err);
+    CHECK_INT(run_cmd(cmd_report, NULL, 6, "report", base, "-o", dir, "--no-render", "--fail-on-change"), 2);
+
+    /* Identical files: every pair the same within noise, and --fail-on-change passes. */
+    CHECK_INT(run_cmd(cmd_compare, NULL, 9, "compare", base, same, "-o", dir, "--no-render", "--reps", reps,
+                      "--fail-on-change"),
+              0);
     check_pairs(dir, expect_nothing, &n);
     CHECK(n > 500);
+    md = slurp(path, NULL);
+    CHECK(md && strstr(md, "None: every compared cell is the same within noise."));
+    free(md);
 
     /* A different GPU and driver, and the CPU backend: loud warnings, still compared. */
     o = fixture_defaults();
@@ -577,7 +742,8 @@ static void case_compare(void)
     CHECK(err && strstr(err, "WARNING: the files differ in gpu_name") && strstr(err, "differ in driver_version"));
     free(err);
     md = slurp(path, NULL);
-    CHECK(md && strncmp(md, "# ringbench compare\n\n> **WARNING — THESE FILES ARE NOT LIKE FOR LIKE:**", 70) == 0);
+    CHECK(md && line_of(md, "> **WARNING — THESE FILES ARE NOT LIKE FOR LIKE:**") > 0 &&
+          line_of(md, "> **WARNING — THESE FILES ARE NOT LIKE FOR LIKE:**") <= 15);
     free(md);
     o = fixture_defaults();
     o.backend = "cpu";
@@ -829,12 +995,15 @@ static void case_trials(void)
     CHECK_MSG(total > 500 && same >= 0.95 * total, "%d of %d same", same, total);
     snprintf(path, sizeof path, "%s/compare.md", dir);
     char *md = slurp(path, NULL);
-    CHECK(md && strstr(md, "| trials k=5/5 |") && strstr(md, "p95 \\|Δp50\\|") && strstr(md, "same within noise;"));
+    CHECK(md && strstr(md, "p95 \\|Δp50\\|") && strstr(md, "same within noise;"));
     free(md);
 
     /* A known 25% on the fallback's latency is found, inside its interval, and called slower. */
     CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", a, inj, "-o", dir, "--no-render", "--reps", reps), 0);
     count_pairs(dir, &same, &total, 0.25);
+    md = slurp(path, NULL);
+    CHECK(md && strstr(md, "| slower | trials k=5/5 |"));
+    free(md);
 
     /* Within one file the fallback is compared with the native path round by round. */
     CHECK_INT(run_cmd(cmd_report, NULL, 7, "report", a, "-o", dir, "--no-render", "--reps", reps), 0);
@@ -1155,12 +1324,69 @@ static void case_hostile(void)
     CHECK_INT(run_cmd(cmd_compare, NULL, 6, "compare", a, a, "-o", dir, "--no-render"), 0);
 }
 
+// --- the answer and the headline export (issue 52) --------------------------------------------------------
+
+/* `report --answer` prints the answer table and writes nothing; `export --headline` (the library call
+ * behind it) writes the headline cells only: a dozen BMF benchmarks, each figure's ratio among them. */
+static void case_headline(void)
+{
+    char file[4200], path[4300], err[512];
+    char *out = NULL;
+    path_in(file, sizeof file, "headline.h5");
+    fixture_opts o = fixture_defaults();
+    write_fixture(file, &o);
+    run_cmd_stdout = &out;
+    CHECK_INT(run_cmd(cmd_report, NULL, 5, "report", file, "--answer", "--reps", reps), 0);
+    static const char head[] =
+        "Measured at `0123456789ab` on NVIDIA H100 80GB HBM3 · driver 580.65.06 · CUDA 13.0 · 2026-11-22, ";
+    CHECK_MSG(out && strncmp(out, head, strlen(head)) == 0, "answer: %.200s", out ? out : "");
+    CHECK(out && line_of(out, "| headline figure | native | WSL2 fallback |") == 3);
+    CHECK(out && strstr(out, "| control-block read |") && !has_nan(out));
+    free(out);
+    snprintf(path, sizeof path, "%s/headline-report", work);
+    CHECK(!exists(path));
+
+    /* CSV: one line per figure and side, with the ratio beside each. */
+    snprintf(path, sizeof path, "%s/headline.csv", work);
+    FILE *f = fopen(path, "w");
+    CHECK(f && report_headline_export(file, 0, f, err, sizeof err) == 0);
+    if (f)
+        fclose(f);
+    char *csv = slurp(path, NULL);
+    CHECK(csv && count_lines(csv) == 1 + 2 * HL_COUNT);
+    CHECK(csv && strstr(csv, "\ncb_read,native,pinned/async/coop/mapped,0,") && strstr(csv, "\ncb_read,fallback,"));
+    free(csv);
+
+    snprintf(path, sizeof path, "%s/headline.json", work);
+    f = fopen(path, "w");
+    int rc = f ? report_headline_export(file, 1, f, err, sizeof err) : -1;
+    if (f)
+        fclose(f);
+    char why[256];
+    if (!export_format_available(EXPORT_BMF, why, sizeof why)) {
+        CHECK(rc == -1 && strstr(err, "jansson"));
+        return;
+    }
+    CHECK_MSG(rc == 0, "export --headline: %s", err);
+    char *json = slurp(path, NULL);
+    int benchmarks = 0;
+    for (const char *p = json; p && (p = strstr(p, "\"headline/")) != NULL; p++)
+        benchmarks++;
+    CHECK_MSG(benchmarks >= 12 && benchmarks <= 2 * HL_COUNT + HL_COUNT, "%d headline benchmarks", benchmarks);
+    CHECK(json && strstr(json, "\"headline/cb_read/native\"") && strstr(json, "\"headline/cb_read/fallback\"") &&
+          strstr(json, "\"headline/cb_read/fallback_over_native\"") &&
+          strstr(json, "\"headline/round_trip_8B/fastest\""));
+    CHECK(json && strstr(json, "\"latency\"") && strstr(json, "\"ratio\"") && strstr(json, "\"lower_value\""));
+    free(json);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
         fprintf(
             stderr,
-            "usage: %s content|render|compare|damaged|paths|nognuplot|trials|hostile|modes|slowtrials|windows WORKDIR\n",
+            "usage: %s content|render|compare|damaged|paths|nognuplot|trials|hostile|modes|slowtrials|windows|headline "
+            "WORKDIR\n",
             argv[0]);
         return 2;
     }
@@ -1198,6 +1424,8 @@ int main(int argc, char **argv)
         case_slowtrials();
     else if (strcmp(argv[1], "windows") == 0)
         case_windows();
+    else if (strcmp(argv[1], "headline") == 0)
+        case_headline();
     else {
         fprintf(stderr, "unknown case %s\n", argv[1]);
         return 2;
