@@ -82,8 +82,9 @@ static int pair_out(FILE *md, FILE *dat, const char *label, const char *short_la
 }
 
 /* The plot: per pair, the difference as 100 %, split into what the per-call costs, the number of calls
- * and the rest explain (a part against the difference is drawn leftwards from where the last ended).
- * One bar per pair of attribution.dat, its difference written beside it. */
+ * and the rest explain, each part drawn from where the last ended (a part against the difference runs
+ * back), clipped to -25..125 %. One bar per pair of attribution.dat, its difference written right of
+ * the frame. */
 static void plot_gp(const char *dir, const char *title, int nbars, char *err, size_t errlen, int *ok)
 {
     report_file rf;
@@ -95,8 +96,8 @@ static void plot_gp(const char *dir, const char *title, int nbars, char *err, si
     report_gp_title(rf.f, title, "share of each difference in p50: 100 % is the whole difference, written right");
     fprintf(
         rf.f,
-        "set yrange [%d.6:-0.6]\nset xrange [-25:170]\nset xtics ('0' 0, '25' 25, '50' 50, '75' 75, '100 %%%%' 100)\n"
-        "set grid xtics noytics\nset lmargin at screen 0.30\nset rmargin 2\n"
+        "set yrange [%d.6:-0.6]\nset xrange [-25:125]\nset xtics ('0' 0, '25' 25, '50' 50, '75' 75, '100 %%%%' 100)\n"
+        "set grid xtics noytics\nset lmargin at screen 0.30\nset rmargin at screen 0.84\n"
         "set arrow 1 from first 100, graph 0 to first 100, graph 1 nohead lc rgb '#888888' dt 2 back\n"
         "set key outside bottom center horizontal maxrows 2 font ',13'\nset style fill solid 0.9 noborder\n",
         nbars - 1);
@@ -107,7 +108,7 @@ static void plot_gp(const char *dir, const char *title, int nbars, char *err, si
           "title 'number of calls changed', \\\n"
           "  '' using 0:0:(s($3,$2)+s($4,$2)):(100):($0-0.3):($0+0.3) with boxxyerror lc rgb '#1F77B4' "
           "title 'the rest: PCIe, memory, scheduling', \\\n"
-          "  '' using (130):0:6 with labels left font ',13' notitle\n",
+          "  '' using (125):0:6 with labels left offset 1,0 font ',13' notitle\n",
           rf.f);
     report_gp_end(rf.f);
     *ok = report_file_close(&rf, err, errlen) == 0;

@@ -91,7 +91,7 @@ static void facet_legend(FILE *gp, const report_facet *p, double height)
     fprintf(gp, "set origin 0,0\nset size 1,%.3f\n", height);
     fputs("unset border\nunset tics\nunset grid\nunset xlabel\nunset ylabel\nunset title\nunset logscale\n"
           "unset object\nunset arrow\nunset label\nset xrange [0:1]\nset yrange [0:1]\n"
-          "set margins 2,2,0,0\nset key center center horizontal maxrows 7 Left reverse width 1 samplen 3 spacing 1.1 "
+          "set margins 2,2,0,0\nset key center center horizontal maxrows 7 Left reverse width -8 samplen 3 spacing 1.1 "
           "font ',13'\n"
           "plot 2 notitle, \\\n",
           gp); /* a real (off-range) plot: keyentry alone trips a gnuplot assertion */
@@ -105,10 +105,10 @@ static void facet_legend(FILE *gp, const report_facet *p, double height)
         fprintf(gp, "  keyentry with points lc rgb 'black' pt %d ps 1.5 title 'host %s', \\\n", host_point[h],
                 mode_axis_value(RB_AXIS_HOST, h));
     mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
-    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'native path (%s/%s/%s)', \\\n", NATIVE_UNDERLAY,
+    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'native: %s/%s/%s', \\\n", NATIVE_UNDERLAY,
             mode_axis_value(RB_AXIS_HOST, nat.v[RB_AXIS_HOST]), mode_axis_value(RB_AXIS_XFER, nat.v[RB_AXIS_XFER]),
             mode_axis_value(RB_AXIS_LAUNCH, nat.v[RB_AXIS_LAUNCH]));
-    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'WSL2 fallback (%s)'", FALLBACK_UNDERLAY,
+    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'fallback: %s'", FALLBACK_UNDERLAY,
             report_mode_str(&fb));
     for (size_t i = 0; i < p->nrefs; i++) {
         fprintf(gp, ", \\\n  keyentry with lines %s title ", p->refs[i].style);
@@ -166,7 +166,7 @@ void report_gp_facet(FILE *gp, const report_facet *p)
     fputs(" font ',15'\n", gp);
     fputs("unset key\nset logscale x 2\nset lmargin 12\nset rmargin 3\nset tmargin 2\nset bmargin 2.5\n", gp);
     report_gp_size_xtics(gp, p->sizes, p->nsizes);
-    fputs(p->logy ? "set logscale y 10\nset format y '%g'\n" : "unset logscale y\n", gp);
+    fputs(p->logy ? "set logscale y 10\nset format y '%g'\nset ytics font ',13'\n" : "unset logscale y\n", gp);
     if (p->band)
         fprintf(gp, "%s\n", p->band);
     for (int c = 0; c < RB_CTRL_COUNT; c++) {
