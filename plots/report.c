@@ -702,7 +702,14 @@ int report_write(const char *file, const report_opts *opts)
     }
     if (report_plots_render("report", dir, o.render) != 0)
         goto out;
-    printf("ringbench report: wrote %s/report.md\n", dir);
+    double lo, hi;
+    const char *v = headline_verdict(figs, &lo, &hi);
+    if (report_claim_applies(&run, &run) && isfinite(lo)) /* the verdict in one line, as report.md's first */
+        printf("ringbench report: %s the claim: control-block operations take %s to %s the native path's time; ",
+               strcmp(v, "mixed") == 0 ? "mixed against" : v, report_times(lo), report_times(hi));
+    else
+        printf("ringbench report: ");
+    printf("wrote %s/report.md\n", dir);
     rc = 0;
 out:
     report_run_close(&run);

@@ -83,7 +83,7 @@ const char *fixture_unsupported(const mode_spec *m)
 
 fixture_opts fixture_defaults(void)
 {
-    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL, 0, 0.0, 0, 0.0, 0.0, 0};
+    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL, 0, 0.0, 0, 0.0, 0.0, 0, NULL};
     return o;
 }
 
@@ -361,7 +361,6 @@ static int put_attrs(writer *wr)
         {"os", "Debian GNU/Linux 12 (bookworm)"},
         {"kernel_release", "6.1.0-28-amd64"},
         {"kernel_version", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.119-1"},
-        {"wsl2", "0"},
         {"wsl2_evidence", "no 'microsoft' in /proc/sys/kernel/osrelease; no /dev/dxg"},
         {"virtualization", "kvm"},
         {"cpu_model", "Intel(R) Xeon(R) Platinum 8480+"},
@@ -389,6 +388,7 @@ static int put_attrs(writer *wr)
     rc |=
         h5out_attr_str(wr->w, RB_H5_PROVENANCE, "driver_version", o->driver_version ? o->driver_version : "580.65.06");
     rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, "backend", cpu ? "cpu" : "cuda");
+    rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, "wsl2", o->wsl2 ? o->wsl2 : "0");
 
     static const char *const caps[][2] = {
         {"concurrent_managed_access", "1"},

@@ -40,6 +40,7 @@ typedef struct fixture_opts {
      * window 1; 2: the same without window 1; 3: as 1, but W = 256 15 % slower than W = 8 at the largest
      * size and 1 % slower at 8 B; 0 = one row per cell at window 0. */
     int windows;
+    const char *wsl2; /* provenance wsl2: NULL "0" (native); "1" for a file that says it ran on WSL2 */
 } fixture_opts;
 
 #define FIXTURE_WINDOWS \

@@ -732,6 +732,20 @@ static void case_compare(void)
     CHECK(md && strstr(md, "None: every compared cell is the same within noise."));
     free(md);
 
+    /* Native against WSL2: the claim leads, before the changed cells. */
+    o = fixture_defaults();
+    o.wsl2 = "1";
+    o.fallback_latency = 1.25;
+    path_in(same, sizeof same, "wsl2.h5");
+    write_fixture(same, &o);
+    CHECK_INT(run_cmd(cmd_compare, NULL, 8, "compare", base, same, "-o", dir, "--no-render", "--reps", reps), 0);
+    md = slurp(path, NULL);
+    CHECK_MSG(md && line_of(md, "## The WSL2 claim: OTHER's fallback path") > 0 &&
+                  line_of(md, "## The WSL2 claim: OTHER's fallback path") < line_of(md, "## Changed cells:") &&
+                  line_of(md, "| headline figure | native (BASE) | WSL2 fallback (OTHER) |") < 25,
+              "native against WSL2: the claim does not lead");
+    free(md);
+
     /* A different GPU and driver, and the CPU backend: loud warnings, still compared. */
     o = fixture_defaults();
     o.gpu_name = "NVIDIA GeForce RTX 4090";
