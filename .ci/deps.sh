@@ -1,7 +1,9 @@
 #!/bin/sh
 # deps.sh - checks that what ringbench needs *works*, and installs only what does not.
 #
-#   sh .ci/deps.sh          called by `make bench`, `make test` (as `make deps`) and .ci/run
+#   sh .ci/deps.sh          called by `make bench`, `make test` (as `make deps`)
+#   sh .ci/deps.sh --ci     also CI's own tools (the needs of kind ci: clang, clang-format,
+#                           debootstrap), called by .ci/run
 #
 # Each need of .ci/packages is a capability, checked as it would be used: a cmake of 3.25 or newer
 # on PATH from any source (a Python environment's counts), a C compiler that compiles C11, an HDF5
@@ -11,12 +13,24 @@
 # `sudo -n`, apt-get is asked for the packages of what is missing, quietly (its output goes to
 # $RINGBENCH_DEPS_LOG, default ${TMPDIR:-/tmp}/ringbench-deps.log; the path is printed when it
 # fails), and everything is checked again. What is still missing afterwards is named with why: a
-# required need stops (exit 2) with how to install it; a missing test or optional need is one
-# warning line each and the build goes on. RINGBENCH_NO_INSTALL=1 checks and never installs.
-# Says loudly when there is no nvcc: only the CPU reference backend will be built.
+# required need stops (exit 2); a missing test or optional need is one warning line each and the
+# build goes on. Where it could not install, one command installs every missing package (required,
+# test and optional together, after `apt-get update`), prefixed "as root:" for a user without sudo.
+# RINGBENCH_NO_INSTALL=1 checks and never installs.
+# Says loudly when there is no nvcc (only the CPU reference backend will be built), unless
+# RINGBENCH_NVCC_NOTE=0: the Makefile sets it for its sub-makes, so one make command says it once.
 # Exit status: 0 everything required works, 2 something required does not.
 # Tested by tests/deps_test.sh (fake commands first in PATH, a failing apt-get, a required piece absent).
 set -u
+with_ci=0
+case ${1:-} in
+--ci) with_ci=1 ;;
+'') ;;
+*)
+    printf 'usage: sh .ci/deps.sh [--ci]\n' >&2
+    exit 2
+    ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 list=${RINGBENCH_DEPS_LIST:-$here/packages} # another list: tests/deps_test.sh only
@@ -33,7 +47,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ringbench-deps.XXXXXX") || {
 }
 trap 'rm -rf "$work"' EXIT
 
-have_nvcc() { command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; }
+# RINGBENCH_CUDA_BIN: where nvcc is looked for besides PATH (tests/deps_test.sh points it elsewhere).
+have_nvcc() { command -v nvcc >/dev/null 2>&1 || [ -x "${RINGBENCH_CUDA_BIN:-/usr/local/cuda/bin}/nvcc" ]; }
 
 # --- the checks: check_CAPABILITY returns 0 when it works ------------------------------------------
 check_cmake() {
@@ -55,6 +70,7 @@ check_h5dump() { h5dump --version >/dev/null 2>&1; }
 check_sqlite3() { sqlite3 --version >/dev/null 2>&1; }
 check_clang() { clang --version >/dev/null 2>&1; }
 check_clang_format() { clang-format --version >/dev/null 2>&1; }
+check_debootstrap() { debootstrap --version >/dev/null 2>&1; }
 # The tests use the first python3 that has the module: PATH's, else the distribution's (a pyenv or venv
 # python3 on PATH often lacks what apt installed for /usr/bin/python3).
 py_has() {
@@ -101,6 +117,7 @@ check() { # check CAPABILITY
     sqlite3) check_sqlite3 ;;
     clang) check_clang ;;
     clang-format) check_clang_format ;;
+    debootstrap) check_debootstrap ;;
     h5py) check_h5py ;;
     pandas) check_pandas ;;
     *)
@@ -110,13 +127,23 @@ check() { # check CAPABILITY
     esac
 }
 
+# wanted KIND: whether needs of this kind are checked in this call (cuda ones only with nvcc, ci ones
+# only with --ci).
+wanted() {
+    case $1 in
+    cuda) have_nvcc ;;
+    ci) [ $with_ci = 1 ] ;;
+    *) return 0 ;;
+    esac
+}
+
 # check_all: fills $missing_pkgs (every package of a need that does not work) and $missing_required.
 check_all() {
     missing_pkgs="" missing_required=""
     probe_libs
     while read -r cap kind pkg why; do
         case $cap in '' | '#'*) continue ;; esac
-        [ "$kind" = cuda ] && ! have_nvcc && continue
+        wanted "$kind" || continue
         check "$cap" && continue
         missing_pkgs="$missing_pkgs $pkg"
         case $kind in required | cuda) missing_required="$missing_required $pkg" ;; esac
@@ -141,8 +168,9 @@ report() {
 
 nvcc_note() {
     have_nvcc && return 0
+    [ "${RINGBENCH_NVCC_NOTE:-1}" = 0 ] && return 0
     say "********************************************************************************"
-    say "NO CUDA COMPILER (nvcc not in PATH nor in /usr/local/cuda/bin):"
+    say "NO CUDA COMPILER (nvcc not in PATH nor in ${RINGBENCH_CUDA_BIN:-/usr/local/cuda/bin}):"
     say "building the CPU REFERENCE BACKEND ONLY -- its numbers are not GPU measurements."
     say "For the GPU backend install the CUDA toolkit: https://developer.nvidia.com/cuda-downloads"
     say "(Debian/Ubuntu: NVIDIA's apt repository, then 'apt-get install cuda-toolkit'; on WSL2 the"
@@ -203,24 +231,33 @@ if [ "$as" != no ]; then
     why_not="apt-get could not install it"
 fi
 
+# install_cmd: the one command that installs every package still missing (required, test and
+# optional at once), as this user can run it.
+install_cmd() {
+    apt="apt-get install -y --no-install-recommends$missing_pkgs"
+    if [ "$(id -u)" = 0 ]; then
+        echo "apt-get update && $apt"
+    elif command -v sudo >/dev/null 2>&1; then
+        echo "sudo apt-get update && sudo $apt"
+    else
+        echo "as root: apt-get update && $apt"
+    fi
+}
+
 report
 if [ -n "$missing_required" ]; then
     if is_debian; then
-        if [ "$(id -u)" = 0 ]; then
-            cmd="apt-get update && apt-get install -y$missing_required"
-        elif command -v sudo >/dev/null 2>&1; then
-            cmd="sudo apt-get update && sudo apt-get install -y$missing_required"
-        else
-            cmd="as root: apt-get update && apt-get install -y$missing_required"
-        fi
-        say "cannot build: a required need does not work ($why_not). Install it, then the same make command again:"
-        echo "$cmd" >&2
+        say "cannot build: a required need does not work ($why_not). Install what is missing, then the same make command again:"
+        install_cmd >&2
     else
         say "cannot build: a required need does not work ($why_not). Install the capabilities named MISSING above"
         say "(CMake >= 3.25 on PATH; HDF5 in a prefix: make CMAKE_ARGS=-DHDF5_ROOT=<prefix>), then the same make command again."
     fi
     exit 2
 fi
-[ -n "$why_not" ] && [ "$as" = no ] && is_debian && say "to install the missing pieces: apt-get install -y$missing_pkgs ($why_not)"
+if [ -n "$why_not" ] && [ "$as" = no ] && is_debian; then
+    say "not installed ($why_not); this installs what is missing:"
+    install_cmd >&2
+fi
 nvcc_note
 exit 0
