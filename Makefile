@@ -2,14 +2,25 @@
 #   make bench   build, then run the default sweep and write its report (GPU if one is usable,
 #                otherwise the CPU reference backend, said loudly)
 #   make test    build, then run every CTest test (GPU tests report "skipped" without a GPU)
+#   make install put the ringbench binary (built as BUILD/bench/ringbench) into PREFIX/bin
 # Both first check that what they need works, and install only what does not (`make deps`,
 # .ci/deps.sh; RINGBENCH_NO_INSTALL=1 to only check).
 # Variables: BUILD (build directory), BENCH_ARGS (extra `ringbench run` options, e.g.
-# BENCH_ARGS='--preset quick'), CMAKE_ARGS (extra configure options), JOBS.
+# BENCH_ARGS='--preset quick'), CMAKE_ARGS (extra configure options), JOBS, PREFIX (make install;
+# default $HOME/.local, which needs no root).
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 BENCH_ARGS ?=
+PREFIX ?= $(HOME)/.local
+
+# Quiet recursion: no "Entering/Leaving directory" pair around every sub-make (CMake's included).
+MAKEFLAGS += --no-print-directory
+# deps.sh's no-nvcc banner once per make command: the make a user typed says it (through `make deps`),
+# its sub-makes (test-asan, test-tsan, test-fuzz: CPU-only builds anyway) are told not to.
+ifneq ($(MAKELEVEL),0)
+export RINGBENCH_NVCC_NOTE := 0
+endif
 
 # nvcc is often installed outside PATH; CMake is told where when it is in the usual place.
 NVCC := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
@@ -17,15 +28,17 @@ ifneq ($(NVCC),)
 CUDA_ARG := -DCMAKE_CUDA_COMPILER=$(NVCC)
 endif
 
-.PHONY: all build bench wsl2 nightly reports format test test-asan test-tsan test-fuzz deps clean
+.PHONY: all build bench wsl2 nightly reports format test test-asan test-tsan test-fuzz deps install clean
 
 all: build
 
 # Checks each need of .ci/packages by whether it works (cmake >= 3.25 from anywhere, a C11 compiler,
 # an HDF5 that this project's configure finds with CMAKE_ARGS, ...), and installs only what does not:
-# on Debian/Ubuntu, with apt-get as root or through `sudo -n`, its output in BUILD/deps.log. A required
-# need still missing stops (exit 2) with the one command to run; a test or optional one is a warning.
-# It says loudly when there is no nvcc. RINGBENCH_NO_INSTALL=1 makes it check and never install.
+# on Debian/Ubuntu, with apt-get as root or through `sudo -n`, its output in BUILD/deps.log. CI's own
+# tools (kind ci: clang, clang-format, debootstrap) are left to .ci/run. A required need still missing
+# stops (exit 2); where it could not install, one command installs everything missing ("as root:"
+# for a user without sudo). It says loudly when there is no nvcc. RINGBENCH_NO_INSTALL=1 makes it
+# check and never install.
 deps:
 	@mkdir -p $(BUILD) && RINGBENCH_CMAKE_ARGS="$(CMAKE_ARGS)" RINGBENCH_DEPS_LOG=$(abspath $(BUILD))/deps.log sh .ci/deps.sh
 
@@ -42,8 +55,8 @@ bench: build
 
 # The nightly job (bench/nightly/ has cron, systemd, CI and Windows examples; docs/tracking.md): the
 # default preset with the smallest size's full window measured again in WINDOW_PROCS fresh processes
-# (run --window-procs; about 3 s each on an H100, 0 turns it off), then `ringbench track` into
-# HISTORY, which refreshes HISTORY/history.md. HISTORY empty (the default) is track's own default,
+# (run --window-procs; about 3 s each on an H100, 0 turns it off), with the run's own progress line
+# (a line every 5 s in a log), then `ringbench track` into HISTORY, which refreshes HISTORY/history.md. HISTORY empty (the default) is track's own default,
 # $XDG_STATE_HOME/ringbench/history (~/.local/state/ringbench/history): outside the checkout, which
 # stays clean. Exit status: track's (0 no regression, 1 a regression, 2 a file error or no tracking in
 # this build), or 1 when the run itself failed a cell. The run is written under BUILD/nightly/ and
@@ -55,7 +68,7 @@ WINDOW_PROCS ?= 24
 nightly: build
 	@mkdir -p $(BUILD)/nightly; \
 	out=$(BUILD)/nightly/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-$$(date -u +%Y%m%dT%H%M%SZ).h5; \
-	$(BUILD)/bench/ringbench run --preset default --window-procs $(WINDOW_PROCS) --quiet -o "$$out" $(BENCH_ARGS); run=$$?; \
+	$(BUILD)/bench/ringbench run --preset default --window-procs $(WINDOW_PROCS) -o "$$out" $(BENCH_ARGS); run=$$?; \
 	if [ ! -f "$$out" ]; then echo "nightly: the run wrote no file (exit $$run)" >&2; exit 2; fi; \
 	$(BUILD)/bench/ringbench track "$$out" $(if $(HISTORY),--history "$(HISTORY)") $(TRACK_ARGS); track=$$?; \
 	if [ $$track -le 1 ]; then rm -f "$$out"; else echo "nightly: track exited $$track (above: why); the run is kept in $$out for ringbench track FILE --history DIR, here or on a machine whose ringbench has SQLite" >&2; fi; \
@@ -85,6 +98,13 @@ format:
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# CMake's install rules (bench/CMakeLists.txt): ringbench into PREFIX/bin, which must be on PATH for a
+# bare `ringbench` to work; said when it is not.
+install: build
+	cmake --install $(BUILD) --prefix "$(PREFIX)"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; \
+	  *) echo "ringbench: $(PREFIX)/bin is not on your PATH: add it (e.g. export PATH=\"$(PREFIX)/bin:\$$PATH\" in ~/.profile)";; esac
 
 # The unit tests under the sanitizers (CPU backend; kernels are not built).
 test-asan:
