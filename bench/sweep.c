@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bimodal.h"
+#include "eta.h"
 #include "plan.h"
 #include "stats.h"
 #include "timing.h"
@@ -59,6 +60,8 @@ typedef struct sweep {
     uint64_t t_start, t_last_line;
     trial_cfg tc;
     plan_schedule plan;
+    eta eta;                  /* the time left (eta.h) */
+    int eta_ok;               /* eta was set up */
     cell *cells;              /* RB_TRIAL_MAX_PARTS per unit: cells[unit * MAX + part] */
     double memcpy_h2d[2][64]; /* [pinned][size index] p50 GB/s of the run, for ratio_memcpy */
 } sweep;
@@ -132,19 +135,32 @@ static int emit(sweep *sw, rb_row *row)
 
 /* --- progress ------------------------------------------------------------------------------------- */
 
+/* The time left as "3m27s", or "--" while the model cannot tell yet (eta.h). */
+static void eta_text(const sweep *sw, char *buf, size_t n)
+{
+    const size_t done = sw->res->units_done;
+    const size_t next = done < sw->plan.nsteps ? done : sw->plan.nsteps;
+    const int procs_done = done > sw->plan.nsteps ? (int)(done - sw->plan.nsteps) : 0;
+    double left;
+    if (sw->eta_ok && eta_left(&sw->eta, next, procs_done, &left) == 0) {
+        const long s = lround(left);
+        snprintf(buf, n, "%ldm%02lds", s / 60, s % 60);
+    } else {
+        snprintf(buf, n, "--");
+    }
+}
+
 static void progress(sweep *sw, const char *what)
 {
     sweep_result *res = sw->res;
     if (sw->o->quiet)
         return;
+    if (!sw->tty && timing_now_ns() - sw->t_last_line <= 5000000000ull && res->units_done != res->units_total)
+        return;
     const double elapsed = timing_seconds_since(sw->t_start);
     const double frac = res->units_total ? (double)res->units_done / (double)res->units_total : 0;
-    const double eta = frac > 0.02 ? elapsed / frac - elapsed : NAN;
     char eta_s[32];
-    if (isfinite(eta))
-        snprintf(eta_s, sizeof eta_s, "%dm%02ds", (int)eta / 60, (int)eta % 60);
-    else
-        snprintf(eta_s, sizeof eta_s, "--");
+    eta_text(sw, eta_s, sizeof eta_s);
     if (sw->tty) {
         char bar[31];
         int filled = (int)(frac * 30);
@@ -153,7 +169,7 @@ static void progress(sweep *sw, const char *what)
         bar[30] = '\0';
         fprintf(stderr, "\r\033[K[%s] %zu/%zu  ETA %s  %s", bar, res->units_done, res->units_total, eta_s, what);
         fflush(stderr);
-    } else if (timing_now_ns() - sw->t_last_line > 5000000000ull || res->units_done == res->units_total) {
+    } else {
         sw->t_last_line = timing_now_ns();
         fprintf(stderr, "ringbench: %zu/%zu trials, %.0f s elapsed, ETA %s: %s\n", res->units_done, res->units_total,
                 elapsed, eta_s, what);
@@ -615,10 +631,13 @@ static int run_procs(sweep *sw)
         snprintf(what, sizeof what, "full window in fresh processes: %d/%d", i + 1, o->window_procs);
         progress(sw, what);
         window_procs_proc pr;
+        const uint64_t t0 = timing_now_ns();
         if (window_procs_one(&wc, dir, i, &pr) == 1) {
             rc = 1;
             break;
         }
+        if (sw->eta_ok)
+            eta_proc_done(&sw->eta, timing_seconds_since(t0));
         for (size_t k = 0; k < WINDOW_PROCS_CELLS && rc == 0; k++)
             if (record_proc(sw, &cells[k], id0 + (int32_t)k, fams[k], cell_mode[k], i, &pr, k) != 0)
                 rc = -1;
@@ -684,7 +703,10 @@ static int run_steps(sweep *sw)
                  : u->size                  ? preset_size_name(u->size, name, sizeof name)
                                             : "");
         progress(sw, what);
+        const uint64_t t0 = timing_now_ns();
         rc = run_step(sw, s);
+        if (rc == 0 && sw->eta_ok)
+            eta_step_done(&sw->eta, s, timing_seconds_since(t0));
     }
     return rc;
 }
@@ -719,6 +741,14 @@ int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile si
         rc = -1;
     }
     res->units_total = sw.plan.nsteps + (size_t)(o->window_procs > 0 ? o->window_procs : 0);
+    if (rc == 0) {
+        /* What each process of the full-window leg runs (window_procs.h): the quick preset's budgets,
+         * one window. Without the model the progress line shows no ETA; the run goes on. */
+        const preset_def *quick = preset_find("quick");
+        const eta_child child = {WINDOW_PROCS_TRIALS, WINDOW_PROCS_MODES,
+                                 quick ? quick->tput_reps * quick->tput_rep_seconds : 0};
+        sw.eta_ok = eta_init(&sw.eta, &sw.plan, &sw.tc, o->window_procs, &child) == 0;
+    }
     if (rc == 0 && o->warmup_timeout_s > 0 && o->backend == RING_BACKEND_CUDA) {
         progress(&sw, "warming up the GPU");
         trial_warmup(&sw.tc, o->clocks, o->warmup_timeout_s, &res->warmup_s, &res->warmup_sm_mhz,
@@ -744,6 +774,8 @@ int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile si
             free(sw.cells[i].t);
         }
     free(sw.cells);
+    if (sw.eta_ok)
+        eta_free(&sw.eta);
     plan_free(&sw.plan);
     res->interrupted = rc == 1;
     return rc;

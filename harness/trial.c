@@ -264,8 +264,7 @@ const rb_family trial_control_fams[TRIAL_CONTROL_FAMS] = {RB_FAM_CB_READ,      R
                                                           RB_FAM_LC_LAUNCH,    RB_FAM_LC_ACTIVATE, RB_FAM_LC_DEACTIVATE,
                                                           RB_FAM_LC_TERMINATE, RB_FAM_HOST_REF};
 
-/* The windows of this trial: the configured ones, capped at the ring's capacity, without repeats. */
-static size_t trial_windows(const trial_cfg *c, uint32_t cap, uint32_t *w)
+size_t trial_windows(const trial_cfg *c, uint32_t cap, uint32_t *w)
 {
     size_t n = 0;
     for (size_t i = 0; i < c->nwindows; i++) {

@@ -66,6 +66,10 @@ typedef struct trial_cfg {
 
 #define RB_WINDOW_CAP 0xFFFFFFFFu
 
+/* The windows a ring trial of capacity cap measures, into w[8]: the configured ones, capped at the
+ * capacity, without repeats. Returns how many. */
+size_t trial_windows(const trial_cfg *cfg, uint32_t cap, uint32_t *w);
+
 /* One family's result within a trial (a trial of a mode at one size yields latency and one
  * throughput part per window; a control trial yields cb_* and lc_*; a baseline trial one part). */
 typedef struct trial_part {
