@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 volatile sig_atomic_t cli_stop, cli_signal;
+int cli_stdout_closed;
+
+int cli_stdout_errno(int e) { return cli_stdout_closed ? EBADF : e; }
 
 static void on_signal(int sig)
 {

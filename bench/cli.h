@@ -100,6 +100,12 @@ void cli_run_stamp(char *buf, size_t n);
 extern volatile sig_atomic_t cli_stop, cli_signal;
 void cli_install_signals(void);
 
+/* Set by main when the caller closed stdout (main fills fd 1 with /dev/full meanwhile, so that no
+ * file takes its number). cli_stdout_errno(e) is EBADF then, else e: the errno a failed write to
+ * standard output is reported with. */
+extern int cli_stdout_closed;
+int cli_stdout_errno(int e);
+
 /* --backend NAME of command cmd: 0 for auto, cuda or cpu, else one line on stderr and
  * CLI_EXIT_USAGE. */
 int cli_backend_check(const char *cmd, const char *name);

@@ -99,25 +99,44 @@ static int export_parse(int argc, char **argv, const char **run, const char **fo
     return -1;
 }
 
+/* Flushes and closes the export's stream (stdout is flushed only). A write that failed on the way, or
+ * now, is said with its errno. Returns 0, or -1 with err set. */
+static int export_finish(FILE *out, const char *output, int failed, char *err, size_t errlen)
+{
+    int e = errno;
+    if (fflush(out) != 0) {
+        failed = 1;
+        e = errno;
+    } else if (ferror(out)) {
+        failed = 1;
+    }
+    if (output && fclose(out) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    if (failed && (!err[0] || strcmp(err, "write error") == 0))
+        snprintf(err, errlen, "cannot write %.900s: %s", output ? output : "standard output",
+                 strerror(output ? e : cli_stdout_errno(e)));
+    return failed ? -1 : 0;
+}
+
 /* Writes the export into out (a temp file renamed to output when complete, or stdout). Returns 0 or -1
  * with err set; err may also hold a warning on success. */
 static int export_write(const char *run, int pairs, int headline, h5in *r, export_format f, const char *output,
                         FILE *out, const char *tmp, char *err, size_t errlen)
 {
     err[0] = '\0';
+    errno = 0;
     int rc = headline ? report_headline_export(run, f == EXPORT_BMF, out, err, errlen)
              : pairs  ? export_compare_pairs(run, f, out, err, errlen)
                       : export_run(r, f, out, err, errlen);
-    if (output) {
-        if (fclose(out) != 0)
-            rc = -1;
-        if (rc == 0 && rename(tmp, output) != 0)
-            rc = -1;
-        if (rc != 0)
-            remove(tmp);
-    } else if (fflush(stdout) != 0) {
+    rc = export_finish(out, output, rc != 0, err, errlen);
+    if (output && rc == 0 && rename(tmp, output) != 0) {
+        snprintf(err, errlen, "cannot rename %.400s to %.400s: %s", tmp, output, strerror(errno));
         rc = -1;
     }
+    if (output && rc != 0)
+        remove(tmp);
     return rc;
 }
 

@@ -4,8 +4,12 @@
  * error, an interrupted run, a regression), 2 a usage error (bad option, bad value, output file
  * exists). `ringbench --help` and `ringbench help` print the table below; there is no other list.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -59,7 +63,8 @@ static void version(void)
     );
 }
 
-int main(int argc, char **argv)
+/* The command named by argv[1], run; its exit status. */
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "ringbench: a command is needed:");
@@ -82,4 +87,57 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "ringbench: unknown command '%s' (see ringbench --help)\n", cmd);
     return CLI_EXIT_USAGE;
+}
+
+/* A standard stream the caller closed (`ringbench list >&-`) would hand its number to the next file
+ * opened: a results file opened as fd 1 would then receive what printf prints. Each closed one is
+ * filled first: stdin and stderr with /dev/null, stdout with /dev/full, so that anything printed fails
+ * and finish_stdout says so. Returns 1 when stdout was closed. */
+static int fill_closed_streams(void)
+{
+    int closed = 0;
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        int got = open(fd == STDOUT_FILENO ? "/dev/full" : "/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+        if (got < 0 && fd == STDOUT_FILENO)
+            got = open("/dev/null", O_WRONLY);
+        if (got >= 0 && got != fd) { /* a lower one was closed too and took its place: filled in turn */
+            dup2(got, fd);
+            close(got);
+        }
+        closed |= fd == STDOUT_FILENO;
+    }
+    return closed;
+}
+
+/* What a command printed must have reached stdout: a full disk, a closed stdout or a write error is a
+ * failure (exit 1) with one line, unless the command failed already and said why. The errno of a write
+ * that failed before (a fflush before fork, say) is gone by now: one more byte is written to learn it,
+ * on an output that is incomplete already. */
+static int finish_stdout(const char *cmd, int rc)
+{
+    int failed = fflush(stdout) != 0, e = errno;
+    if (!failed && ferror(stdout)) {
+        clearerr(stdout);
+        failed = 1;
+        e = fputc('\n', stdout) == EOF || fflush(stdout) != 0 ? errno : 0;
+    }
+    if (!failed)
+        return rc;
+    e = cli_stdout_errno(e);
+    if (rc == CLI_EXIT_OK)
+        fprintf(stderr, "ringbench%s%s: cannot write to standard output: %s\n", cmd ? " " : "", cmd ? cmd : "",
+                e ? strerror(e) : "an earlier write failed");
+    return rc == CLI_EXIT_OK ? CLI_EXIT_FAIL : rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli_stdout_closed = fill_closed_streams();
+    /* Past a file-size limit (ulimit -f) a write then fails with EFBIG, which is reported like any
+     * other write error, instead of SIGXFSZ killing the process in the middle of a file. */
+    signal(SIGXFSZ, SIG_IGN);
+    const char *cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+    return finish_stdout(cmd, dispatch(argc, argv));
 }
