@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "export.h"
 #include "h5in.h"
+#include "outfs.h"
 #include "report.h"
 
 static void usage_export(FILE *f)
@@ -89,6 +90,11 @@ static int export_parse(int argc, char **argv, const char **run, const char **fo
     }
     if (optind + 1 < argc) {
         fprintf(stderr, "ringbench export: one results file only ('%s' is extra)\n", argv[optind + 1]);
+        return CLI_EXIT_USAGE;
+    }
+    char err[256];
+    if (*output && outfs_path_check("-o", *output, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench export: %s\n", err);
         return CLI_EXIT_USAGE;
     }
     *run = optind < argc ? argv[optind] : NULL;

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "outfs.h"
 #include "report.h"
 
 enum { OPT_NO_RENDER = CLI_OPT_LONG, OPT_SEED, OPT_REPS, OPT_MIN_EFFECT, OPT_CALL_OVERHEAD, OPT_ANSWER, OPT_FAIL };
@@ -105,6 +106,16 @@ int cmd_report_options(const char *cmd, int argc, char **argv, report_opts *o, c
         fprintf(stderr, "ringbench %s: -o needs a directory name\n", cmd);
         return -1;
     }
+    char err[256];
+    if (o->out_dir && outfs_path_check("-o", o->out_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench %s: %s\n", cmd, err);
+        return -1;
+    }
+    /* An interrupt ends gnuplot and leaves the report before in place (report.h). A run that was itself
+     * interrupted still gets its report (run --report): its own signal is not this one. */
+    cli_stop = 0;
+    cli_install_signals();
+    o->stop = &cli_stop;
     return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "env.h"
 #include "h5out.h"
 #include "lifetime.h"
+#include "outfs.h"
 #include "placement.h"
 #include "platform_limits.h"
 #include "run_header.h"
@@ -49,7 +50,7 @@ typedef struct run_plan {
     env_limits lim;
     wsl_info wsl;
     lifetime_choice life;
-    char path[1024];
+    char *path;                 /* the results file (malloc'd: any length the system takes) */
     char procs_text[16][64];    /* the values of procs_args */
     const char *procs_args[40]; /* what each process of --window-procs gets (run_procs_args), NULL-ended */
 } run_plan;
@@ -258,7 +259,8 @@ static void usage_run(FILE *f)
                "interrupt (the file keeps every completed cell, marked incomplete); 2 a usage error.\n");
 }
 
-static void default_output(char *buf, size_t n)
+/* The results file when -o is not given, malloc'd (NULL when out of memory). */
+static char *default_output(void)
 {
     char stamp[192];
     cli_run_stamp(stamp, sizeof stamp);
@@ -268,7 +270,7 @@ static void default_output(char *buf, size_t n)
     int have_dir = stat("results", &st) == 0 && S_ISDIR(st.st_mode);
     if (have_dir && mkdir("results/runs", 0777) != 0 && errno != EEXIST)
         have_dir = 0;
-    snprintf(buf, n, "%s%s.h5", have_dir ? "results/runs/" : "", stamp);
+    return outfs_path("%s%s.h5", have_dir ? "results/runs/" : "", stamp);
 }
 
 enum {
@@ -425,9 +427,13 @@ static int run_check_values(run_args *a, run_plan *p)
         return run_usage_error("--pinned-ceiling is the ceiling --platform-limits applies: give both");
     if (a->procs_keep && (a->window_procs <= 0 || !a->procs_keep[0]))
         return run_usage_error("--window-procs-keep DIR keeps the files of --window-procs K (K > 0): give both");
-    char keep_dir[1024]; /* made now: a folder that cannot be made is said before the sweep, not after */
-    if (a->procs_keep && window_procs_dir(a->procs_keep, keep_dir, sizeof keep_dir, err, sizeof err) != 0)
+    if ((a->output && outfs_path_check("-o", a->output, err, sizeof err) != 0) ||
+        (a->procs_keep && outfs_path_check("--window-procs-keep", a->procs_keep, err, sizeof err) != 0))
         return run_usage_error(err);
+    char *keep_dir = NULL; /* made now: a folder that cannot be made is said before the sweep, not after */
+    if (a->procs_keep && window_procs_dir(a->procs_keep, &keep_dir, err, sizeof err) != 0)
+        return run_usage_error(err);
+    free(keep_dir);
     if (!a->windows)
         a->windows = o->preset->windows;
     if (preset_windows_parse(a->windows, o->windows, sizeof o->windows / sizeof *o->windows, &o->nwindows, err,
@@ -595,10 +601,8 @@ static int run_policy(run_args *a, run_plan *p)
         return rc;
     run_pinned_policy(a, p);
     run_procs_args(a, p);
-    if (a->output)
-        snprintf(p->path, sizeof p->path, "%s", a->output);
-    else
-        default_output(p->path, sizeof p->path);
+    if ((p->path = a->output ? strdup(a->output) : default_output()) == NULL)
+        return run_usage_error("out of memory");
     return 0;
 }
 
@@ -708,7 +712,9 @@ static int run_sweep_close(const run_args *a, run_plan *p, h5out *w)
     sweep_result res;
     int rc = sweep_run(&p->o, &p->caps, w, &cli_stop, &res, err, sizeof err);
     env_clocks_close(p->o.clocks); /* restores locked clocks */
-    const char *why = rc == 1 ? (cli_signal == SIGTERM ? "SIGTERM" : "SIGINT") : rc < 0 ? "error" : "";
+    if (rc < 0)                    /* the cause first: closing the file after it may fail too */
+        fprintf(stderr, "ringbench run: %s\n", err);
+    const char *why = rc == 1 ? (cli_signal == SIGTERM ? "SIGTERM" : "SIGINT") : rc < 0 ? err : "";
     if (run_close(w, p, &res, rc, why) != 0) {
         sweep_result_free(&res);
         return CLI_EXIT_FAIL;
@@ -720,7 +726,7 @@ static int run_sweep_close(const run_args *a, run_plan *p, h5out *w)
     sweep_summary(&res, stdout);
     int code = CLI_EXIT_OK;
     if (rc < 0) {
-        fprintf(stderr, "ringbench run: %s\n", err);
+        fprintf(stderr, "ringbench run: the rows measured before are kept in %s, marked incomplete\n", p->path);
         code = CLI_EXIT_FAIL;
     } else if (rc == 1) {
         fprintf(stderr, "ringbench run: interrupted by %s: %zu rows kept in %s, marked incomplete\n", why, res.nrows,
@@ -748,7 +754,8 @@ int cmd_run(int argc, char **argv)
     int rc = run_parse(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    if ((rc = run_policy(&a, &p)) != 0 || (rc = run_open(&a, &p, &w)) != 0)
-        return rc;
-    return run_sweep_close(&a, &p, w);
+    if ((rc = run_policy(&a, &p)) == 0 && (rc = run_open(&a, &p, &w)) == 0)
+        rc = run_sweep_close(&a, &p, w);
+    free(p.path);
+    return rc;
 }

@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "cuda_calls.h"
+#include "outfs.h"
 #include "plan.h"
 #include "report.h"
 #include "sweep.h"
@@ -306,11 +307,15 @@ static int sens_runs(const sens_args *a, const sens_run *runs, size_t nruns)
     int code = CLI_EXIT_OK;
     const uint64_t t0 = timing_now_ns();
     for (size_t i = 0; i < nruns && !cli_stop; i++) {
-        char path[1024];
         struct stat st;
-        snprintf(path, sizeof path, "%s/%s", a->dir, runs[i].file);
+        char *path = outfs_path("%s/%s", a->dir, runs[i].file);
+        if (path == NULL) {
+            fprintf(stderr, "ringbench sensitivity: out of memory\n");
+            return CLI_EXIT_FAIL;
+        }
         if (!a->force && stat(path, &st) == 0) {
             fprintf(stderr, "ringbench sensitivity: %s exists: kept (--force runs it again)\n", path);
+            free(path);
             continue;
         }
         if (a->force)
@@ -318,6 +323,7 @@ static int sens_runs(const sens_args *a, const sens_run *runs, size_t nruns)
         fprintf(stderr, "ringbench sensitivity: run %zu/%zu (%s), %.0f s so far\n", i + 1, nruns,
                 runs[i].spec[0] ? runs[i].spec : "no injection", timing_seconds_since(t0));
         int rc = run_child(&runs[i], path, a->sizes, a->trials, a->backend, a->quiet, a->nextra, a->extra);
+        free(path);
         if (rc != 0) {
             fprintf(stderr, "ringbench sensitivity: run %s exited %d\n", runs[i].file, rc);
             code = CLI_EXIT_FAIL;

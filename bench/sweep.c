@@ -613,9 +613,9 @@ static int run_procs(sweep *sw)
     const int32_t id0 = (int32_t)(sw->plan.nunits * RB_TRIAL_MAX_PARTS);
     const int keep = o->window_procs_keep != NULL;
     const window_procs_cfg wc = {o->window_procs, o->window_procs_args, o->sizes.v[0], o->seed, keep, sw->stop};
-    char dir[1024], why[RB_REASON_LEN];
+    char *dir = NULL, why[RB_REASON_LEN];
     /* Without its folder the leg is a failed row per mode, saying why. */
-    if (window_procs_dir(o->window_procs_keep, dir, sizeof dir, why, sizeof why) != 0) {
+    if (window_procs_dir(o->window_procs_keep, &dir, why, sizeof why) != 0) {
         for (size_t k = 0; k < WINDOW_PROCS_CELLS; k++) {
             rb_row row;
             row_init(sw, &row, fams[k], cell_mode[k], o->sizes.v[0], 0);
@@ -645,6 +645,7 @@ static int run_procs(sweep *sw)
     }
     if (!keep)
         window_procs_dir_remove(dir);
+    free(dir);
     for (size_t k = 0; k < WINDOW_PROCS_CELLS; k++) {
         if (cells[k].used && rc >= 0 && cell_emit(sw, &cells[k], id0 + (int32_t)k) < 0)
             rc = -1;

@@ -19,6 +19,7 @@
 
 #include "h5in.h"
 #include "modes.h"
+#include "outfs.h"
 #include "placement.h"
 #include "timing.h"
 
@@ -40,35 +41,36 @@ size_t window_procs_modes(int idx[WINDOW_PROCS_MODES])
     return k;
 }
 
-int window_procs_dir(const char *keep, char *dir, size_t n, char *err, size_t errlen)
+int window_procs_dir(const char *keep, char **dir, char *err, size_t errlen)
 {
+    *dir = NULL;
     if (keep) {
         struct stat sb;
         errno = 0;
         if ((mkdir(keep, 0777) == 0 || errno == EEXIST) && stat(keep, &sb) == 0 && S_ISDIR(sb.st_mode) &&
-            snprintf(dir, n, "%s", keep) < (int)n)
+            (*dir = strdup(keep)) != NULL)
             return 0;
         snprintf(err, errlen, "cannot keep the window leg's files in %s: %s", keep,
-                 errno && errno != EEXIST ? strerror(errno) : "not a folder, or its name too long");
+                 errno && errno != EEXIST ? strerror(errno) : "not a folder");
         return -1;
     }
     const char *tmp = getenv("TMPDIR");
-    snprintf(dir, n, "%s/ringbench-procs-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (mkdtemp(dir))
+    *dir = outfs_path("%s/ringbench-procs-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    if (*dir && mkdtemp(*dir))
         return 0;
-    snprintf(err, errlen, "cannot create a folder for the window leg's processes (%s): %s", dir, strerror(errno));
+    snprintf(err, errlen, "cannot create a folder for the window leg's processes (%s): %s", *dir ? *dir : "",
+             *dir ? strerror(errno) : "out of memory");
+    free(*dir);
+    *dir = NULL;
     return -1;
 }
 
 void window_procs_dir_remove(const char *dir)
 {
     DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        char path[1400];
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
-            unlink(path);
-    }
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            unlinkat(dirfd(d), e->d_name, 0);
     if (d)
         closedir(d);
     rmdir(dir);
@@ -292,23 +294,30 @@ static void unknown_trial(rb_trial *t)
     rb_trial_conditions_unknown(t);
 }
 
-int window_procs_one(const window_procs_cfg *c, const char *dir, int index, window_procs_proc *out)
+/* This program's path (/proc/self/exe), malloc'd; NULL with errno set. */
+static char *self_exe(void)
 {
-    memset(out, 0, sizeof *out);
-    for (int k = 0; k < WINDOW_PROCS_CELLS; k++)
-        unknown_trial(&out->t[k]);
-    out->exit_status = -1;
-    out->wall_s = NAN;
-    char self[1024], path[1200], log[1200], size[32], seed[32], trials[16], why[RB_REASON_LEN];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) {
-        snprintf(why, sizeof why, "process %d: cannot find this program (/proc/self/exe): %s", index, strerror(errno));
-        all_modes(out, RB_STATUS_FAILED, why);
-        return 0;
+    for (size_t n = 256; n <= (1u << 20); n *= 2) {
+        char *buf = malloc(n);
+        ssize_t len = buf ? readlink("/proc/self/exe", buf, n) : -1;
+        if (len > 0 && (size_t)len < n) {
+            buf[len] = '\0';
+            return buf;
+        }
+        free(buf);
+        if (len <= 0)
+            return NULL;
     }
-    self[len] = '\0';
-    snprintf(path, sizeof path, "%s/p%04d.h5", dir, index);
-    snprintf(log, sizeof log, "%s/p%04d.log", dir, index);
+    errno = ENAMETOOLONG;
+    return NULL;
+}
+
+/* Runs process `index` of the leg (argv from c, its file at path, its output to log) and waits for it.
+ * Returns 0 (out says how it went), or 1 when *c->stop was raised meanwhile. */
+static int spawn_one(const window_procs_cfg *c, int index, char *self, const char *path, const char *log,
+                     window_procs_proc *out)
+{
+    char size[32], seed[32], trials[16], why[RB_REASON_LEN];
     snprintf(size, sizeof size, "%u", (unsigned)c->size);
     snprintf(seed, sizeof seed, "%u", (unsigned)(c->seed + (uint32_t)index));
     snprintf(trials, sizeof trials, "%d", WINDOW_PROCS_TRIALS);
@@ -351,9 +360,29 @@ int window_procs_one(const window_procs_cfg *c, const char *dir, int index, wind
     if (c->stop && *c->stop)
         return 1;
     read_child(path, log, c->size, index, out);
-    if (!c->keep) {
+    return 0;
+}
+
+int window_procs_one(const window_procs_cfg *c, const char *dir, int index, window_procs_proc *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int k = 0; k < WINDOW_PROCS_CELLS; k++)
+        unknown_trial(&out->t[k]);
+    out->exit_status = -1;
+    out->wall_s = NAN;
+    char why[RB_REASON_LEN];
+    char *self = self_exe(), *path = outfs_path("%s/p%04d.h5", dir, index),
+         *log = outfs_path("%s/p%04d.log", dir, index);
+    int rc = 0;
+    if (self == NULL || path == NULL || log == NULL) {
+        snprintf(why, sizeof why, "process %d: cannot find this program (/proc/self/exe): %s", index, strerror(errno));
+        all_modes(out, RB_STATUS_FAILED, why);
+    } else if ((rc = spawn_one(c, index, self, path, log, out)) == 0 && !c->keep) {
         unlink(path);
         unlink(log);
     }
-    return 0;
+    free(self);
+    free(path);
+    free(log);
+    return rc;
 }

@@ -63,9 +63,9 @@ typedef struct window_procs_proc {
     int exit_status;   /* its exit status; -1 when it did not exit normally or did not start */
 } window_procs_proc;
 
-/* The folder for the children's files: keep (created if missing) when it is not NULL, else a fresh one
- * under $TMPDIR (default /tmp). Returns 0, or -1 with err. */
-int window_procs_dir(const char *keep, char *dir, size_t n, char *err, size_t errlen);
+/* The folder for the children's files, malloc'd into *dir: keep (created if missing) when it is not NULL,
+ * else a fresh one under $TMPDIR (default /tmp). Returns 0, or -1 with err (*dir NULL). */
+int window_procs_dir(const char *keep, char **dir, char *err, size_t errlen);
 
 /* Runs child `index` (0-based) with its file and log in dir, waits for it, reads its file and removes
  * both (unless c->keep). A child that fails or leaves no usable file gives failed trials that say why

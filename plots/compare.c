@@ -373,11 +373,28 @@ static int write_compare_md(const compare_ctx *c, const headline_fig *figs, cons
     return report_file_close(&rf, err, errlen);
 }
 
+/* Everything of the comparison into dir (its staging folder). Returns 1 when all of it was written, else
+ * 0 after one line on stderr (none when interrupted: report_dir_end says that). */
+static int compare_into(compare_ctx *c, const report_opts *o, const char *label, const char *dir, headline_fig *figs)
+{
+    char err[REPORT_PATH_MAX + 512], title[1400] = "The WSL2 fallback path (OTHER) against the native path (BASE)";
+    report_headlines(&c->base, &c->other, o, figs);
+    report_label_title(title, sizeof title, label);
+    int ok = write_pairs_dat(c, dir, err, sizeof err) == 0 && compare_plot_changes(c, dir, err, sizeof err) == 0 &&
+             compare_plot_heatmap(c, dir, err, sizeof err) == 0 && compare_plot_ops(c, dir, err, sizeof err) == 0 &&
+             report_plot_answer(figs, title, dir, err, sizeof err) == 0 &&
+             write_compare_md(c, figs, dir, o, err, sizeof err) == 0 &&
+             report_label_headings(dir, "compare.md", label, err, sizeof err) == 0;
+    if (!ok && !report_stopped())
+        fprintf(stderr, "ringbench compare: %s\n", err);
+    return ok && report_render("compare", dir, compare_scripts, o->render) == 0;
+}
+
 int compare_write(const char *base, const char *other, const report_opts *opts)
 {
     const report_opts o = *opts;
     const char *files[2] = {base, other};
-    char dir[REPORT_PATH_MAX], err[REPORT_PATH_MAX + 512];
+    char err[REPORT_PATH_MAX + 512];
     compare_ctx c;
     int rc;
     memset(&c, 0, sizeof c);
@@ -416,35 +433,30 @@ int compare_write(const char *base, const char *other, const report_opts *opts)
             fprintf(stderr, "ringbench compare: WARNING: %s is an INCOMPLETE run (interrupted by %s)\n", r->path,
                     r->interrupted_by[0] ? r->interrupted_by : "unknown");
     }
-    if (o.out_dir)
-        snprintf(dir, sizeof dir, "%s", o.out_dir);
-    else
-        report_default_dir(files[1], "-compare", dir, sizeof dir);
+    report_watch(o.stop);
+    outfs_dir d;
+    if (report_dir_begin(&d, "compare", o.out_dir, files[1], "-compare") != 0) {
+        rc = 2;
+        goto out;
+    }
+    /* Everything goes into the staging folder, which becomes the comparison only when complete. */
     headline_fig figs[HL_COUNT];
-    char title[1400] = "The WSL2 fallback path (OTHER) against the native path (BASE)";
-    report_headlines(&c.base, &c.other, &o, figs);
-    report_label_title(title, sizeof title, label);
-    if (report_mkdir_p(dir, err, sizeof err) != 0 || write_pairs_dat(&c, dir, err, sizeof err) != 0 ||
-        compare_plot_changes(&c, dir, err, sizeof err) != 0 || compare_plot_heatmap(&c, dir, err, sizeof err) != 0 ||
-        compare_plot_ops(&c, dir, err, sizeof err) != 0 || report_plot_answer(figs, title, dir, err, sizeof err) != 0 ||
-        write_compare_md(&c, figs, dir, &o, err, sizeof err) != 0 ||
-        report_label_headings(dir, "compare.md", label, err, sizeof err) != 0) {
-        fprintf(stderr, "ringbench compare: %s\n", err);
-        goto out;
+    char *md = outfs_path("%s/compare.md", d.path);
+    if (report_dir_end(&d, "compare", md != NULL && compare_into(&c, &o, label, d.stage, figs)) == 0) {
+        const tallies t = count_pairs(&c);
+        char summary[256];
+        summary_str(&t, summary, sizeof summary);
+        printf("ringbench compare: %s (OTHER against BASE); wrote %s\n", summary, md);
+        rc = 0;
+        if (o.fail_on_change && t.slower + t.faster > 0) {
+            fprintf(stderr, "ringbench compare: %d cells changed beyond the threshold (--fail-on-change): exit 1\n",
+                    t.slower + t.faster);
+            rc = 1;
+        }
     }
-    if (report_render("compare", dir, compare_scripts, o.render) != 0)
-        goto out;
-    const tallies t = count_pairs(&c);
-    char summary[256];
-    summary_str(&t, summary, sizeof summary);
-    printf("ringbench compare: %s (OTHER against BASE); wrote %s/compare.md\n", summary, dir);
-    rc = 0;
-    if (o.fail_on_change && t.slower + t.faster > 0) {
-        fprintf(stderr, "ringbench compare: %d cells changed beyond the threshold (--fail-on-change): exit 1\n",
-                t.slower + t.faster);
-        rc = 1;
-    }
+    free(md);
 out:
+    report_watch(NULL);
     free(c.pairs);
     report_run_close(&c.base);
     report_run_close(&c.other);

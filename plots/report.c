@@ -17,7 +17,7 @@
 
 void report_opts_default(report_opts *o)
 {
-    *o = (report_opts){NULL, 1, REPORT_DEFAULT_REPS, REPORT_DEFAULT_SEED, NULL, REPORT_DEFAULT_MIN_EFFECT, 0, 0};
+    *o = (report_opts){NULL, 1, REPORT_DEFAULT_REPS, REPORT_DEFAULT_SEED, NULL, REPORT_DEFAULT_MIN_EFFECT, 0, 0, NULL};
 }
 
 // --- report.md sections ----------------------------------------------------------------------------------
@@ -661,20 +661,33 @@ static void answer_title(const report_run *run, char *buf, size_t n)
     report_plot_title(buf, n, run, "The WSL2 fallback path against the native path");
 }
 
+/* Everything of the report into dir (its staging folder). Returns 1 when all of it was written, else 0
+ * after one line on stderr (none when interrupted: report_dir_end says that). */
+static int report_into(const report_run *run, const report_opts *o, const char *label, const char *dir,
+                       headline_fig *figs)
+{
+    char err[REPORT_PATH_MAX + 512], title[640];
+    report_headlines(run, run, o, figs);
+    answer_title(run, title, sizeof title);
+    int ok = report_plot_answer(figs, title, dir, err, sizeof err) == 0 &&
+             report_plots_write(run, dir, err, sizeof err) == 0 &&
+             write_report_md(run, figs, dir, o, err, sizeof err) == 0 &&
+             report_label_headings(dir, "report.md", label, err, sizeof err) == 0;
+    if (!ok && !report_stopped())
+        fprintf(stderr, "ringbench report: %s\n", err);
+    return ok && report_plots_render("report", dir, o->render) == 0;
+}
+
 int report_write(const char *file, const report_opts *opts)
 {
     const report_opts o = *opts;
-    char dir[REPORT_PATH_MAX], err[REPORT_PATH_MAX + 512];
+    char err[REPORT_PATH_MAX + 512];
     report_run run;
-    int rc;
+    outfs_dir d;
     if (report_run_open(&run, file, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench report: %s\n", err);
         return 2;
     }
-    if (o.out_dir)
-        snprintf(dir, sizeof dir, "%s", o.out_dir);
-    else
-        report_default_dir(file, "-report", dir, sizeof dir);
     if (!run.complete)
         fprintf(stderr,
                 "ringbench report: WARNING: %s is an INCOMPLETE run (interrupted by %s): reporting the rows "
@@ -688,30 +701,25 @@ int report_write(const char *file, const report_opts *opts)
     if (label[0])
         fprintf(stderr, "ringbench report: WARNING: %s is %s\n", file, label);
 
-    rc = 1;
-    headline_fig figs[HL_COUNT];
-    char title[640];
-    report_headlines(&run, &run, &o, figs);
-    answer_title(&run, title, sizeof title);
-    if (report_mkdir_p(dir, err, sizeof err) != 0 || report_plot_answer(figs, title, dir, err, sizeof err) != 0 ||
-        report_plots_write(&run, dir, err, sizeof err) != 0 ||
-        write_report_md(&run, figs, dir, &o, err, sizeof err) != 0 ||
-        report_label_headings(dir, "report.md", label, err, sizeof err) != 0) {
-        fprintf(stderr, "ringbench report: %s\n", err);
-        goto out;
+    report_watch(o.stop);
+    int rc = report_dir_begin(&d, "report", o.out_dir, file, "-report") != 0 ? 2 : 1;
+    if (rc == 1) {
+        /* Everything goes into the staging folder, which becomes the report only when complete. */
+        headline_fig figs[HL_COUNT];
+        char *md = outfs_path("%s/report.md", d.path);
+        rc = report_dir_end(&d, "report", md != NULL && report_into(&run, &o, label, d.stage, figs)) == 0 ? 0 : 1;
+        double lo, hi;
+        const char *v = rc == 0 ? headline_verdict(figs, &lo, &hi) : NULL;
+        if (v && report_claim_applies(&run, &run) && isfinite(lo)) /* the verdict in one line, as report.md's first */
+            printf("ringbench report: %s the claim: control-block operations take %s to %s the native path's time; ",
+                   strcmp(v, "mixed") == 0 ? "mixed against" : v, report_times(lo), report_times(hi));
+        else if (v)
+            printf("ringbench report: ");
+        if (v)
+            printf("wrote %s\n", md);
+        free(md);
     }
-    if (report_plots_render("report", dir, o.render) != 0)
-        goto out;
-    double lo, hi;
-    const char *v = headline_verdict(figs, &lo, &hi);
-    if (report_claim_applies(&run, &run) && isfinite(lo)) /* the verdict in one line, as report.md's first */
-        printf("ringbench report: %s the claim: control-block operations take %s to %s the native path's time; ",
-               strcmp(v, "mixed") == 0 ? "mixed against" : v, report_times(lo), report_times(hi));
-    else
-        printf("ringbench report: ");
-    printf("wrote %s/report.md\n", dir);
-    rc = 0;
-out:
+    report_watch(NULL);
     report_run_close(&run);
     return rc;
 }

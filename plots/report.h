@@ -10,6 +10,7 @@
 #ifndef RINGBENCH_REPORT_H
 #define RINGBENCH_REPORT_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -23,6 +24,9 @@ typedef struct report_opts {
     double min_effect;         /* --min-effect PCT / 100: smallest |overhead| called slower or faster */
     int fail_on_change;        /* compare --fail-on-change: exit 1 when a cell is slower or faster */
     int answer;                /* report --answer: print the answer table on stdout, write nothing */
+    /* Raised by SIGINT/SIGTERM (the command's handler), or NULL: gnuplot is ended, the report folder
+     * is not put in place (the one before stays) and the call returns 1. */
+    volatile sig_atomic_t *stop;
 } report_opts;
 
 /* The defaults: render, the stats module's bootstrap (reps, seed), minimum effect 5%. */

@@ -9,7 +9,7 @@
  * each writes NAME.png (pngcairo, or libgd png where gnuplot lacks cairo) and NAME.svg at the size it
  * states. gnuplot runs by fork + exec with cwd = the report directory: no shell ever sees a file name.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* prctl(PR_SET_PDEATHSIG) */
 
 #include "report_internal.h"
 
@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -218,16 +219,96 @@ int report_gnuplot_find(char *out, size_t n)
     return -1;
 }
 
+// --- running gnuplot -------------------------------------------------------------------------------------
+
+static volatile sig_atomic_t *gp_stop;
+
+void report_watch(volatile sig_atomic_t *stop) { gp_stop = stop; }
+
+int report_stopped(void) { return gp_stop != NULL && *gp_stop; }
+
+/* Whether an image gnuplot wrote is whole: a PNG ends with its IEND chunk, an SVG with </svg>.
+ * gnuplot says nothing and exits 0 when the disk fills or a file-size limit cuts its output. An
+ * absent image is not checked (gnuplot draws what it has data for). */
+static int image_whole(const char *path, int png)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    unsigned char tail[16] = {0};
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return errno == ENOENT;
+    long want = png ? 12 : 16;
+    size_t got = fseek(f, -want, SEEK_END) == 0 ? fread(tail, 1, (size_t)want, f) : 0;
+    fclose(f);
+    if (got != (size_t)want)
+        return 0;
+    if (png)
+        return memcmp(tail, iend, sizeof iend) == 0;
+    return strstr((const char *)tail, "</svg>") != NULL;
+}
+
+/* The images script X.gp drew (X.png, X.svg), checked whole; the reason of one cut off into err, with
+ * the errno a write to it gets now (the full disk or the file-size limit that cut it). */
+static int images_whole(const char *dir, const char *script, char *err, size_t errlen)
+{
+    size_t stem = strlen(script) > 3 ? strlen(script) - 3 : strlen(script);
+    for (int png = 1; png >= 0; png--) {
+        char *path = outfs_path("%s/%.*s.%s", dir, (int)stem, script, png ? "png" : "svg");
+        if (path == NULL || image_whole(path, png)) {
+            free(path);
+            continue;
+        }
+        int fd = open(path, O_WRONLY | O_APPEND), e = 0;
+        if (fd >= 0 && write(fd, "", 1) != 1)
+            e = errno;
+        if (fd >= 0)
+            close(fd);
+        snprintf(err, errlen, "gnuplot %s: %s is cut off: %s", script, path, e ? strerror(e) : "incomplete image");
+        free(path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Waits for gnuplot; an interrupt (report_watch) ends it first. Returns its wait status, or -1 with
+ * err set. */
+static int gnuplot_wait(pid_t pid, char *err, size_t errlen)
+{
+    int status = 0, killed = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            snprintf(err, errlen, "waitpid: %s", strerror(errno));
+            return -1;
+        }
+        if (report_stopped() && !killed) {
+            kill(pid, SIGTERM);
+            killed = 1;
+        }
+    }
+    if (killed || report_stopped()) {
+        snprintf(err, errlen, "interrupted");
+        return -1;
+    }
+    return status;
+}
+
 int report_gnuplot_run(const char *gnuplot, const char *dir, const char *script, char *err, size_t errlen)
 {
-    char log[REPORT_PATH_MAX + 32];
-    snprintf(log, sizeof log, "%s/gnuplot.log", dir);
-    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0666);
+    char *log = outfs_path("%s/gnuplot.log", dir);
+    int fd = log ? open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666) : -1;
     if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", log, strerror(errno));
+        snprintf(err, errlen, "%s: %s", log ? log : dir, log ? strerror(errno) : "out of memory");
+        free(log);
+        return -1;
+    }
+    free(log);
+    if (report_stopped()) {
+        close(fd);
+        snprintf(err, errlen, "interrupted");
         return -1;
     }
     char *const argv[] = {(char *)"gnuplot", (char *)script, NULL};
+    const pid_t parent = getpid();
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
@@ -236,22 +317,20 @@ int report_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
         return -1;
     }
     if (pid == 0) {
-        /* Child: only async-signal-safe calls between fork and exec. */
-        if (chdir(dir) != 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
+        /* Child: only async-signal-safe calls between fork and exec. It dies with ringbench, even one
+         * killed outright: no gnuplot goes on writing into a report that was abandoned. */
+        if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent || chdir(dir) != 0 ||
+            dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
             _exit(126);
         execv(gnuplot, argv);
         _exit(127);
     }
     close(fd);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            snprintf(err, errlen, "waitpid: %s", strerror(errno));
-            return -1;
-        }
-    }
+    int status = gnuplot_wait(pid, err, errlen);
+    if (status < 0)
+        return -1;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
+        return images_whole(dir, script, err, errlen);
     if (WIFEXITED(status))
         snprintf(err, errlen, "gnuplot %s exited with status %d (see gnuplot.log in the report directory)", script,
                  WEXITSTATUS(status));
@@ -273,9 +352,10 @@ int report_render(const char *cmd, const char *dir, const char *const *scripts, 
                 cmd, dir, scripts[0] ? scripts[0] : "");
         return 0;
     }
-    for (size_t i = 0; scripts[i]; i++) {
+    for (size_t i = 0; scripts[i] && !report_stopped(); i++) {
         if (report_gnuplot_run(gnuplot, dir, scripts[i], err, sizeof err) != 0) {
-            fprintf(stderr, "ringbench %s: %s\n", cmd, err);
+            if (!report_stopped())
+                fprintf(stderr, "ringbench %s: %s\n", cmd, err);
             rc = -1;
         }
     }

@@ -2,7 +2,8 @@
  *
  *   report_data.c     a results file loaded for reporting: row lookups by family, mode and size,
  *                     samples and percentiles, number and size formatting, Markdown text
- *   report_files.c    the output directory: mkdir -p, files written as NAME.tmp and renamed
+ *   report_files.c    the output directory, put in place only when complete, and its files, each
+ *                     written as NAME.tmp-PID and renamed (results/outfs.h)
  *   report_gp.c       gnuplot: one visual code for modes, script skeletons, faceted plots, heat maps,
  *                     and running gnuplot (fork + exec, no shell, cwd = the output directory)
  *   report_verdict.c  overheads with bootstrap CIs and the verdict on the WSL2 claim, rendered (the
@@ -14,11 +15,13 @@
 #ifndef RINGBENCH_REPORT_INTERNAL_H
 #define RINGBENCH_REPORT_INTERNAL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "h5in.h"
+#include "outfs.h"
 #include "report.h"
 #include "modes.h"
 #include "schema.h"
@@ -123,21 +126,37 @@ int report_unit_is_rate(const char *unit);
 
 // --- output files (report_files.c) --------------------------------------------------------------------
 
-/* mkdir -p dir. Returns 0, or -1 with a message in err. */
-int report_mkdir_p(const char *dir, char *err, size_t errlen);
-/* The default output directory for input path: next to it, "<stem><suffix>". */
-void report_default_dir(const char *path, const char *suffix, char *out, size_t n);
+/* The default output directory for input path: next to it, "<stem><suffix>", malloc'd (NULL when out
+ * of memory). */
+char *report_default_dir(const char *path, const char *suffix);
 
-/* A file written as DIR/NAME.tmp and renamed to DIR/NAME by report_file_close, so a reader never sees
- * half a report. name is always one of ours (no slashes), so nothing lands outside DIR. */
+/* Begins a report's folder: dir, or the default for input with suffix; its staging folder, in which
+ * everything is written, is d->stage (outfs_dir_begin). Returns 0, or -1 after one line on stderr
+ * ("ringbench CMD: ..."): a path over the system's limit, a folder of other things, no permission. */
+int report_dir_begin(outfs_dir *d, const char *cmd, const char *dir, const char *input, const char *suffix);
+/* Ends it: with ok and no interrupt (report_stopped) the staging folder replaces d->path, otherwise it
+ * is removed and the report before stays. Returns 0 when the new report is in place, else -1 (said on
+ * stderr, except for !ok, which the caller has said). */
+int report_dir_end(outfs_dir *d, const char *cmd, int ok);
+
+/* A file written as DIR/NAME.tmp-PID and renamed to DIR/NAME by report_file_close, so a reader never
+ * sees half a file (results/outfs.h). name is always one of ours (no slashes), so nothing lands
+ * outside DIR. */
 typedef struct report_file {
     FILE *f;
-    char tmp[REPORT_PATH_MAX + 64];
-    char path[REPORT_PATH_MAX + 64];
+    outfs_file o;
 } report_file;
 int report_file_open(report_file *rf, const char *dir, const char *name, char *err, size_t errlen);
-/* Closes and renames; on a write error removes the temporary. Returns 0 or -1 (message in err). */
+/* Closes and renames; on a write error removes the temporary. Returns 0 or -1 (message in err, with the
+ * errno of the write that failed). */
 int report_file_close(report_file *rf, char *err, size_t errlen);
+/* Closes and removes the temporary (after an error elsewhere). */
+void report_file_discard(report_file *rf);
+
+/* The interrupt flag the report polls (SIGINT/SIGTERM raise it; report_opts.stop), or NULL; while it is
+ * raised gnuplot children are ended and no report is put in place. report_stopped: whether it is. */
+void report_watch(volatile sig_atomic_t *stop);
+int report_stopped(void);
 
 // --- gnuplot (report_gp.c) -----------------------------------------------------------------------------
 

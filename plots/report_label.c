@@ -113,16 +113,17 @@ int report_label_headings(const char *dir, const char *name, const char *label, 
 {
     if (!label[0])
         return 0;
-    char path[REPORT_PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *in = fopen(path, "r");
+    char *path = outfs_path("%s/%s", dir, name);
+    FILE *in = path ? fopen(path, "r") : NULL;
     if (!in) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: %s", path ? path : name, path ? strerror(errno) : "out of memory");
+        free(path);
         return -1;
     }
     report_file rf;
     if (report_file_open(&rf, dir, name, err, errlen) != 0) {
         fclose(in);
+        free(path);
         return -1;
     }
     char *line = NULL;
@@ -146,10 +147,11 @@ int report_label_headings(const char *dir, const char *name, const char *label, 
     free(line);
     fclose(in);
     if (bad) {
-        fclose(rf.f);
-        unlink(rf.tmp);
+        report_file_discard(&rf);
         snprintf(err, errlen, "%s: read error", path);
+        free(path);
         return -1;
     }
+    free(path);
     return report_file_close(&rf, err, errlen);
 }

@@ -158,12 +158,13 @@ static int load(sens *S, const char *dir, char *err, size_t errlen)
         size_t len = strlen(e->d_name);
         if (len < 4 || strcmp(e->d_name + len - 3, ".h5") != 0 || S->nf == MAXF)
             continue;
-        char path[REPORT_PATH_MAX], why[512];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (report_run_open(&S->f[S->nf].run, path, why, sizeof why) != 0) {
-            fprintf(stderr, "ringbench sensitivity report: skipped: %s\n", why);
+        char why[512], *path = outfs_path("%s/%s", dir, e->d_name);
+        int opened = path != NULL && report_run_open(&S->f[S->nf].run, path, why, sizeof why) == 0;
+        if (!opened)
+            fprintf(stderr, "ringbench sensitivity report: skipped: %s\n", path ? why : "out of memory");
+        free(path);
+        if (!opened)
             continue;
-        }
         if (classify(S, S->nf, err, errlen) != 0) {
             report_run_close(&S->f[S->nf].run);
             closedir(d);
@@ -530,10 +531,36 @@ static int write_md(const sens *S, const char *dir, const char *in, char *err, s
     return report_file_close(&rf, err, errlen);
 }
 
+/* The report's files into dir (its staging folder). Returns 0, or -1 with err set. */
+static int sensitivity_files(sens *S, const char *dir, const char *in, char *err, size_t errlen)
+{
+    char title[512];
+    const report_run *b = &S->f[S->base].run;
+    const int cpu = strcmp(b->backend, "cuda") != 0;
+    static const char *const stems[2] = {"sens_latency", "sens_throughput"};
+    for (int i = 0; i < 2; i++) {
+        const int met = i ? MET_TPUTF : MET_LAT;
+        char dat[64];
+        snprintf(dat, sizeof dat, "%s.dat", stems[i]);
+        snprintf(title, sizeof title, "%s against an INJECTED per-call cost, MODEL dashed - %s",
+                 i ? "Throughput (full window)" : "Round-trip latency",
+                 cpu ? "CPU REFERENCE BACKEND, not GPU numbers" : report_prov(b, "gpu_name"));
+        if (write_dat(S, dir, met, dat, err, errlen) != 0 ||
+            write_gp(S, dir, met, stems[i], dat, title, err, errlen) != 0)
+            return -1;
+    }
+    if (write_dat(S, dir, MET_TPUT1, "sens_throughput_w1.dat", err, errlen) != 0 ||
+        write_md(S, dir, in, err, errlen) != 0 ||
+        report_label_headings(dir, "sensitivity.md", "INJECTED per-call costs (a what-if sweep)", err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
 int sensitivity_report_write(const char *in, const report_opts *opts)
 {
+    static const char *const scripts[] = {"sens_latency.gp", "sens_throughput.gp", NULL};
     const report_opts o = *opts;
-    char dir[REPORT_PATH_MAX], err[REPORT_PATH_MAX + 512], title[512];
+    char err[REPORT_PATH_MAX + 512];
     int rc;
     sens *S = calloc(1, sizeof *S);
     if (!S) {
@@ -545,39 +572,22 @@ int sensitivity_report_write(const char *in, const report_opts *opts)
         fprintf(stderr, "ringbench sensitivity report: %s\n", err);
         goto out;
     }
-    if (o.out_dir)
-        snprintf(dir, sizeof dir, "%s", o.out_dir);
-    else
-        snprintf(dir, sizeof dir, "%s/report", in);
-    const report_run *b = &S->f[S->base].run;
-    const int cpu = strcmp(b->backend, "cuda") != 0;
-    static const char *const stems[2] = {"sens_latency", "sens_throughput"};
-    static const char *const scripts[] = {"sens_latency.gp", "sens_throughput.gp", NULL};
-    rc = 1;
-    if (report_mkdir_p(dir, err, sizeof err) != 0)
-        goto fail;
-    for (int i = 0; i < 2; i++) {
-        const int met = i ? MET_TPUTF : MET_LAT;
-        char dat[64];
-        snprintf(dat, sizeof dat, "%s.dat", stems[i]);
-        snprintf(title, sizeof title, "%s against an INJECTED per-call cost, MODEL dashed - %s",
-                 i ? "Throughput (full window)" : "Round-trip latency",
-                 cpu ? "CPU REFERENCE BACKEND, not GPU numbers" : report_prov(b, "gpu_name"));
-        if (write_dat(S, dir, met, dat, err, sizeof err) != 0 ||
-            write_gp(S, dir, met, stems[i], dat, title, err, sizeof err) != 0)
-            goto fail;
+    char *def = outfs_path("%s/report", in), *md = NULL;
+    outfs_dir d;
+    report_watch(o.stop);
+    if (def != NULL && report_dir_begin(&d, "sensitivity report", o.out_dir ? o.out_dir : def, in, "") == 0) {
+        md = outfs_path("%s/sensitivity.md", d.path);
+        int ok = md != NULL && sensitivity_files(S, d.stage, in, err, sizeof err) == 0;
+        if (!ok && !report_stopped())
+            fprintf(stderr, "ringbench sensitivity report: %s\n", md ? err : "out of memory");
+        ok = ok && report_render("sensitivity report", d.stage, scripts, o.render) == 0;
+        rc = report_dir_end(&d, "sensitivity report", ok) == 0 ? 0 : 1;
+        if (rc == 0)
+            printf("ringbench sensitivity report: wrote %s\n", md);
     }
-    if (write_dat(S, dir, MET_TPUT1, "sens_throughput_w1.dat", err, sizeof err) != 0 ||
-        write_md(S, dir, in, err, sizeof err) != 0 ||
-        report_label_headings(dir, "sensitivity.md", "INJECTED per-call costs (a what-if sweep)", err, sizeof err) != 0)
-        goto fail;
-    if (report_render("sensitivity report", dir, scripts, o.render) != 0)
-        goto out;
-    printf("ringbench sensitivity report: wrote %s/sensitivity.md\n", dir);
-    rc = 0;
-    goto out;
-fail:
-    fprintf(stderr, "ringbench sensitivity report: %s\n", err);
+    report_watch(NULL);
+    free(def);
+    free(md);
 out:
     for (size_t i = 0; i < S->nf; i++)
         report_run_close(&S->f[i].run);

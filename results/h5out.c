@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "h5out_internal.h"
+#include "outfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,12 +46,20 @@ void h5out_fail(h5out *w, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A failed HDF5 call: what we were doing, on which file, and HDF5's own innermost reason. */
+/* A failed HDF5 call: what we were doing, on which file, and HDF5's own innermost reason. A write
+ * that the system refused (HDF5's file driver puts "errno = N" in its message) is said with that
+ * errno's text alone: "No space left on device", not HDF5's line of buffer addresses. */
 void h5out_fail_h5(h5out *w, const char *what)
 {
-    char detail[256];
+    char detail[512];
     h5util_detail(detail, sizeof detail, "");
-    h5out_fail(w, "%s: %s failed%s%s", w->partial, what, detail[0] ? ": " : "", detail);
+    const char *at = strstr(detail, "errno = ");
+    int e = at ? atoi(at + 8) : 0;
+    if (e > 0) {
+        h5out_fail(w, "%s: %s failed: %s", w->partial, what, strerror(e));
+        w->failed = H5OUT_FAILED_WRITE;
+    } else
+        h5out_fail(w, "%s: %s failed%s%s", w->partial, what, detail[0] ? ": " : "", detail);
 }
 
 // --- the row type ----------------------------------------------------------------------------------
@@ -287,6 +297,90 @@ out:
     return rc;
 }
 
+// --- room on the disk, and giving up on a file -----------------------------------------------------------
+
+/* The file descriptor under the file (HDF5's sec2 driver), or -1. */
+static int vfd_of(h5out *w)
+{
+    void *handle = NULL;
+    if (H5Fget_vfd_handle(w->file, H5P_DEFAULT, &handle) < 0 || handle == NULL)
+        return -1;
+    return *(const int *)handle;
+}
+
+/* What closing writes (the root's counts and flags, the run's last provenance, the tables' last
+ * metadata), kept free from the first flush to the close. */
+#define CLOSE_ROOM (256u * 1024u)
+
+/* The most an append of one record of rec bytes with n samples can make the file grow: its chunk
+ * of the table and the last chunk of the samples rewritten whole (compressed data is not updated in
+ * place), the samples themselves, and HDF5's metadata. */
+static unsigned long long append_room(size_t rec, size_t n)
+{
+    return 2ull * (CELLS_CHUNK_ROWS * rec + SAMPLES_CHUNK * sizeof(double)) + 2ull * n * sizeof(double) + 64u * 1024u;
+}
+
+/* Takes room for `need` bytes and the close beyond them before anything is written, so that a full
+ * disk or a file-size limit stops the writer between two flushes, with the file whole (outfs.h). */
+static int take_room(h5out *w, unsigned long long need, const char *what)
+{
+    char why[256];
+    int fd = vfd_of(w);
+    if (fd < 0) {
+        h5out_fail_h5(w, "H5Fget_vfd_handle");
+        return -1;
+    }
+    if (outfs_reserve(fd, need + CLOSE_ROOM, why, sizeof why) == 0)
+        return 0;
+    h5out_fail(w, "%s: no room for %s: %s", w->partial, what, why);
+    w->failed = H5OUT_FAILED_ROOM;
+    return -1;
+}
+
+/* HDF5 1.10 cannot close a file whose close failed part-way (H5F__dest has freed half of it): its
+ * exit handler runs into what is left and crashes (SIGSEGV), after the command has said why it failed.
+ * Registered after HDF5's own handler, this one runs before it and ends the process first, with
+ * stdio flushed and exit status 1 (such a file is always a failure of the command). */
+static void leave_before_hdf5(void)
+{
+    fflush(NULL);
+    _exit(1);
+}
+
+/* Closes a file HDF5 may not write into any more (a write failed part-way): its descriptor is
+ * replaced by a scratch one first, so HDF5's last writes and the close itself land there and the
+ * file on disk stays as it was. The scratch file is in memory, so a full disk does not stop the
+ * close; a file-size limit does (it applies to memory files too), hence the soft limit is raised to
+ * the hard one for the close where it can be. */
+static void abandon(h5out *w)
+{
+    struct rlimit was, up;
+    if (w->file < 0)
+        return;
+    int fd = vfd_of(w), scratch = fd >= 0 ? outfs_scratch_fd() : -1;
+    if (scratch >= 0) {
+        dup2(scratch, fd);
+        close(scratch);
+    }
+    int limited = getrlimit(RLIMIT_FSIZE, &was) == 0 && was.rlim_cur != was.rlim_max;
+    up = was;
+    up.rlim_cur = up.rlim_max;
+    if (limited)
+        setrlimit(RLIMIT_FSIZE, &up);
+    H5Eclear2(H5E_DEFAULT);
+    h5util_close_id(&w->cells, H5Dclose);
+    h5util_close_id(&w->row_type, H5Tclose);
+    h5util_close_id(&w->trials, H5Dclose);
+    h5util_close_id(&w->trial_type, H5Tclose);
+    h5util_close_id(&w->tsamples, H5Dclose);
+    if (H5Fclose(w->file) < 0)
+        atexit(leave_before_hdf5);
+    w->file = H5I_INVALID_HID;
+    H5Eclear2(H5E_DEFAULT);
+    if (limited)
+        setrlimit(RLIMIT_FSIZE, &was);
+}
+
 // --- open, append, close ---------------------------------------------------------------------------
 
 /* The directory of path, malloc'd. */
@@ -319,7 +413,9 @@ static int check_paths(h5out *w)
     }
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         h5out_fail(w, "cannot write '%s': directory '%s' %s", w->path, dir,
-                   errno == ENOENT ? "does not exist" : "is not a directory");
+                   errno == ENOENT       ? "does not exist"
+                   : S_ISDIR(st.st_mode) ? strerror(errno)
+                                         : "is not a directory");
         goto out;
     }
     if (access(dir, W_OK | X_OK) != 0) {
@@ -416,6 +512,8 @@ int h5out_open(const char *path, int force, h5out **out, char *err, size_t errle
         put_err(err, errlen, "h5out_open: no output path");
         return -1;
     }
+    if (outfs_path_check("results file", path, err, errlen) != 0)
+        return -1;
     /* HDF5 would print its whole error stack to stderr; every failure becomes one line instead. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if ((w = calloc(1, sizeof *w)) == NULL) {
@@ -445,7 +543,7 @@ int h5out_open(const char *path, int force, h5out **out, char *err, size_t errle
         goto out;
     H5_CHECK(w, samples = H5Gcreate2(w->file, RB_H5_SAMPLES, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
              "creating " RB_H5_SAMPLES);
-    if (tables_create(w) < 0 || flush_to_disk(w) < 0)
+    if (tables_create(w) < 0 || flush_to_disk(w) < 0 || take_room(w, 0, "the run's provenance") < 0)
         goto out;
     rc = 0;
 out:
@@ -455,10 +553,7 @@ out:
         put_err(err, errlen, w->err);
         /* The .partial is ours and holds nothing yet: remove it so it is not taken for a crash. */
         if (w->file >= 0) {
-            h5util_close_id(&w->cells, H5Dclose);
-            h5util_close_id(&w->trials, H5Dclose);
-            h5util_close_id(&w->tsamples, H5Dclose);
-            h5util_close_id(&w->file, H5Fclose);
+            abandon(w);
             unlink(w->partial);
         }
         writer_free(w);
@@ -466,6 +561,35 @@ out:
     }
     *out = w;
     return 0;
+}
+
+/* A write of an append failed part-way: the writer writes nothing more (see h5out_close). */
+static int write_failed(h5out *w)
+{
+    w->failed = H5OUT_FAILED_WRITE;
+    return -1;
+}
+
+/* Appends n samples to /trial_samples (none: nothing). */
+static int tsamples_append(h5out *w, const double *samples, size_t n)
+{
+    hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+    hsize_t start = w->nsamples, count = n, extent = w->nsamples + n;
+    int rc = -1;
+    if (n == 0)
+        return 0;
+    H5_CHECK(w, H5Dset_extent(w->tsamples, &extent), "extending " RB_H5_TRIAL_SAMPLES);
+    H5_CHECK(w, fspace = H5Dget_space(w->tsamples), "H5Dget_space");
+    H5_CHECK(w, H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL), "H5Sselect_hyperslab");
+    H5_CHECK(w, mspace = H5Screate_simple(1, &count, NULL), "H5Screate_simple");
+    H5_CHECK(w, H5Dwrite(w->tsamples, H5T_NATIVE_DOUBLE, mspace, fspace, H5P_DEFAULT, samples),
+             "writing " RB_H5_TRIAL_SAMPLES);
+    w->nsamples += n;
+    rc = 0;
+out:
+    h5util_close_id(&mspace, H5Sclose);
+    h5util_close_id(&fspace, H5Sclose);
+    return rc;
 }
 
 int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n)
@@ -487,6 +611,8 @@ int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n)
         h5out_fail(w, "%s: the table is full (%d rows)", w->partial, (int)INT32_MAX);
         return -1;
     }
+    if (w->failed != H5OUT_OK || take_room(w, append_room(sizeof(rb_row), n), "the next row") < 0)
+        return -1;
     memcpy(&copy, row, sizeof copy);
     copy.row_id = w->nrows;
     tidy_row(&copy);
@@ -496,11 +622,10 @@ int h5out_append(h5out *w, rb_row *row, const double *samples, size_t n)
 
     /* Samples first: a row that made it into the table always has its samples. */
     snprintf(name, sizeof name, RB_H5_SAMPLES "/" RB_H5_SAMPLE_FMT, (int)copy.row_id);
-    if (n > 0 && samples_write(w, name, copy.unit, samples, n) < 0)
-        return -1;
-    if (table_append(w, w->cells, w->row_type, (hsize_t)w->nrows, &copy, "writing a row of " RB_H5_CELLS) < 0 ||
+    if ((n > 0 && samples_write(w, name, copy.unit, samples, n) < 0) ||
+        table_append(w, w->cells, w->row_type, (hsize_t)w->nrows, &copy, "writing a row of " RB_H5_CELLS) < 0 ||
         flush_to_disk(w) < 0)
-        return -1;
+        return write_failed(w);
     w->nrows++;
     row->row_id = copy.row_id;
     row->samples_check = copy.samples_check;
@@ -526,6 +651,8 @@ int h5out_append_trial(h5out *w, rb_trial *t, const double *samples, size_t n)
         h5out_fail(w, "%s: the trials table is full", w->partial);
         return -1;
     }
+    if (w->failed != H5OUT_OK || take_room(w, append_room(sizeof(rb_trial), n), "the next trial") < 0)
+        return -1;
     memcpy(&copy, t, sizeof copy);
     copy.trial_id = w->ntrials;
     copy.n = n;
@@ -535,27 +662,10 @@ int h5out_append_trial(h5out *w, rb_trial *t, const double *samples, size_t n)
     copy.check = rb_trial_check(&copy);
 
     /* Samples first: a trial in the table always has its samples. */
-    if (n > 0) {
-        hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
-        hsize_t start = w->nsamples, count = n, extent = w->nsamples + n;
-        int rc = -1;
-        H5_CHECK(w, H5Dset_extent(w->tsamples, &extent), "extending " RB_H5_TRIAL_SAMPLES);
-        H5_CHECK(w, fspace = H5Dget_space(w->tsamples), "H5Dget_space");
-        H5_CHECK(w, H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL), "H5Sselect_hyperslab");
-        H5_CHECK(w, mspace = H5Screate_simple(1, &count, NULL), "H5Screate_simple");
-        H5_CHECK(w, H5Dwrite(w->tsamples, H5T_NATIVE_DOUBLE, mspace, fspace, H5P_DEFAULT, samples),
-                 "writing " RB_H5_TRIAL_SAMPLES);
-        rc = 0;
-    out:
-        h5util_close_id(&mspace, H5Sclose);
-        h5util_close_id(&fspace, H5Sclose);
-        if (rc != 0)
-            return -1;
-        w->nsamples += n;
-    }
-    if (table_append(w, w->trials, w->trial_type, (hsize_t)w->ntrials, &copy, "writing a row of " RB_H5_TRIALS) < 0 ||
+    if (tsamples_append(w, samples, n) < 0 ||
+        table_append(w, w->trials, w->trial_type, (hsize_t)w->ntrials, &copy, "writing a row of " RB_H5_TRIALS) < 0 ||
         flush_to_disk(w) < 0)
-        return -1;
+        return write_failed(w);
     w->ntrials++;
     t->trial_id = copy.trial_id;
     t->sample_offset = copy.sample_offset;
@@ -592,6 +702,13 @@ static int publish(h5out *w)
             }
             return 0;
         }
+        if (errno == EEXIST && w->failed != H5OUT_OK) {
+            char first[256];
+            snprintf(first, sizeof first, "%.255s", w->err);
+            h5out_fail(w, "%s; %s is kept, not replaced by a run that could not be written whole (that run is in %s)",
+                       first, w->path, w->partial);
+            return -1;
+        }
         if (errno == EEXIST) {
             h5out_fail(w, "%s appeared while ringbench ran; not replacing it (results are in %s)", w->path, w->partial);
             return -1;
@@ -614,23 +731,14 @@ static int publish(h5out *w)
     return 0;
 }
 
-int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errlen)
+/* The root's flag, reason and counts, then every id closed and the file closed by HDF5. */
+static int close_file(h5out *w, int complete, const char *why)
 {
     hid_t root = H5I_INVALID_HID;
     int32_t flag = complete ? 1 : 0;
     ssize_t left;
-    int fd, rc = -1;
+    int rc = -1;
 
-    if (w == NULL) {
-        put_err(err, errlen, "h5out_close: no writer");
-        return -1;
-    }
-    if (w->file < 0) {
-        h5out_fail(w, "%s: the writer is closed", w->partial);
-        goto out;
-    }
-    if (!complete && (why == NULL || why[0] == '\0'))
-        why = "unknown";
     H5_CHECK(w, root = H5Gopen2(w->file, "/", H5P_DEFAULT), "H5Gopen2 /");
     /* The lengths of the tables and of the samples, so a reader sees rows cut off or added later. */
     int64_t nrows = w->nrows, ntrials = w->ntrials, nsamples = (int64_t)w->nsamples;
@@ -653,9 +761,42 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
         h5out_fail(w, "%s: internal error: %zd HDF5 objects left open", w->partial, left);
         goto out;
     }
-    hid_t file = w->file;
+    H5_CHECK(w, H5Fclose(w->file), "H5Fclose");
     w->file = H5I_INVALID_HID;
-    H5_CHECK(w, H5Fclose(file), "H5Fclose");
+    rc = 0;
+out:
+    h5util_close_id(&root, H5Gclose);
+    return rc;
+}
+
+int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errlen)
+{
+    int fd, rc = -1;
+
+    if (w == NULL) {
+        put_err(err, errlen, "h5out_close: no writer");
+        return -1;
+    }
+    if (w->file < 0) {
+        h5out_fail(w, "%s: the writer is closed", w->partial);
+        goto out;
+    }
+    if (!complete && (why == NULL || why[0] == '\0'))
+        why = "unknown";
+    /* After a write that failed part-way, nothing more is written: the file stays as its last flush
+     * left it, readable up to the last complete row, under its .partial name. */
+    if (w->failed == H5OUT_FAILED_WRITE || close_file(w, complete, why) != 0) {
+        char first[sizeof w->err];
+        snprintf(first, sizeof first, "%s", w->err);
+        abandon(w);
+        h5out_fail(w, "%.400s; what was written before is kept in %s", first, w->partial);
+        goto out;
+    }
+    outfs_release(w->partial); /* the room kept for rows that never came */
+    /* A run that could not be written whole never replaces a file that was there (--force): it is
+     * published only where nothing is. */
+    if (w->failed != H5OUT_OK)
+        w->force = 0;
     if ((fd = open(w->partial, O_RDONLY)) < 0 || fsync(fd) != 0) {
         h5out_fail(w, "%s: fsync failed: %s", w->partial, strerror(errno));
         if (fd >= 0)
@@ -668,7 +809,6 @@ int h5out_close(h5out *w, int complete, const char *why, char *err, size_t errle
     sync_dir(w->path);
     rc = 0;
 out:
-    h5util_close_id(&root, H5Gclose);
     if (rc != 0)
         put_err(err, errlen, w->err);
     writer_free(w);

@@ -28,8 +28,15 @@ struct h5out {
     uint64_t nsamples; /* its length */
     hid_t trial_type;  /* memory type of rb_trial */
     int32_t ntrials;
+    int failed; /* H5OUT_OK, or what went wrong: see h5out_close */
     char err[512];
 };
+
+/* What a writer that failed may still do. ROOM: the room for the next write could not be taken
+ * (outfs_reserve), so nothing was written since the last flush and the file can still be closed,
+ * marked incomplete, in the room kept for that. WRITE: a write failed part-way: HDF5 must not write
+ * into the file again, which stays as the last flush left it. */
+enum { H5OUT_OK = 0, H5OUT_FAILED_ROOM, H5OUT_FAILED_WRITE };
 
 /* Formats the writer's error message (what h5out_error returns). */
 void h5out_fail(h5out *w, const char *fmt, ...);
