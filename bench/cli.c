@@ -119,7 +119,16 @@ void cli_getopt_begin(void)
 
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts)
 {
-    int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+    int longindex = -1;
+    int c = getopt_long(argc, argv, shortopts, longopts, &longindex);
+    if (c != '?' && c != ':' && optarg != NULL && optarg[0] == '\0') {
+        /* --sizes '', -o '': an option that takes a value was given none; never "use the default". */
+        if (longindex >= 0)
+            fprintf(stderr, "ringbench %s: --%s needs a value, not an empty one\n", cmd, longopts[longindex].name);
+        else
+            fprintf(stderr, "ringbench %s: -%c needs a value, not an empty one\n", cmd, c);
+        return CLI_OPT_BAD;
+    }
     if (c != '?' && c != ':')
         return c;
     /* argv[optind - 1] is the word getopt stopped at; a short option inside a cluster is optopt. */

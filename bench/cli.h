@@ -21,8 +21,9 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
  *     cli_getopt_begin();
  *     while ((c = cli_getopt("run", argc, argv, SHORT, table)) != -1) switch (c) { ... }
  * cli_getopt_begin restarts getopt (a process may parse several commands: run --report) and turns off
- * getopt's own messages. cli_getopt returns what getopt_long returns, except that an unknown option
- * or a missing value prints one line "ringbench CMD: ..." and returns CLI_OPT_BAD. shortopts must start
+ * getopt's own messages. cli_getopt returns what getopt_long returns, except that an unknown option,
+ * a missing value or an empty one (--sizes '') prints one line "ringbench CMD: ..." and returns
+ * CLI_OPT_BAD. shortopts must start
  * with ':' (or "+:" to stop at the first operand). As getopt_long does, an unambiguous prefix of a
  * long name is accepted too (--pre quick). */
 enum { CLI_OPT_BAD = '?', CLI_OPT_LONG = 256 };

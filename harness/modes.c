@@ -131,6 +131,11 @@ mode_spec mode_native(void)
 static int parse_values(mode_axis a, const char *s, size_t len, unsigned *mask, char *err, size_t errlen)
 {
     *mask = 0;
+    if (len == 0) { /* "host=": no value at all would select none of the axis, so only the baselines ran */
+        snprintf(err, errlen, "--modes: '%s=' names no value (e.g. %s=%s)", axes[a].name, axes[a].name,
+                 axes[a].values[0].name);
+        return -1;
+    }
     while (len > 0) {
         const char *bar = memchr(s, '|', len);
         size_t n = bar ? (size_t)(bar - s) : len;

@@ -240,6 +240,7 @@ void h5in_close(h5in *r)
     free(r->trial_rowof);
     free(r->tsamples);
     free(r->trial_bad);
+    free(r->row_marked);
     for (size_t i = 0; r->row_samples != NULL && i < r->nrows; i++)
         free(r->row_samples[i]);
     free(r->row_samples);

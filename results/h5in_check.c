@@ -34,8 +34,9 @@ static void mark_row(h5in *r, size_t i, const char *fmt, ...)
     rb_row *row = &r->rows[i];
     char why[512], label[256];
     va_list ap;
-    if (strcmp(row->status, RB_STATUS_DAMAGED) == 0)
+    if (r->row_marked[i]) /* not the row's own status: a file may say "damaged" too */
         return;
+    r->row_marked[i] = 1;
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
@@ -112,27 +113,68 @@ static const char *negative_stat(const rb_row *row, double *value)
     return NULL;
 }
 
-/* Each row by itself: its checksum first (before anything here changes it), its place, its unit,
- * the signs of its statistics. */
+/* What an ok row cannot hold although each value alone is a number (issue 53): a median that is not
+ * finite, an infinite statistic (an interval's upper end may be: a rate's, widened for few trials), an
+ * interval whose ends are inverted, no trials behind it (nor samples of its own, as a row measured as a
+ * whole has). The reason into buf, or NULL. */
+static const char *ok_row_lie(const rb_row *row, int schema, char *buf, size_t n)
+{
+    const double stat[] = {row->min, row->p50, row->p90, row->p99, row->p999, row->max, row->mean, row->stddev};
+    static const char *const name[] = {"min", "p50", "p90", "p99", "p999", "max", "mean", "stddev"};
+    if (!isfinite(row->p50))
+        snprintf(buf, n, "p50 is %g in an ok row, which a measurement never gives", row->p50);
+    else if (row->ci_lo > row->ci_hi)
+        snprintf(buf, n, "its interval is inverted (ci_lo %g > ci_hi %g)", row->ci_lo, row->ci_hi);
+    else if (schema >= 2 && row->trials == 0 &&
+             (schema >= 3 ? row->samples_check == rb_check_samples(NULL, 0) : row->n == 0))
+        snprintf(buf, n, "an ok row with 0 trials behind it and no samples of its own");
+    else
+        for (size_t k = 0; k < sizeof stat / sizeof *stat; k++)
+            if (isinf(stat[k])) {
+                snprintf(buf, n, "%s is %g, which a measurement never gives", name[k], stat[k]);
+                return buf;
+            }
+    return buf[0] ? buf : NULL;
+}
+
+/* The checks of one row that need nothing but the row (the streaming reader shares them: h5in_stream.c):
+ * its checksum first (before anything here changes it), its place, the values of its text columns, its
+ * unit, the signs and the plausibility of its statistics. The reason into buf, or NULL. */
+const char *h5in_row_problem(const rb_row *row, size_t i, int schema, char *buf, size_t n)
+{
+    const char *neg;
+    double v = 0;
+    buf[0] = '\0';
+    if (schema >= 3 && rb_row_check_schema(row, schema) != row->check)
+        return "its checksum does not match: the row was changed after it was written";
+    if (schema >= 2 && row->row_id != (int32_t)i) /* schema 1: row_id names its samples */
+        return snprintf(buf, n, "it says it is row %d", (int)row->row_id), buf;
+    if (rb_row_unknown_text(row, buf, n) != NULL)
+        return buf;
+    int fam = rb_family_parse(row->family);
+    if (strcmp(row->unit, rb_family_unit((rb_family)fam)) != 0)
+        return snprintf(buf, n, "unit '%.32s' is not the unit of %s ('%s')", row->unit, row->family,
+                        rb_family_unit((rb_family)fam)),
+               buf;
+    if (strcmp(row->status, RB_STATUS_OK) == 0 && (neg = negative_stat(row, &v)) != NULL)
+        return snprintf(buf, n, "%s is negative (%g), which no measurement is", neg, v), buf;
+    if (strcmp(row->status, RB_STATUS_OK) == 0 && ok_row_lie(row, schema, buf, n) != NULL)
+        return buf;
+    if (schema >= 4 && (neg = bimodal_row_invalid(row)) != NULL)
+        return snprintf(buf, n, "%s (bimodal %d, mode_fast %g, mode_slow %g, slow_share %g)", neg, (int)row->bimodal,
+                        row->mode_fast, row->mode_slow, row->slow_share),
+               buf;
+    return NULL;
+}
+
+/* Each row by itself (h5in_row_problem). */
 static void validate_rows(h5in *r)
 {
+    char why[512];
     for (size_t i = 0; i < r->nrows; i++) {
-        rb_row *row = &r->rows[i];
-        int fam = rb_family_parse(row->family);
-        const char *neg;
-        double v = 0;
-        if (r->schema >= 3 && rb_row_check_schema(row, r->schema) != row->check)
-            mark_row(r, i, "its checksum does not match: the row was changed after it was written");
-        else if (r->schema >= 2 && row->row_id != (int32_t)i) /* schema 1: row_id names its samples */
-            mark_row(r, i, "it says it is row %d", (int)row->row_id);
-        else if (fam >= 0 && strcmp(row->unit, rb_family_unit((rb_family)fam)) != 0)
-            mark_row(r, i, "unit '%.32s' is not the unit of %s ('%s')", row->unit, row->family,
-                     rb_family_unit((rb_family)fam));
-        else if (strcmp(row->status, RB_STATUS_OK) == 0 && (neg = negative_stat(row, &v)) != NULL)
-            mark_row(r, i, "%s is negative (%g), which no measurement is", neg, v);
-        else if (r->schema >= 4 && (neg = bimodal_row_invalid(row)) != NULL)
-            mark_row(r, i, "%s (bimodal %d, mode_fast %g, mode_slow %g, slow_share %g)", neg, (int)row->bimodal,
-                     row->mode_fast, row->mode_slow, row->slow_share);
+        const char *p = h5in_row_problem(&r->rows[i], i, r->schema, why, sizeof why);
+        if (p != NULL)
+            mark_row(r, i, "%s", p);
     }
 }
 
@@ -214,25 +256,36 @@ static int validate_identity(h5in *r, char *err, size_t errlen)
     return 0;
 }
 
+const char *h5in_trial_problem(const rb_trial *tr, int schema, uint64_t *next, char *buf, size_t n)
+{
+    const char *p = NULL;
+    if (schema >= 3 && rb_trial_check_schema(tr, schema) != tr->check)
+        p = "its checksum does not match: the trial was changed after it was written";
+    else if (tr->sample_offset != *next)
+        p = (snprintf(buf, n,
+                      "its samples start at %llu of " RB_H5_TRIAL_SAMPLES ", not where the trial before ended (%llu)",
+                      (unsigned long long)tr->sample_offset, (unsigned long long)*next),
+             buf);
+    else if (rb_trial_unknown_text(tr, buf, n) != NULL)
+        p = buf;
+    *next = tr->sample_offset + tr->n;
+    if (*next < tr->sample_offset)
+        *next = UINT64_MAX;
+    return p;
+}
+
 /* Each trial: its checksum, its samples where the one before ended (the writer appends them in
- * turn), one trial per round of its row. */
+ * turn), its text columns; then one trial per round of its row. */
 static void validate_trials(h5in *r)
 {
     uint64_t next = 0;
+    char why[512];
     if (r->schema < 2)
         return;
     for (size_t t = 0; t < r->ntrials; t++) {
-        rb_trial *tr = &r->trials[t];
-        if (r->schema >= 3 && rb_trial_check_schema(tr, r->schema) != tr->check)
-            mark_trial(r, t, "its checksum does not match: the trial was changed after it was written");
-        else if (tr->sample_offset != next)
-            mark_trial(r, t,
-                       "its samples start at %llu of " RB_H5_TRIAL_SAMPLES ", not where the trial before "
-                       "ended (%llu)",
-                       (unsigned long long)tr->sample_offset, (unsigned long long)next);
-        next = tr->sample_offset + tr->n;
-        if (next < tr->sample_offset)
-            next = UINT64_MAX;
+        const char *p = h5in_trial_problem(&r->trials[t], r->schema, &next, why, sizeof why);
+        if (p != NULL)
+            mark_trial(r, t, "%s", p);
     }
     for (size_t i = 0; i < r->nrows; i++)
         for (size_t k = r->row_tstart[i] + 1; k < r->row_tstart[i + 1]; k++)
@@ -241,12 +294,10 @@ static void validate_trials(h5in *r)
                          (int)r->trials[r->row_tidx[k]].trial);
 }
 
-/* The index of a sample no measurement can be (a negative time or bandwidth), or n. NaN and +inf
- * are left to the statistics, which take finite samples only. */
-static size_t bad_sample(const double *s, size_t n)
+size_t h5in_bad_sample(const double *s, size_t n)
 {
     for (size_t k = 0; k < n; k++)
-        if (s[k] < 0)
+        if (!(s[k] >= 0) || isinf(s[k])) /* NaN fails the comparison */
             return k;
     return n;
 }
@@ -486,7 +537,7 @@ static int validate_tsamples(h5in *r, char *err, size_t errlen)
                        bad[k].why[0] ? bad[k].why : "HDF5 gave no reason");
         else if (r->schema >= 3 && rb_check_samples(s, hi - lo) != tr->samples_check)
             mark_trial(r, t, "its samples in " RB_H5_TRIAL_SAMPLES " [%zu, %zu) do not match their checksum", lo, hi);
-        else if (strcmp(tr->status, RB_STATUS_OK) == 0 && (k = bad_sample(s, hi - lo)) < hi - lo)
+        else if (strcmp(tr->status, RB_STATUS_OK) == 0 && (k = h5in_bad_sample(s, hi - lo)) < hi - lo)
             mark_trial(r, t, "sample %zu is %g, which no measurement is", k, s[k]);
     }
     free(bad);
@@ -521,7 +572,7 @@ static void validate_row_samples(h5in *r)
             mark_row(r, i, "its samples %s do not match their checksum", name);
         else if (row->n != (uint64_t)n)
             mark_row(r, i, "n = %llu, but %s holds %zu samples", (unsigned long long)row->n, name, n);
-        else if (strcmp(row->status, RB_STATUS_OK) == 0 && (k = bad_sample(r->row_samples[i], n)) < n)
+        else if (strcmp(row->status, RB_STATUS_OK) == 0 && (k = h5in_bad_sample(r->row_samples[i], n)) < n)
             mark_row(r, i, "sample %zu of %s is %g, which no measurement is", k, name, r->row_samples[i][k]);
     }
 }
@@ -587,7 +638,8 @@ int h5in_validate(h5in *r, char *err, size_t errlen)
     r->trial_bad = calloc(r->ntrials ? r->ntrials : 1, 1);
     r->row_samples = calloc(r->nrows ? r->nrows : 1, sizeof *r->row_samples);
     r->row_nsamples = calloc(r->nrows ? r->nrows : 1, sizeof *r->row_nsamples);
-    if (r->trial_bad == NULL || r->row_samples == NULL || r->row_nsamples == NULL) {
+    r->row_marked = calloc(r->nrows ? r->nrows : 1, 1);
+    if (r->trial_bad == NULL || r->row_samples == NULL || r->row_nsamples == NULL || r->row_marked == NULL) {
         h5in_put_err(err, errlen, "%s: out of memory", r->path);
         return -1;
     }

@@ -38,8 +38,9 @@ struct h5in {
     size_t *trial_rowof; /* the row of each trial, SIZE_MAX for a trial whose row was never written */
     double *tsamples;    /* /trial_samples, read whole at open, block by block (a run's is ~10 MB) */
     size_t ntsamples;
-    unsigned char *trial_bad; /* per trial: its samples are damaged (its row is marked) */
-    double **row_samples;     /* per row: its own /samples/row_N (schema 1; schema-2 rows written so) */
+    unsigned char *trial_bad;  /* per trial: its samples are damaged (its row is marked) */
+    unsigned char *row_marked; /* per row: marked damaged by the reader */
+    double **row_samples;      /* per row: its own /samples/row_N (schema 1; schema-2 rows written so) */
     size_t *row_nsamples;
     char **warnings; /* one line each: what was found damaged, and what was done about it */
     size_t nwarnings, warn_cap, warnings_dropped;
@@ -77,6 +78,14 @@ int h5in_root_int(const h5in *r, const char *name, long long *value);
 int h5in_cells_read(h5in *r, char *err, size_t errlen);
 int h5in_trials_read(h5in *r, char *err, size_t errlen);
 int h5in_trials_index(h5in *r, char *err, size_t errlen);
+/* The checks of one row, or one trial, that need nothing else (h5in_check.c, shared with the streaming
+ * reader): NULL when none fails, else the reason (in buf, or a constant). Row i of a file of schema;
+ * *next is where the trial's samples must start, moved past them. */
+const char *h5in_row_problem(const rb_row *row, size_t i, int schema, char *buf, size_t n);
+const char *h5in_trial_problem(const rb_trial *tr, int schema, uint64_t *next, char *buf, size_t n);
+/* The index of the first sample no measurement can be (negative, NaN or infinite), or n: the statistics
+ * take finite samples only, so such a sample would be dropped while n still counts it. */
+size_t h5in_bad_sample(const double *s, size_t n);
 /* Reads the samples and checks everything read, marking damaged rows and trials (h5in_check.c). */
 int h5in_validate(h5in *r, char *err, size_t errlen);
 

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const family_names[RB_FAM_COUNT] = {
@@ -208,4 +209,56 @@ int rb_row_calls_column(const char *name)
 #define RB_IS_CALLS(A, e, name_, doc) strcmp(name, "calls_" #name_) == 0 ||
     return RB_CALL_KINDS(RB_IS_CALLS, ~) 0;
 #undef RB_IS_CALLS
+}
+
+// --- the values of the text columns --------------------------------------------------------------------
+
+#define RB_ONE_OF(v) || strcmp(value, v) == 0
+static int known_backend(const char *value) { return 0 RB_BACKEND_VALUES(RB_ONE_OF); }
+static int known_host_mem(const char *value)
+{
+    return strcmp(value, RB_NOT_APPLICABLE) == 0 RB_HOST_MEM_VALUES(RB_ONE_OF);
+}
+static int known_xfer(const char *value) { return strcmp(value, RB_NOT_APPLICABLE) == 0 RB_XFER_VALUES(RB_ONE_OF); }
+static int known_launch(const char *value) { return strcmp(value, RB_NOT_APPLICABLE) == 0 RB_LAUNCH_VALUES(RB_ONE_OF); }
+static int known_ctrl(const char *value) { return strcmp(value, RB_NOT_APPLICABLE) == 0 RB_CTRL_VALUES(RB_ONE_OF); }
+static int known_status(const char *value) { return 0 RB_STATUS_VALUES(RB_ONE_OF); }
+static int known_family(const char *value) { return rb_family_parse(value) >= 0; }
+#undef RB_ONE_OF
+
+/* The first of n columns whose value is not known, said in buf; NULL when all are. */
+static const char *first_unknown(const char *const *names, const char *const *values, int (*const *known)(const char *),
+                                 size_t ncols, char *buf, size_t n)
+{
+    for (size_t i = 0; i < ncols; i++) {
+        if (known[i](values[i]))
+            continue;
+        char shown[RB_NAME_LEN];
+        rb_set_field(shown, sizeof shown, values[i]);
+        for (char *p = shown; *p; p++)
+            if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+                *p = '?';
+        snprintf(buf, n, "%s '%s' is not a value ringbench writes", names[i], shown);
+        return buf;
+    }
+    return NULL;
+}
+
+const char *rb_row_unknown_text(const rb_row *row, char *buf, size_t n)
+{
+    static const char *const names[] = {"backend", "family", "host_mem", "xfer", "launch", "ctrl", "status"};
+    static int (*const known[])(const char *) = {known_backend, known_family, known_host_mem, known_xfer,
+                                                 known_launch,  known_ctrl,   known_status};
+    const char *const values[] = {row->backend, row->family, row->host_mem, row->xfer,
+                                  row->launch,  row->ctrl,   row->status};
+    return first_unknown(names, values, known, sizeof names / sizeof *names, buf, n);
+}
+
+const char *rb_trial_unknown_text(const rb_trial *t, char *buf, size_t n)
+{
+    static const char *const names[] = {"family", "host_mem", "xfer", "launch", "ctrl", "status"};
+    static int (*const known[])(const char *) = {known_family, known_host_mem, known_xfer,
+                                                 known_launch, known_ctrl,     known_status};
+    const char *const values[] = {t->family, t->host_mem, t->xfer, t->launch, t->ctrl, t->status};
+    return first_unknown(names, values, known, sizeof names / sizeof *names, buf, n);
 }

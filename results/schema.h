@@ -46,6 +46,17 @@
 /* The text used for a mode field that does not apply (baselines). */
 #define RB_NOT_APPLICABLE "-"
 
+/* The values the text columns of a row or trial may hold, besides RB_NOT_APPLICABLE where a column
+ * does not apply: anything else (a backend "CPU", a family "latency " with a trailing space) is not
+ * something a writer writes, and the reader marks the row damaged rather than taking it for a new
+ * cell. The mode columns hold harness/modes.c's names (tests/test_plan.c keeps the lists equal). */
+#define RB_BACKEND_VALUES(X) X("cuda") X("cpu")
+#define RB_HOST_MEM_VALUES(X) X("pinned") X("malloc")
+#define RB_XFER_VALUES(X) X("async") X("sync") X("zerocopy")
+#define RB_LAUNCH_VALUES(X) X("coop") X("noncoop")
+#define RB_CTRL_VALUES(X) X("managed") X("device") X("mapped")
+#define RB_STATUS_VALUES(X) X(RB_STATUS_OK) X(RB_STATUS_UNSUPPORTED) X(RB_STATUS_INVALID) X(RB_STATUS_FAILED)
+
 /* Metric families: X(ENUM, name, unit, what it is). Units: "us" microseconds, "GB/s" 1e9 B/s. */
 #define RB_FAMILIES(X)                                                                                                    \
     X(LATENCY, "latency", "us", "round trip of one message in flight: send, kernel transform, verified reply")            \
@@ -327,6 +338,14 @@ typedef struct rb_trial {
     X(I64, minflt, "count")    \
     X(I64, majflt, "count")    \
     X(I64, proc_ctx_switches, "count")
+
+/* NULL when every text column of the row that names what was measured (backend, family, the four mode
+ * columns, status)
+ * holds a value of the lists above, else "COLUMN 'VALUE' is not a value ringbench writes" in buf
+ * (n bytes; the value with its non-printable bytes as '?'). rb_trial_unknown_text does the same for a
+ * trial (family, mode columns, status). */
+const char *rb_row_unknown_text(const rb_row *row, char *buf, size_t n);
+const char *rb_trial_unknown_text(const rb_trial *t, char *buf, size_t n);
 
 /* Schema 3 checksums: 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
  *   rb_check_samples  over the samples' float64 values as 8 little-endian bytes each, in order

@@ -13,6 +13,8 @@
 #           own (unshare; skipped, 77, where the system allows none)
 # longpath  paths of 1 100 bytes work for run, report, compare and export (run once cut them to 1 023
 #           bytes); a path over the system's limit is a usage error (exit 2) that says so
+# empty    an empty option value (--sizes '', -o '', --modes host=) is a usage error of every command:
+#           exit 2 with one line, never "the default" or "none of the axis"
 # interrupt SIGTERM during report leaves the report before as it was, no staging folder and no gnuplot
 #           running; after SIGKILL the next report removes what the killed one left (gnuplot needed:
 #           skipped, 77, without it)
@@ -217,6 +219,30 @@ longpath)
     expect 2 compare --no-render "$long/run.h5" "$long/run.h5" -o "$work/$over"
     expect 2 export "$long/run.h5" --format csv -o "$work/$over.csv"
     grep -q "over this system's limit" "$work/err" && ok || bad "export: no word of the limit: $(cat "$work/err")"
+    ;;
+empty)
+    "$rb" run "${tiny[@]}" -o "$work/a.h5" >/dev/null 2>"$work/err" || { bad "tiny run: $(tail -2 "$work/err")"; exit 1; }
+    for opt in --modes --sizes --window --cpu --preset --backend --seed --timeout --trials --inject-call-us \
+        --platform-limits --window-procs-keep --workers -o; do
+        expect 2 run "${tiny[@]}" "$opt" ""
+        grep -q "needs a value" "$work/err" && ok || bad "run $opt '': $(cat "$work/err")"
+    done
+    for modes in "host=" "host=pinned,xfer=" "ctrl=,host=pinned"; do
+        expect 2 run --backend cpu --preset quick --quiet --sizes 8 --modes "$modes" -o "$work/e.h5"
+        grep -q "names no value" "$work/err" && ok || bad "run --modes $modes: $(cat "$work/err")"
+    done
+    [ ! -e "$work/e.h5" ] && ok || bad "a run with an empty --modes value measured something"
+    expect 2 run "${tiny[@]}" --output= -o "$work/e.h5"
+    expect 2 report "$work/a.h5" -o ""
+    expect 2 report "$work/a.h5" --call-overhead ""
+    expect 2 compare "$work/a.h5" "$work/a.h5" --output ""
+    expect 2 export "$work/a.h5" --format ""
+    expect 2 export "$work/a.h5" --format csv -o ""
+    expect 2 probe --pinned-max ""
+    expect 2 anatomy --backend cpu --mode ""
+    expect 2 anatomy --backend cpu --size ""
+    expect 2 sensitivity run --costs "" -o "$work/s"
+    expect 2 track "$work/a.h5" --history ""
     ;;
 interrupt)
     command -v gnuplot >/dev/null || { echo "SKIPPED: no gnuplot (the report's long part)"; exit 77; }

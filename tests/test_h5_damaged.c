@@ -2,7 +2,9 @@
  * crashes: missing, empty and text files, truncated and bit-flipped copies of a valid file, HDF5
  * files that are not ringbench files, a newer schema, a table missing a column. And what used to pass
  * silently (issue 22): rows with a wrong unit, a negative median, a duplicate cell or a wrong count,
- * bimodal columns no split gives (schema 4);
+ * bimodal columns no split gives (schema 4); and (issue 53) ok rows with a median that is not finite,
+ * an inverted interval or no trials, NaN or infinite samples, text columns with values ringbench never
+ * writes (backend "CPU", family "latency ");
  * values edited with HDF5's own checksums intact; rows cut off a table; a damaged chunk of
  * /trial_samples; every bit of its chunk index. Run it under -DRINGBENCH_SANITIZE=address to see
  * that no damaged file makes the reader touch bad memory.
@@ -334,6 +336,11 @@ static void test_newer_schema(const char *valid, const unsigned char *data, size
 /* What a test changes in the rows it writes: called with each row before it is appended. */
 typedef void (*row_edit)(rb_row *row, int cell);
 
+/* One sample the writer is given instead of its usual value (poison_at = its index in the run), for
+ * samples no measurement gives; -1: none. */
+static long poison_at = -1;
+static double poison_value;
+
 static double tsample(int cell, int trial, int k) { return 2.0 + cell + 0.25 * trial + (double)(k % 97) * 0.01; }
 
 /* A schema-3 file of TCELLS latency cells (modes differ by size), each measured in TTRIALS trials of
@@ -363,7 +370,7 @@ static void write_trials_file(const char *path, row_edit edit)
             tr.trial = t;
             snprintf(tr.status, sizeof tr.status, "%s", RB_STATUS_OK);
             for (int k = 0; k < TSAMPLES; k++)
-                s[k] = tsample(c, t, k);
+                s[k] = ((long)c * TTRIALS + t) * TSAMPLES + k == poison_at ? poison_value : tsample(c, t, k);
             CHECK_MSG(h5out_append_trial(w, &tr, s, TSAMPLES) == 0, "%s", h5out_error(w));
         }
         rb_row row;
@@ -515,6 +522,56 @@ static void edit_unimodal_with_modes(rb_row *row, int cell)
     }
 }
 
+/* Issue 53: ok rows whose every value is a number, but which no measurement gives. */
+static void edit_p50_nan(rb_row *row, int cell)
+{
+    if (cell == 0)
+        row->p50 = NAN;
+}
+static void edit_p50_inf(rb_row *row, int cell)
+{
+    if (cell == 1)
+        row->p50 = INFINITY;
+}
+static void edit_ci_inverted(rb_row *row, int cell)
+{
+    if (cell == 2) {
+        row->ci_lo = 3.0 + cell;
+        row->ci_hi = 2.0 + cell;
+    }
+}
+static void edit_no_trials(rb_row *row, int cell)
+{
+    if (cell == 3)
+        row->trials = 0;
+}
+static void edit_max_inf(rb_row *row, int cell)
+{
+    if (cell == 4)
+        row->max = INFINITY;
+}
+/* Text columns with values ringbench never writes, each once taken for a cell of its own. */
+static void edit_backend_upper(rb_row *row, int cell)
+{
+    if (cell == 1)
+        snprintf(row->backend, sizeof row->backend, "CPU");
+}
+static void edit_family_space(rb_row *row, int cell)
+{
+    if (cell == 2)
+        snprintf(row->family, sizeof row->family, "latency ");
+}
+static void edit_mode_value(rb_row *row, int cell)
+{
+    if (cell == 3)
+        snprintf(row->ctrl, sizeof row->ctrl, "Mapped");
+}
+static void edit_status_value(rb_row *row, int cell)
+{
+    if (cell == 4)
+        snprintf(row->status, sizeof row->status, RB_STATUS_DAMAGED);
+}
+
 /* Rows whose checksums are right but whose contents cannot be: a wrong unit (which inverted a
  * verdict: GB/s read as time), a negative median, two rows of one cell (counted twice by compare),
  * a count of samples other than its trials hold, bimodal columns no split gives (a slow share of
@@ -537,6 +594,15 @@ static void test_inconsistent_rows(void)
         {edit_mode_negative, "a negative mode", "not a positive number", 1},
         {edit_bimodal_flag, "bimodal 2", "neither 0 nor 1", 1},
         {edit_unimodal_with_modes, "modes on a row not bimodal", "bimodal is 0 but", 1},
+        {edit_p50_nan, "an ok row with p50 NaN", "p50 is nan", 1},
+        {edit_p50_inf, "an ok row with p50 Inf", "p50 is inf", 1},
+        {edit_ci_inverted, "an inverted interval", "interval is inverted", 1},
+        {edit_no_trials, "an ok row of 0 trials", "0 trials", 1},
+        {edit_max_inf, "an infinite max", "max is inf", 1},
+        {edit_backend_upper, "backend CPU", "backend 'CPU' is not a value", 1},
+        {edit_family_space, "family 'latency '", "family 'latency ' is not a value", 1},
+        {edit_mode_value, "ctrl Mapped", "ctrl 'Mapped' is not a value", 1},
+        {edit_status_value, "a row that says it is damaged", "status 'damaged' is not a value", 1},
     };
     char path[4200];
     path_in(path, sizeof path, "inconsistent rows.h5");
@@ -614,6 +680,29 @@ static void test_checksums(void)
     H5Fclose(file);
     const char *msg = refused(path, "a row cut off /cells");
     CHECK_MSG(strstr(msg, "closed with") != NULL, "%s", msg);
+}
+
+/* Issue 53: a NaN or infinite sample, written with its checksum, was dropped by the statistics while n
+ * still counted it. Its trial and row are marked now, and only they. */
+static void test_bad_samples(void)
+{
+    static const double bad[] = {NAN, INFINITY, -INFINITY};
+    char path[4200], what[64];
+    path_in(path, sizeof path, "bad samples.h5");
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        poison_at = 4L * TSAMPLES + 17; /* trial 4: cell 1, round 1 */
+        poison_value = bad[i];
+        write_trials_file(path, NULL);
+        poison_at = -1;
+        snprintf(what, sizeof what, "a sample of %g", bad[i]);
+        h5in *r = opened(path, what);
+        if (r == NULL)
+            continue;
+        CHECK_INT(damaged_rows(r, what, "sample 17 is"), 1);
+        CHECK_STR(h5in_row(r, 1)->status, RB_STATUS_DAMAGED);
+        CHECK_STR(h5in_trial(r, 4)->status, RB_STATUS_DAMAGED);
+        h5in_close(r);
+    }
 }
 
 /* The address and size of chunk k of dataset name. */
@@ -776,6 +865,7 @@ int main(int argc, char **argv)
     test_newer_schema(valid, data, len);
     free(data);
     test_inconsistent_rows();
+    test_bad_samples();
     test_checksums();
     test_damaged_samples_chunk();
     test_chunk_index();

@@ -719,6 +719,9 @@ static void test_trials(void)
         t.cell_id = cells[k];
         set_str(t.family, sizeof t.family, "latency");
         set_str(t.host_mem, sizeof t.host_mem, "pinned");
+        set_str(t.xfer, sizeof t.xfer, "async");
+        set_str(t.launch, sizeof t.launch, "coop");
+        set_str(t.ctrl, sizeof t.ctrl, "managed");
         set_str(t.status, sizeof t.status, RB_STATUS_OK);
         t.trial = rounds[k];
         t.seq = k;

@@ -12,6 +12,7 @@
 #include "anatomy.h"
 #include "check.h"
 #include "ring.h"
+#include "schema.h"
 #include "timing.h"
 
 /* The configuration of the tests' CPU-backend rings: the defaults with these three, and a bound
@@ -826,6 +827,33 @@ static void test_mode_labels(void)
     }
 }
 
+/* The reader's lists of the mode columns' values (schema.h, which marks a row of any other value
+ * damaged) are the mode table's names, neither more nor fewer. */
+static void test_mode_names_in_schema(void)
+{
+#define RB_COUNT_ONE(v) +1
+    static const size_t listed[RB_AXIS_COUNT] = {0 RB_HOST_MEM_VALUES(RB_COUNT_ONE), 0 RB_XFER_VALUES(RB_COUNT_ONE),
+                                                 0 RB_LAUNCH_VALUES(RB_COUNT_ONE), 0 RB_CTRL_VALUES(RB_COUNT_ONE)};
+#undef RB_COUNT_ONE
+    for (int a = 0; a < RB_AXIS_COUNT; a++) {
+        CHECK_MSG(mode_axis_size((mode_axis)a) == listed[a], "axis %s: %zu values, schema.h lists %zu",
+                  mode_axis_name((mode_axis)a), mode_axis_size((mode_axis)a), listed[a]);
+        for (size_t v = 0; v < mode_axis_size((mode_axis)a); v++) {
+            rb_row row;
+            char why[256];
+            memset(&row, 0, sizeof row);
+            snprintf(row.backend, sizeof row.backend, "cpu");
+            snprintf(row.family, sizeof row.family, "latency");
+            snprintf(row.status, sizeof row.status, RB_STATUS_OK);
+            char *cols[RB_AXIS_COUNT] = {row.host_mem, row.xfer, row.launch, row.ctrl};
+            for (int b = 0; b < RB_AXIS_COUNT; b++)
+                snprintf(cols[b], RB_NAME_LEN, "%s",
+                         b == a ? mode_axis_value((mode_axis)a, (int)v) : RB_NOT_APPLICABLE);
+            CHECK_MSG(rb_row_unknown_text(&row, why, sizeof why) == NULL, "%s", why);
+        }
+    }
+}
+
 /* The kernel's trace (ring_config.trace): one record per batch, every message in exactly one batch,
  * stamps in order. The CPU backend's kernel stamps with the host's clock, so here the records can
  * also be checked against the host's own times: a message is found after it was sent, and its reply
@@ -919,6 +947,7 @@ static void test_anatomy(void)
 int main(void)
 {
     test_mode_labels();
+    test_mode_names_in_schema();
     test_trace();
     test_anatomy();
     test_pump_arguments();
