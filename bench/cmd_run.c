@@ -19,6 +19,7 @@
 #include "lifetime.h"
 #include "outfs.h"
 #include "placement.h"
+#include "platform_faults.h"
 #include "platform_limits.h"
 #include "run_header.h"
 #include "run_label.h"
@@ -29,6 +30,7 @@
 /* What the command line says, before anything is checked. */
 typedef struct run_args {
     const char *preset, *modes, *sizes, *output, *backend, *cpu_list, *windows, *inject, *platform, *procs_keep;
+    const char *faults; /* --inject-fault */
     int device, force, quiet, report, trials, lock_clocks, workers, cb_batch, window_procs;
     uint32_t seed;
     double timeout_s, lifetime_s, warmup_s; /* lifetime_s 0: not given */
@@ -45,6 +47,7 @@ typedef struct run_plan {
     double inject_us[CC_KIND_COUNT];
     char inject_text[256];
     platform_limits limits;
+    platform_faults faults;
     probe_pinned_ceiling pc;
     int measure_pinned;
     env_limits lim;
@@ -150,6 +153,20 @@ static int write_injection(h5out *w, const double us[CC_KIND_COUNT], const char 
     return 0;
 }
 
+/* --inject-fault (issue 53): the faults go into the provenance (run_label.h: every output then says
+ * FAULTS INJECTED, track refuses the file) and are said even with --quiet. */
+static int write_faults(h5out *w, const platform_faults *f)
+{
+    if (h5out_attr_str(w, RB_H5_PROVENANCE, RB_PROV_INJECT_FAULT, f->text) != 0)
+        return -1;
+    if (f->text[0])
+        fprintf(stderr,
+                "ringbench: FAULTS INJECTED (%s): these modes' replies never arrive, arrive after the wait, or "
+                "arrive stale, from message %u of every ring on; their cells fail on purpose\n",
+                f->text, PLATFORM_FAULT_EVERY);
+    return 0;
+}
+
 /* The ring's switches: the part of usage_run shared in meaning with anatomy's. */
 static void usage_run_switches(FILE *f)
 {
@@ -234,6 +251,12 @@ static void usage_run(FILE *f)
                "                      memcpy memcpy_async event_record event_query stream_query stream_sync launch\n"
                "                      other, or all, copies (memcpy, memcpy_async), queries (event_query,\n"
                "                      stream_query). The file is labelled INJECTED everywhere; track refuses it\n"
+               "  --inject-fault MODE=FAULT[,MODE=FAULT...]\n"
+               "                      test a platform that fails (WSL2 can): from the 19th message of every ring\n"
+               "                      of MODE (a mode label, or all) replies never arrive (never), arrive after\n"
+               "                      the wait (late) or carry an older sequence number (stale); each such cell\n"
+               "                      fails with its reason and the sweep goes on. The file is labelled FAULTS\n"
+               "                      INJECTED everywhere; track refuses it\n"
                "  --platform-limits wsl2\n"
                "                      apply WSL2's documented limits to this machine (no concurrent managed access:\n"
                "                      ctrl=managed unsupported; a pinned-memory ceiling: modes whose rings need\n"
@@ -288,6 +311,7 @@ enum {
     OPT_WORKERS,
     OPT_WARMUP,
     OPT_INJECT,
+    OPT_FAULT,
     OPT_PLATFORM,
     OPT_PINNED_CEILING,
     OPT_PINNED_MAX,
@@ -316,6 +340,7 @@ static const struct option run_opts[] = {CLI_OPT_HELP,
                                          {"workers", required_argument, NULL, OPT_WORKERS},
                                          {"warmup", required_argument, NULL, OPT_WARMUP},
                                          {"inject-call-us", required_argument, NULL, OPT_INJECT},
+                                         {"inject-fault", required_argument, NULL, OPT_FAULT},
                                          {"platform-limits", required_argument, NULL, OPT_PLATFORM},
                                          {"pinned-ceiling", required_argument, NULL, OPT_PINNED_CEILING},
                                          {"pinned-max", required_argument, NULL, OPT_PINNED_MAX},
@@ -348,6 +373,7 @@ static int run_option(int c, const char *v, run_args *a)
     case OPT_WORKERS: a->workers = (int)cli_parse_long("--workers", v, 0, RB_PLACE_MAX_WORKERS); break;
     case OPT_WARMUP: a->warmup_s = strcmp(v, "0") == 0 ? 0 : cli_parse_seconds("--warmup", v); break;
     case OPT_INJECT: a->inject = v; break;
+    case OPT_FAULT: a->faults = v; break;
     case OPT_PLATFORM: a->platform = v; break;
     case OPT_PINNED_CEILING: a->pinned_ceiling = cli_parse_bytes("--pinned-ceiling", v, 1, 1ull << 50); break;
     case OPT_PINNED_MAX: a->pinned_max = cli_parse_bytes("--pinned-max", v, RB_PINNED_STEP, 1ull << 50); break;
@@ -421,6 +447,9 @@ static int run_check_values(run_args *a, run_plan *p)
     if (a->inject && cc_inject_parse(a->inject, p->inject_us, err, sizeof err) != 0)
         return run_usage_error(err);
     cc_inject_format(p->inject_us, p->inject_text, sizeof p->inject_text);
+    if (a->faults && platform_faults_parse(a->faults, &p->faults, err, sizeof err) != 0)
+        return run_usage_error(err);
+    o->faults = a->faults ? &p->faults : NULL;
     if (a->platform && platform_limits_parse(a->platform, &p->limits, err, sizeof err) != 0)
         return run_usage_error(err);
     if (a->pinned_ceiling && !a->platform)
@@ -554,6 +583,10 @@ static void run_procs_args(const run_args *a, run_plan *p)
         ARG("--inject-call-us");
         ARG(a->inject);
     }
+    if (a->faults) {
+        ARG("--inject-fault");
+        ARG(a->faults);
+    }
     if (a->platform) {
         ARG("--platform-limits");
         ARG(a->platform);
@@ -654,7 +687,7 @@ static int run_write_provenance(h5out *w, const run_args *a, run_plan *p)
         h5out_attr_str(w, RB_H5_PROVENANCE, "early_take_of", a->sw.shortcuts_busy ? "any message" : "lone messages") !=
             0)
         return -1;
-    if (write_injection(w, p->inject_us, p->inject_text) != 0 ||
+    if (write_injection(w, p->inject_us, p->inject_text) != 0 || write_faults(w, &p->faults) != 0 ||
         write_limits(w, a->platform ? &p->limits : NULL, p->measure_pinned ? &p->pc : NULL) != 0)
         return -1;
     if (env.is_wsl2 && !a->quiet)
@@ -721,6 +754,7 @@ static int run_sweep_close(const run_args *a, run_plan *p, h5out *w)
     }
     char label[512]; /* an injected or limits-applied run says so above its figures too */
     rb_run_label(p->inject_text, a->platform ? p->limits.platform : "", label, sizeof label);
+    rb_run_label_faults(p->faults.text, label, sizeof label);
     if (label[0])
         printf("\n%s: the figures below are not this machine as it is\n", label);
     sweep_summary(&res, stdout);

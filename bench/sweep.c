@@ -683,6 +683,7 @@ static trial_cfg sweep_trial_cfg(const sweep_opts *o, volatile sig_atomic_t *sto
                        .verify_first = o->verify_first,
                        .refill_on_tail = o->refill_on_tail,
                        .limits = o->limits,
+                       .faults = o->faults,
                        .nwindows = o->nwindows,
                        .stop = stop};
 }

@@ -89,6 +89,7 @@ typedef struct sweep_opts {
     int refill_on_tail;            /* 1: ring_config.refill_headers = 0 (--refill-on-tail) */
     size_t cb_batch;               /* trial_cfg.cb_batch (--cb-batch; 0 or 1: one operation per sample) */
     const platform_limits *limits; /* --platform-limits (harness/platform_limits.h), or NULL */
+    const platform_faults *faults; /* --inject-fault (harness/platform_faults.h), or NULL */
     int window_procs;              /* --window-procs: processes of the full-window leg (window_procs.h); 0 none */
     const char *const *window_procs_args; /* the options each of them gets, NULL-terminated */
     const char *window_procs_keep;        /* --window-procs-keep: the folder their files stay in; NULL none */

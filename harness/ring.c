@@ -482,6 +482,18 @@ typedef enum {
 /* Judges reply `index` in its output slot. Reads the ring, writes nothing: several threads may judge
  * different replies at once (verify_range). Large payloads go through ring_payload_pass (the pool,
  * and the payload timer) only when pooled is 0. */
+/* Keeps the first reply that did not verify (ring_first_bad): the first thread to find one takes it. */
+static reply_outcome note_bad(ring *r, uint32_t index, uint32_t seq, reply_outcome o)
+{
+    if (o != REPLY_VERIFIED && o != REPLY_BAD_INPUT &&
+        !atomic_exchange_explicit(&r->bad_taken, 1, memory_order_relaxed)) {
+        r->bad_index = index;
+        r->bad_seq = seq;
+        r->bad_outcome = (int)o;
+    }
+    return o;
+}
+
 static reply_outcome judge_reply(ring *r, uint32_t index, int pooled)
 {
     const uint32_t slot = index & r->mask;
@@ -489,17 +501,20 @@ static reply_outcome judge_reply(ring *r, uint32_t index, int pooled)
     ring_hdr h;
     memcpy(&h, base, sizeof h);
     if (h.seq != index)
-        return ring_diff(h.seq, index) < 0 ? REPLY_DUPLICATED : REPLY_LOST;
+        return note_bad(r, index, h.seq, ring_diff(h.seq, index) < 0 ? REPLY_DUPLICATED : REPLY_LOST);
     const int damaged = input_fault(r, index);
     if (h.len != r->lens[slot] || h.flags != (damaged ? RING_FLAG_BAD_INPUT : 0u))
-        return REPLY_CORRUPTED;
+        return note_bad(r, index, h.seq, REPLY_CORRUPTED);
     uint32_t bad = 0, sum;
     uint32_t *w = (uint32_t *)(base + sizeof(ring_hdr));
     if (pooled)
         bad = ring_check_words(w, 0, h.len / 4, r->cfg.seed, slot, index, &sum);
     else
         sum = ring_payload_pass(r, RING_PASS_CHECK, w, h.len / 4, slot, index, &bad);
-    return bad || ring_seal(sum, index, h.len) != h.sum ? REPLY_CORRUPTED : damaged ? REPLY_BAD_INPUT : REPLY_VERIFIED;
+    return note_bad(r, index, h.seq,
+                    bad || ring_seal(sum, index, h.len) != h.sum ? REPLY_CORRUPTED
+                    : damaged                                    ? REPLY_BAD_INPUT
+                                                                 : REPLY_VERIFIED);
 }
 
 static void count_outcome(ring_stats *st, reply_outcome o, uint64_t n)
@@ -884,12 +899,13 @@ int ring_send(ring *r, uint32_t len) { return post(r, len, 1, "ring_send"); }
 
 int ring_send_batch(ring *r, uint32_t len, uint32_t n) { return post(r, len, n, "ring_send_batch"); }
 
-/* Fails with RING_ETIMEOUT and the kernel's counters when nothing moved for timeout_s. */
+/* Fails with RING_ETIMEOUT and the kernel's counters when no reply came for timeout_s: "no reply within
+ * 2 s" first, the words a failed cell's reason starts with (a platform that never answers, issue 53). */
 static int stalled(ring *r, const char *what)
 {
     (void)refresh(r, 1);
     return ring_fail(r, RING_ETIMEOUT,
-                     "timed out after %.3g s waiting for %s %u (kernel state %s, in_head %u, out_tail %u, "
+                     "no reply within %.3g s: waiting for %s %u (kernel state %s, in_head %u, out_tail %u, "
                      "heartbeat %u)",
                      r->cfg.timeout_s, what, r->consumed, state_name(r->kview.state), r->kview.in_head,
                      r->kview.out_tail, r->kview.heartbeat);
@@ -1002,16 +1018,25 @@ int ring_recv(ring *r)
                 if ((rc = check_alive(r, "a reply")) != RING_OK)
                     return rc;
             }
-            if (timing_seconds_since(t0) > r->cfg.timeout_s) {
-                (void)refresh(r, 1);
-                return ring_fail(r, RING_ETIMEOUT,
-                                 "timed out after %.3g s waiting for reply %u (kernel state %s, in_head %u, "
-                                 "out_tail %u, heartbeat %u)",
-                                 r->cfg.timeout_s, r->consumed, state_name(r->kview.state), r->kview.in_head,
-                                 r->kview.out_tail, r->kview.heartbeat);
-            }
+            if (timing_seconds_since(t0) > r->cfg.timeout_s)
+                return stalled(r, "reply");
         }
     }
+}
+
+char *ring_first_bad(const ring *r, char *buf, size_t n)
+{
+    if (n == 0)
+        return buf;
+    buf[0] = '\0';
+    if (!atomic_load_explicit(&r->bad_taken, memory_order_relaxed))
+        return buf;
+    switch ((reply_outcome)r->bad_outcome) {
+    case REPLY_DUPLICATED: snprintf(buf, n, "stale reply: sequence %u expected %u", r->bad_seq, r->bad_index); break;
+    case REPLY_LOST: snprintf(buf, n, "reply out of order: sequence %u expected %u", r->bad_seq, r->bad_index); break;
+    default: snprintf(buf, n, "corrupted reply %u", r->bad_index); break;
+    }
+    return buf;
 }
 
 /* --- control-block operations ------------------------------------------------------------------ */

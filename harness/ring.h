@@ -55,7 +55,12 @@ typedef struct ring_config {
      * damaged as fault_kind says. 0 = never. RING_FAULT_CORRUPT, _DUPLICATE and _SKIP damage the
      * reply, on the CPU backend only (tests of the host's verifier). RING_FAULT_BAD_INPUT, on both
      * backends, posts the message with a wrong checksum under a valid header: the kernel must flag
-     * it (RING_FLAG_BAD_INPUT) and the host counts it in ring_stats.bad_input, not as corrupted. */
+     * it (RING_FLAG_BAD_INPUT) and the host counts it in ring_stats.bad_input, not as corrupted.
+     * A platform that fails (issue 53; `run --inject-fault`), on both backends, as the kernel sees
+     * it: RING_FAULT_NEVER, the message's reply never becomes visible (the kernel never takes it, as
+     * when the host's writes never reach it); RING_FAULT_LATE, only after timeout_s + 1 s, when the
+     * host has given up; RING_FAULT_STALE, its reply carries the sequence number before its own, as a
+     * reply read from memory that was not yet updated. */
     uint32_t fault_every;
     int fault_kind;
     /* Zero-copy and async rings: take a small reply as soon as its own header and payload verify,
@@ -131,7 +136,21 @@ typedef struct ring_config {
     int trace;
 } ring_config;
 
-enum { RING_FAULT_CORRUPT = 1, RING_FAULT_DUPLICATE, RING_FAULT_SKIP, RING_FAULT_BAD_INPUT };
+enum {
+    RING_FAULT_CORRUPT = 1,
+    RING_FAULT_DUPLICATE,
+    RING_FAULT_SKIP,
+    RING_FAULT_BAD_INPUT,
+    RING_FAULT_NEVER,
+    RING_FAULT_LATE,
+    RING_FAULT_STALE
+};
+
+/* How long RING_FAULT_LATE holds a message: past the host's wait for it. */
+#define RING_FAULT_LATE_NS(timeout_s) ((uint64_t)(((timeout_s) + 1.0) * 1e9))
+
+/* Whether message seq is one that fault_every selects (seq + 1 a multiple of it). */
+#define RING_FAULT_HITS(every, seq) ((every) != 0 && ((seq) + 1u) % (every) == 0)
 
 /* ring_config.post_max of ring_config_default (and of run and anatomy without --post-max). */
 #define RING_POST_MAX_DEFAULT 512u
@@ -238,6 +257,10 @@ int ring_cb_handshake(ring *r);                  /* flag+1, wait until the kerne
 int ring_trace_read(ring *r, ring_trace_rec *out);
 
 const ring_stats *ring_get_stats(const ring *r);
+/* The first reply that did not verify, in words, into buf: "stale reply: sequence 16 expected 17",
+ * "reply out of order: sequence 18 expected 17", "corrupted reply 17"; "" when every reply verified.
+ * Returns buf. */
+char *ring_first_bad(const ring *r, char *buf, size_t n);
 const ring_config *ring_get_config(const ring *r);
 uint32_t ring_blocks(const ring *r);     /* grid size the kernel runs with (1 for the CPU backend) */
 int ring_uses_stream_ops(const ring *r); /* 1 when idle posts go in stream order (ring_config.stream_ops) */

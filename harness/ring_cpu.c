@@ -89,11 +89,33 @@ static void inject_fault(int kind, unsigned char *reply)
     memcpy(&h, reply, sizeof h);
     if (kind == RING_FAULT_CORRUPT && h.len >= 4)
         reply[sizeof h + h.len - 1] ^= 0x10;
-    else if (kind == RING_FAULT_DUPLICATE)
+    else if (kind == RING_FAULT_DUPLICATE || kind == RING_FAULT_STALE)
         h.seq -= 1;
     else if (kind == RING_FAULT_SKIP)
         h.seq += 1;
     memcpy(reply, &h, sizeof h);
+}
+
+/* RING_FAULT_NEVER and _LATE, as the CUDA kernel's rk_fault_hold does them: n pending messages from
+ * `done` are cut before the next one the fault selects, which is held for ever (NEVER) or until it has
+ * waited RING_FAULT_LATE_NS (LATE; *held_since is when it was first seen, 0 while none is held). */
+static uint32_t fault_hold(const ring *r, uint32_t done, uint32_t n, uint64_t now, uint64_t *held_since)
+{
+    const uint32_t every = r->cfg.fault_every;
+    if (!every || (r->cfg.fault_kind != RING_FAULT_NEVER && r->cfg.fault_kind != RING_FAULT_LATE))
+        return n;
+    const uint32_t next = done + (every - (done + 1u) % every) % every; /* the next seq it selects */
+    if (next - done >= n)
+        return n;
+    if (r->cfg.fault_kind == RING_FAULT_LATE) {
+        if (*held_since == 0)
+            *held_since = now;
+        if (now - *held_since >= RING_FAULT_LATE_NS(r->cfg.timeout_s)) {
+            *held_since = 0;
+            return next - done + 1; /* released: up to and with it */
+        }
+    }
+    return next - done;
 }
 
 /* The "kernel": the same loop as the CUDA leader (kernels/ring_kernel.cu, rk_lead), one thread. Like
@@ -110,6 +132,7 @@ static void *cpu_kernel(void *arg)
     uint32_t beats = 1, state = RING_STATE_IDLE, flag_ack = ld(&cb->k.flag_ack), done = 0, errors = 0;
     unsigned idle_polls = 0;
     uint32_t polls = 0, batches = 0; /* for the trace, as rk_lead counts them */
+    uint64_t held_since = 0;         /* RING_FAULT_LATE: when the message it holds was first seen */
     st(&cb->k.blocks, 1);
     st(&cb->k.heartbeat, beats);
     st(&cb->k.state, state);
@@ -144,6 +167,8 @@ static void *cpu_kernel(void *arg)
             n = room;
         if (n > ring_batch_max(r->cfg.capacity, r->cfg.max_payload))
             n = ring_batch_max(r->cfg.capacity, r->cfg.max_payload);
+        if (state == RING_STATE_ACTIVE)
+            n = fault_hold(r, done, n, now, &held_since);
         if (state == RING_STATE_ACTIVE && n != 0) {
             ring_trace_rec *t = s->trace ? &s->trace[batches++ & (RING_TRACE_RECS - 1)] : NULL;
             if (t)

@@ -304,6 +304,16 @@ static void cuda_close(ring *r)
 
 /* --- kernel ------------------------------------------------------------------------------------ */
 
+/* The kernel's part of ring_config.fault_kind (the faults of a platform that fails); the others are
+ * the CPU backend's or the host's own. */
+static uint32_t kernel_fault(int kind)
+{
+    return kind == RING_FAULT_NEVER   ? RING_KFAULT_NEVER
+           : kind == RING_FAULT_LATE  ? RING_KFAULT_LATE
+           : kind == RING_FAULT_STALE ? RING_KFAULT_STALE
+                                      : RING_KFAULT_NONE;
+}
+
 static int cuda_launch(ring *r, int forgot)
 {
     cuda_state *s = r->be;
@@ -351,6 +361,9 @@ static int cuda_launch(ring *r, int forgot)
                  (r->cfg.leader_reply && s->zerocopy ? RING_KFLAG_LEADER_SPLIT : 0u) |
                  (r->cfg.shortcuts_busy ? RING_KFLAG_SHORTCUTS_BUSY : 0u),
         .trace = s->trace,
+        .fault_kind = kernel_fault(r->cfg.fault_kind),
+        .fault_every = r->cfg.fault_every,
+        .fault_late_ns = RING_FAULT_LATE_NS(r->cfg.timeout_s),
     };
     CC_COUNT(CC_LAUNCH);
     CUDA_TRY(s->cerr, ring_kernel_launch(&a, coop, r->blocks, s->kstream), failed);

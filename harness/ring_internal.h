@@ -7,6 +7,8 @@
 #ifndef RINGBENCH_RING_INTERNAL_H
 #define RINGBENCH_RING_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "pool.h"
 #include "ring.h"
 
@@ -95,6 +97,11 @@ struct ring {
     int stream_ops; /* set by ops->open: announce/await_reply work for this ring */
     ring_stats st;
     pool_ctx *pool; /* workers for per-byte host work on large messages, or NULL */
+    /* The first reply that did not verify (ring_first_bad): taken by the thread whose judgement found
+     * it first (bad_taken), read once its verification is over. */
+    atomic_int bad_taken;
+    uint32_t bad_index, bad_seq;
+    int bad_outcome;
 };
 
 /* Formats a message into r->err and returns code. */

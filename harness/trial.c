@@ -206,6 +206,8 @@ static int open_ring(const trial_cfg *c, const mode_spec *m, uint32_t size, ring
     rc.verify_split = c->verify_split;
     rc.refill_first = !c->verify_first;
     rc.refill_headers = c->refill_on_tail ? 0 : -1;
+    if ((rc.fault_kind = platform_faults_kind(c->faults, m)) != 0)
+        rc.fault_every = PLATFORM_FAULT_EVERY;
     return ring_open(&rc, r, why, n);
 }
 
@@ -222,12 +224,13 @@ static void part_integrity(trial_part *p, ring *r, const ring_stats *before)
     if (p->size >= RING_TIMED_MIN_BYTES)
         p->payload_s = (double)(now->payload_ns - before->payload_ns) * 1e-9;
     if (p->lost || p->duplicated || p->corrupted || p->kernel_errors) {
-        char why[RB_REASON_LEN];
+        char why[RB_REASON_LEN], first[96];
+        ring_first_bad(r, first, sizeof first); /* the first reply that failed, in words, first */
         snprintf(why, sizeof why,
-                 "verification failed: %llu lost, %llu duplicated, %llu corrupted, %llu flagged by "
+                 "%s%sverification failed: %llu lost, %llu duplicated or stale, %llu corrupted, %llu flagged by "
                  "the kernel",
-                 (unsigned long long)p->lost, (unsigned long long)p->duplicated, (unsigned long long)p->corrupted,
-                 (unsigned long long)p->kernel_errors);
+                 first, first[0] ? "; " : "", (unsigned long long)p->lost, (unsigned long long)p->duplicated,
+                 (unsigned long long)p->corrupted, (unsigned long long)p->kernel_errors);
         part_fail(p, RB_STATUS_FAILED, why);
     }
 }

@@ -16,6 +16,7 @@
 
 #include "env.h"
 #include "hostload.h"
+#include "platform_faults.h"
 #include "platform_limits.h"
 #include "measure.h"
 #include "modes.h"
@@ -61,6 +62,7 @@ typedef struct trial_cfg {
     uint32_t windows[8];   /* throughput windows; RB_WINDOW_CAP = the ring's capacity */
     size_t nwindows;
     const platform_limits *limits; /* a platform's limits applied (platform_limits.h), or NULL */
+    const platform_faults *faults; /* a failing platform played on purpose (platform_faults.h), or NULL */
     volatile sig_atomic_t *stop;
 } trial_cfg;
 

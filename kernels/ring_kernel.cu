@@ -277,6 +277,7 @@ __device__ __forceinline__ unsigned int rk_reply_flags(const ring_kernel_args &a
 
 struct rk_leader {
     unsigned long long start_ns, last_beat_ns;
+    unsigned long long fault_since; // RING_KFAULT_LATE: when the message it holds was first seen; 0 none
     unsigned int beats, state, flag_ack, dispatched;
     unsigned int polls, batches; // for the trace: polls since the last batch, batches taken
     unsigned int ahead;          // slots the next poll reads ahead, 1..RK_AHEAD_MAX (rk_ahead_split)
@@ -289,6 +290,37 @@ struct rk_job {
     unsigned int trace_i; // the batch's trace record (block 0's copy of the job only)
     uint4 hdr, q0;
 };
+
+// The sequence number a reply's header carries: its own, or under RING_KFAULT_STALE the one before it
+// for every message the fault selects (the seal keeps the real one: only the header lies).
+__device__ __forceinline__ unsigned int rk_reply_seq(const ring_kernel_args &a, unsigned int seq)
+{
+    return a.fault_kind == RING_KFAULT_STALE && a.fault_every && (seq + 1u) % a.fault_every == 0 ? seq - 1u : seq;
+}
+
+// RING_KFAULT_NEVER and _LATE: the n pending messages from L->dispatched are cut before the next one the
+// fault selects, which is held for ever (NEVER) or until it has waited fault_late_ns (LATE). The leader
+// keeps polling meanwhile, so it still answers the host's commands (terminate). Every lane computes the
+// same from the same values. Mirrors ring_cpu.c's fault_hold.
+__device__ __forceinline__ unsigned int rk_fault_hold(const ring_kernel_args &a, rk_leader *L, unsigned int n,
+                                                      unsigned long long now)
+{
+    const unsigned int every = a.fault_every, done = L->dispatched;
+    if (!every || (a.fault_kind != RING_KFAULT_NEVER && a.fault_kind != RING_KFAULT_LATE))
+        return n;
+    const unsigned int next = done + (every - (done + 1u) % every) % every;
+    if (next - done >= n)
+        return n;
+    if (a.fault_kind == RING_KFAULT_LATE) {
+        if (L->fault_since == 0)
+            L->fault_since = now;
+        if (now - L->fault_since >= a.fault_late_ns) {
+            L->fault_since = 0;
+            return next - done + 1u;
+        }
+    }
+    return next - done;
+}
 
 // Every lane of the leader warp keeps the same rk_leader; lane 0 alone writes to memory.
 __device__ __forceinline__ bool rk_lane0(void) { return (threadIdx.x & 31u) == 0; }
@@ -358,7 +390,7 @@ __device__ void rk_leader_reply(const ring_kernel_args &a, rk_leader *L, uint4 h
         uint4 o;
         const uint2 sums = rk_transform_quad(q0, seq, 0, nwords, &o);
         rk_store_quad((unsigned int *)(out + sizeof(ring_hdr)), o, nwords);
-        __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(sums.y, seq, len), 0u));
+        __stcg((uint4 *)out, make_uint4(rk_reply_seq(a, seq), len, ring_seal(sums.y, seq, len), 0u));
     }
     __syncwarp();
     if (lane != 0)
@@ -520,6 +552,7 @@ __device__ void rk_lead(const ring_kernel_args &a, rk_leader *L, rk_job *job)
             n = room;
         if (n > ring_batch_max(a.capacity, a.max_payload))
             n = ring_batch_max(a.capacity, a.max_payload);
+        n = rk_fault_hold(a, L, n, now);
         if (n == 0)
             continue;
         const unsigned int pending = n;
@@ -653,7 +686,7 @@ __device__ __noinline__ void rk_warp_group(const ring_kernel_args &a, rk_scratch
     }
     if (mine && u == 0) {
         const unsigned int flags = rk_reply_flags(a, s, seq, len, sum, sums.x);
-        __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(sums.y, seq, len), flags));
+        __stcg((uint4 *)out, make_uint4(rk_reply_seq(a, seq), len, ring_seal(sums.y, seq, len), flags));
     }
 }
 
@@ -709,7 +742,7 @@ __device__ void rk_warp_message(const ring_kernel_args &a, rk_scratch *s, const 
     sums = rk_warp_sum(sums);
     if (lane == 0) {
         const unsigned int flags = rk_reply_flags(a, s, seq, len, sum, sums.x);
-        __stcg((uint4 *)out, make_uint4(seq, len, ring_seal(sums.y, seq, len), flags));
+        __stcg((uint4 *)out, make_uint4(rk_reply_seq(a, seq), len, ring_seal(sums.y, seq, len), flags));
     }
 }
 
@@ -822,7 +855,7 @@ __device__ __noinline__ void rk_block_group(const ring_kernel_args &a, rk_scratc
         const uint4 h = hdrs[t];
         const unsigned int flags = rk_reply_flags(a, s, h.x, h.y, h.z, sums[2 * t]);
         __stcg((uint4 *)(a.out_ring + (size_t)((job.first + t) & mask) * a.slot_stride),
-               make_uint4(h.x, h.y, ring_seal(sums[2 * t + 1], h.x, h.y), flags));
+               make_uint4(rk_reply_seq(a, h.x), h.y, ring_seal(sums[2 * t + 1], h.x, h.y), flags));
     }
 }
 
@@ -877,7 +910,7 @@ __device__ void rk_publish(const ring_kernel_args &a, rk_scratch *s, const rk_jo
             const unsigned int in_sum = atomicExch(&s->sums[2 * j], 0u), out_sum = atomicExch(&s->sums[2 * j + 1], 0u);
             const unsigned int flags = rk_reply_flags(a, s, h.x, h.y, h.z, in_sum);
             __stcg((uint4 *)(a.out_ring + (size_t)slot * a.slot_stride),
-                   make_uint4(h.x, h.y, ring_seal(out_sum, h.x, h.y), flags));
+                   make_uint4(rk_reply_seq(a, h.x), h.y, ring_seal(out_sum, h.x, h.y), flags));
         }
         __syncthreads();
     }
@@ -955,6 +988,7 @@ __device__ __forceinline__ void rk_leader_init(const ring_kernel_args &a, rk_lea
     L->flag_ack = __shfl_sync(0xFFFFFFFFu, ld_volatile(&a.cb->k.flag_ack), 0);
     L->dispatched = 0;
     L->polls = L->batches = 0;
+    L->fault_since = 0;
     L->ahead = 1;
     L->state = RING_STATE_NONE;
     if (rk_lane0()) {

@@ -27,7 +27,19 @@ typedef struct ring_kernel_args {
     uint32_t max_payload;
     uint32_t flags;        /* RING_KFLAG_* */
     ring_trace_rec *trace; /* RING_TRACE_RECS records of device memory, zeroed; NULL = no trace */
+    /* A platform that fails, for tests (ring_config.fault_kind): RING_KFAULT_* on every message whose
+     * seq + 1 is a multiple of fault_every (0 = none); LATE holds it fault_late_ns. */
+    uint32_t fault_kind;
+    uint32_t fault_every;
+    uint64_t fault_late_ns;
 } ring_kernel_args;
+
+/* Values of ring_kernel_args.fault_kind: the message is never taken (its reply never visible), taken
+ * only after fault_late_ns, or answered with the sequence number before its own (a stale reply). */
+#define RING_KFAULT_NONE 0u
+#define RING_KFAULT_NEVER 1u
+#define RING_KFAULT_LATE 2u
+#define RING_KFAULT_STALE 3u
 
 /* Bits of ring_kernel_args.flags. */
 #define RING_KFLAG_EARLY_TAKE 1u     /* take a lone small message by its own header (see rk_lead) */

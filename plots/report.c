@@ -22,8 +22,43 @@ void report_opts_default(report_opts *o)
 
 // --- report.md sections ----------------------------------------------------------------------------------
 
+/* Cells that failed (a reply that never came, came late or stale, a verification that failed): listed
+ * before anything else, each with its reason, since every figure of the run is read beside them. At
+ * most 20 lines, then how many more. */
+static void failed_cells_md(FILE *md, const report_run *run, const char *name)
+{
+    size_t n = report_nrows(run), failed = 0;
+    for (size_t i = 0; i < n; i++)
+        failed += strcmp(report_row(run, i)->status, RB_STATUS_FAILED) == 0;
+    if (failed == 0)
+        return;
+    fprintf(md, "> **FAILED CELLS (%s):** %zu row%s failed; each is left out of every figure below:\n", name, failed,
+            failed == 1 ? "" : "s");
+    size_t shown = 0;
+    for (size_t i = 0; i < n && shown < 20; i++) {
+        const rb_row *r = report_row(run, i);
+        char size[32];
+        if (strcmp(r->status, RB_STATUS_FAILED) != 0)
+            continue;
+        mode_spec m;
+        fprintf(md, "> - %s %s", r->family, report_row_mode(r, &m) ? report_mode_str(&m) : "(baseline)");
+        if (r->size_bytes)
+            fprintf(md, " %s", report_size_str(r->size_bytes, size, sizeof size));
+        if (strcmp(r->family, "throughput") == 0 && r->window)
+            fprintf(md, " W=%llu", (unsigned long long)r->window);
+        fputs(": ", md);
+        report_md_text(md, r->reason);
+        fputs("\n", md);
+        shown++;
+    }
+    if (failed > shown)
+        fprintf(md, "> - ... and %zu more (the table \"Not measured\" below has them all)\n", failed - shown);
+    fputs("\n", md);
+}
+
 void report_notes_md(FILE *md, const report_run *run, const char *name)
 {
+    failed_cells_md(md, run, name);
     if (!run->complete) {
         fprintf(md, "> **WARNING — INCOMPLETE RUN (%s):** `complete = 0`, interrupted by ", name);
         report_md_text(md, run->interrupted_by[0] ? run->interrupted_by : "unknown (crash or still running)");

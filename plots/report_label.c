@@ -1,4 +1,4 @@
-/* report_label.c - what report and compare do for an injected or limits-applied run (issue 21,
+/* report_label.c - what report and compare do for an injected, limits-applied or faulted run (issues 21, 53,
  * results/run_label.h): the label in every heading of report.md and compare.md, in every plot title,
  * a loud note at the top, and a line on stderr. A plain run (every run made before issue 21) gets
  * nothing. Exercised by tests/inject_cli.sh.
@@ -16,6 +16,7 @@
 void report_label_of(const report_run *run, char *buf, size_t n)
 {
     rb_run_label(report_prov(run, RB_PROV_INJECT_CALL_US), report_prov(run, RB_PROV_PLATFORM_LIMITS), buf, n);
+    rb_run_label_faults(report_prov(run, RB_PROV_INJECT_FAULT), buf, n);
 }
 
 void report_label_pair(const report_run *base, const report_run *other, char *buf, size_t n)
@@ -55,6 +56,14 @@ void report_label_note_md(FILE *md, const report_run *run, const char *name)
         report_md_text(md, inj);
         fputs("` (microseconds per call). These numbers measure what such a per-call cost *would* do to this "
               "machine; they are not this machine's own figures and not a WSL2 measurement.\n\n",
+              md);
+    }
+    const char *faults = report_prov(run, RB_PROV_INJECT_FAULT);
+    if (faults[0]) {
+        fprintf(md, "> **WARNING — FAULTS INJECTED (%s):** `", name);
+        report_md_text(md, faults);
+        fputs("`: on purpose, replies of these modes never arrived, arrived after the host's wait, or arrived "
+              "stale (`ringbench run --inject-fault`). Their failed cells test ringbench, not this machine.\n\n",
               md);
     }
     if (lim[0]) {

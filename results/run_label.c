@@ -3,6 +3,7 @@
 #include "run_label.h"
 
 #include <stdio.h>
+#include <string.h>
 
 char *rb_run_label(const char *inject, const char *limits, char *buf, size_t n)
 {
@@ -19,8 +20,17 @@ char *rb_run_label(const char *inject, const char *limits, char *buf, size_t n)
     return buf;
 }
 
+char *rb_run_label_faults(const char *faults, char *buf, size_t n)
+{
+    size_t len = n ? strlen(buf) : 0;
+    if (faults && *faults && len < n)
+        snprintf(buf + len, n - len, "%sFAULTS INJECTED (%s), not a measurement", len ? "; " : "", faults);
+    return buf;
+}
+
 char *rb_run_label_h5(const h5in *r, char *buf, size_t n)
 {
-    return rb_run_label(h5in_attr(r, RB_H5_PROVENANCE, RB_PROV_INJECT_CALL_US),
-                        h5in_attr(r, RB_H5_PROVENANCE, RB_PROV_PLATFORM_LIMITS), buf, n);
+    rb_run_label(h5in_attr(r, RB_H5_PROVENANCE, RB_PROV_INJECT_CALL_US),
+                 h5in_attr(r, RB_H5_PROVENANCE, RB_PROV_PLATFORM_LIMITS), buf, n);
+    return rb_run_label_faults(h5in_attr(r, RB_H5_PROVENANCE, RB_PROV_INJECT_FAULT), buf, n);
 }

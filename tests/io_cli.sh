@@ -15,6 +15,11 @@
 #           bytes); a path over the system's limit is a usage error (exit 2) that says so
 # empty    an empty option value (--sizes '', -o '', --modes host=) is a usage error of every command:
 #           exit 2 with one line, never "the default" or "none of the axis"
+# fault     a platform that never answers (run --inject-fault): a mode whose replies never come and one
+#           whose replies come only after the wait fail with "no reply within 2 s", one whose replies
+#           are stale with "stale reply: sequence 17 expected 18"; a mode without a fault is measured;
+#           the run ends, its file reads, says FAULTS INJECTED and which faults, the report lists the
+#           failed cells first, track refuses it; bad specs are usage errors
 # interrupt SIGTERM during report leaves the report before as it was, no staging folder and no gnuplot
 #           running; after SIGKILL the next report removes what the killed one left (gnuplot needed:
 #           skipped, 77, without it)
@@ -243,6 +248,47 @@ empty)
     expect 2 anatomy --backend cpu --size ""
     expect 2 sensitivity run --costs "" -o "$work/s"
     expect 2 track "$work/a.h5" --history ""
+    ;;
+fault)
+    never=pinned/zerocopy/coop/mapped late=pinned/async/coop/mapped stale=pinned/zerocopy/noncoop/mapped
+    clean=pinned/async/noncoop/mapped
+    timeout 300 "$rb" run --backend cpu --preset quick --quiet --sizes 8 --trials 1 --timeout 2 \
+        --modes "$never,$late,$stale,$clean" --inject-fault "$never=never,$late=late,$stale=stale" \
+        -o "$work/f.h5" >"$work/out" 2>"$work/err"
+    st=$?
+    [ $st -eq 1 ] && ok || bad "a run with failed cells: exit $st (wanted 1): $(tail -3 "$work/err")"
+    grep -q "FAULTS INJECTED ($never=never" "$work/err" && ok || bad "the run does not say FAULTS INJECTED: $(cat "$work/err")"
+    grep -q "FAULTS INJECTED" "$work/out" && ok || bad "the summary does not say FAULTS INJECTED"
+    "$rb" export "$work/f.h5" --format csv -o "$work/f.csv" 2>"$work/exp.err" && ok || bad "the faulted run's file does not read: $(cat "$work/exp.err")"
+    python3 - "$work/f.csv" "$never" "$late" "$stale" "$clean" <<'PY' && ok || bad "the faulted cells"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+never, late, stale, clean = sys.argv[2:6]
+def cell(mode, family):
+    got = [r for r in rows if "/".join((r["host_mem"], r["xfer"], r["launch"], r["ctrl"])) == mode and r["family"] == family]
+    assert len(got) == 1, (mode, family, len(got))
+    return got[0]
+for mode in (never, late):
+    r = cell(mode, "latency")
+    assert r["status"] == "failed" and "trial 0: no reply within 2 s" in r["reason"], (mode, r["status"], r["reason"])
+r = cell(stale, "latency")
+assert r["status"] == "failed" and "trial 0: stale reply: sequence 17 expected 18" in r["reason"], r["reason"]
+assert cell(clean, "latency")["status"] == "ok", cell(clean, "latency")["reason"]
+assert all(r["run_label"].startswith("FAULTS INJECTED (") for r in rows), rows[0]["run_label"]
+PY
+    "$rb" report --no-render "$work/f.h5" -o "$work/rep" >/dev/null 2>"$work/err" && ok || bad "report of the faulted run: $(cat "$work/err")"
+    # The failed cells come first: before the report's first section, each with its reason.
+    head=$(sed -n '1,/^## /p' "$work/rep/report.md")
+    echo "$head" | grep -q "FAILED CELLS" && echo "$head" | grep -q "latency $never 8 B: .*no reply within 2 s" &&
+        echo "$head" | grep -q "latency $stale 8 B: .*stale reply: sequence 17 expected 18" &&
+        echo "$head" | grep -q "FAULTS INJECTED" && ok || bad "report.md does not list the failed cells first: $(echo "$head" | head -30)"
+    if [ "$have_sqlite" = ON ]; then
+        expect 2 track "$work/f.h5" --history "$work/hist"
+        grep -q "FAULTS INJECTED" "$work/err" && ok || bad "track does not say why it refuses: $(cat "$work/err")"
+    fi
+    for spec in "" "never" "all=sometimes" "pinned/async=never" "all=never," "=stale"; do
+        expect 2 run "${tiny[@]}" --inject-fault "$spec" -o "$work/bad.h5"
+    done
     ;;
 interrupt)
     command -v gnuplot >/dev/null || { echo "SKIPPED: no gnuplot (the report's long part)"; exit 77; }

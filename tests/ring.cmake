@@ -21,6 +21,14 @@ if(RINGBENCH_HAVE_CUDA)
     set_tests_properties(gpu_ring_relaunch_${mname} PROPERTIES
                          LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK gpu)
   endforeach()
+  # A platform that fails (issue 53): replies that never come, come late or come stale, on the real
+  # kernel's leader and warp paths, in a zero-copy, a copy and a staged mode (test_ring_gpu --faults).
+  foreach(m pinned/zerocopy/coop/mapped pinned/async/noncoop/managed malloc/sync/noncoop/device)
+    string(REPLACE "/" "_" mname ${m})
+    add_test(NAME gpu_ring_faults_${mname} COMMAND test_ring_gpu --faults ${m})
+    set_tests_properties(gpu_ring_faults_${mname} PROPERTIES
+                         LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK gpu)
+  endforeach()
   # The protocol's other paths on modes that would otherwise not take them (FLAG:MODE): without the
   # early take (every message waits for in_tail), with stream ops (ring_config.stream_ops), with
   # the kernel's trace on (ring_config.trace, checked against what was sent), the leader's split
