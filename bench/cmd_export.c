@@ -1,6 +1,7 @@
 /* cmd_export.c - `ringbench export`: a results file, or the pairs table of `ringbench compare`, as
- * Bencher Metric Format JSON, CSV or JSON (results/export.h), to a file or standard output.
- * Exit status: 0 written, 2 a usage or file error. Exercised by tests/track_cli.sh.
+ * Bencher Metric Format JSON, CSV, JSON or its provenance (results/export.h), to a file or standard
+ * output. Exit status: 0 written, 1 interrupted, 2 a usage or file error. Exercised by tests/track_cli.sh
+ * and tests/export_stream.sh.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,25 +20,27 @@
 
 static void usage_export(FILE *f)
 {
-    fprintf(f, "usage: ringbench export RUN.h5|compare_pairs.dat --format bmf|csv|json [-o|--output FILE]\n"
+    fprintf(f, "usage: ringbench export RUN.h5|compare_pairs.dat --format bmf|csv|json|provenance [-o FILE]\n"
                "       ringbench export RUN.h5 --headline --format bmf|csv [-o|--output FILE]\n"
                "Write a results file, or the pairs table of `ringbench compare`, for other tools (default:\n"
                "standard output). `ringbench track --export FILE` exports a judgement.\n"
                "  --headline  only the headline figures of report.md (a dozen cells and their fallback / native\n"
                "              ratios with 95%% intervals), so that a Bencher threshold watches what the report quotes\n"
-               "  bmf    Bencher Metric Format JSON, for `bencher run --adapter json --file FILE` (see README)\n"
-               "  csv    one line per row, every column, for spreadsheets and pandas\n"
-               "  json   the provenance and every row\n"
-               "bmf and json need jansson at build time; csv does not.\n"
-               "Exit status: 0 written; 2 a usage or file error.\n");
+               "  bmf         Bencher Metric Format JSON, for `bencher run --adapter json --file FILE` (see README)\n"
+               "  csv         one line per row, every column, with the run's id and commit, for spreadsheets\n"
+               "              and pandas\n"
+               "  provenance  the run's provenance once, as CSV (run_id,group,name,value): join it with the\n"
+               "              rows' CSV on run_id\n"
+               "  json        the provenance and every row\n"
+               "Rows are written as they are read: a file of any length in bounded memory. bmf and json\n"
+               "need jansson at build time; csv and provenance do not.\n"
+               "Exit status: 0 written; 1 interrupted; 2 a usage or file error.\n");
 }
 
-/* Opens OUTPUT.tmp (its name into tmp) for the export that is renamed to output when complete. The
- * output must be a regular file or absent: the rename would replace a FIFO or a device node, and
- * opening a FIFO would wait for a reader. A stale OUTPUT.tmp that is not a regular file is refused
- * for the same reason (opened non-blocking, so even a FIFO there never blocks). Returns 0, or -1 with
- * a one-line message in err. */
-static int export_output_open(const char *output, char *tmp, size_t tmplen, FILE **out, char *err, size_t errlen)
+/* The export's output when -o names one: it must be a regular file or absent (the rename would replace
+ * a FIFO or a device node, and opening a FIFO would wait for a reader); the export goes to OUTPUT.tmp-PID,
+ * renamed to OUTPUT when complete (results/outfs.h). Returns 0, or -1 with a one-line message in err. */
+static int export_output_open(const char *output, outfs_file *o, char *err, size_t errlen)
 {
     struct stat st;
     if (lstat(output, &st) == 0 && !S_ISREG(st.st_mode)) {
@@ -45,23 +48,7 @@ static int export_output_open(const char *output, char *tmp, size_t tmplen, FILE
                  output);
         return -1;
     }
-    if ((size_t)snprintf(tmp, tmplen, "%s.tmp", output) >= tmplen) {
-        snprintf(err, errlen, "-o: path too long");
-        return -1;
-    }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOFOLLOW, 0644);
-    if (fd < 0) {
-        snprintf(err, errlen, "%.900s: %s", tmp, strerror(errno));
-        return -1;
-    }
-    int flags = fcntl(fd, F_GETFL);
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
-        (*out = fdopen(fd, "w")) == NULL) {
-        snprintf(err, errlen, "%.900s: not a regular file, or cannot be written", tmp);
-        close(fd);
-        return -1;
-    }
-    return 0;
+    return outfs_file_open(o, output, err, errlen);
 }
 
 enum { OPT_HEADLINE = CLI_OPT_LONG };
@@ -105,44 +92,35 @@ static int export_parse(int argc, char **argv, const char **run, const char **fo
     return -1;
 }
 
-/* Flushes and closes the export's stream (stdout is flushed only). A write that failed on the way, or
- * now, is said with its errno. Returns 0, or -1 with err set. */
-static int export_finish(FILE *out, const char *output, int failed, char *err, size_t errlen)
+/* The errno of the export's failed write, said with where it went, when the writer said only "write
+ * error" (it has no errno to give). */
+static void export_write_error(FILE *out, const char *output, char *err, size_t errlen)
 {
-    int e = errno;
-    if (fflush(out) != 0) {
-        failed = 1;
-        e = errno;
-    } else if (ferror(out)) {
-        failed = 1;
-    }
-    if (output && fclose(out) != 0 && !failed) {
-        failed = 1;
-        e = errno;
-    }
-    if (failed && (!err[0] || strcmp(err, "write error") == 0))
+    int e = outfs_stream_errno(out);
+    if (!err[0] || strcmp(err, "write error") == 0)
         snprintf(err, errlen, "cannot write %.900s: %s", output ? output : "standard output",
-                 strerror(output ? e : cli_stdout_errno(e)));
-    return failed ? -1 : 0;
+                 strerror(output ? (e ? e : EIO) : cli_stdout_errno(e ? e : EIO)));
 }
 
-/* Writes the export into out (a temp file renamed to output when complete, or stdout). Returns 0 or -1
- * with err set; err may also hold a warning on success. */
-static int export_write(const char *run, int pairs, int headline, h5in *r, export_format f, const char *output,
-                        FILE *out, const char *tmp, char *err, size_t errlen)
+/* Writes the export (a results file as it streams, its headline figures, or a compare_pairs.dat) to the
+ * temporary file of -o, renamed into place when complete, or to stdout. Returns 0 or -1 with err set;
+ * err may also hold a warning on success. */
+static int export_write(const char *run, h5in_rows *s, int headline, export_format f, const char *output, outfs_file *o,
+                        char *err, size_t errlen)
 {
+    FILE *out = output ? o->f : stdout;
     err[0] = '\0';
-    errno = 0;
     int rc = headline ? report_headline_export(run, f == EXPORT_BMF, out, err, errlen)
-             : pairs  ? export_compare_pairs(run, f, out, err, errlen)
-                      : export_run(r, f, out, err, errlen);
-    rc = export_finish(out, output, rc != 0, err, errlen);
-    if (output && rc == 0 && rename(tmp, output) != 0) {
-        snprintf(err, errlen, "cannot rename %.400s to %.400s: %s", tmp, output, strerror(errno));
+             : s      ? export_run(s, f, out, &cli_stop, err, errlen)
+                      : export_compare_pairs(run, f, out, err, errlen);
+    if (rc == 0 && (fflush(out) != 0 || ferror(out)))
         rc = -1;
-    }
-    if (output && rc != 0)
-        remove(tmp);
+    if (rc != 0 && strcmp(err, "interrupted") != 0)
+        export_write_error(out, output, err, errlen);
+    if (output && rc == 0)
+        return outfs_file_commit(o, err, errlen);
+    if (output)
+        outfs_file_discard(o);
     return rc;
 }
 
@@ -156,7 +134,7 @@ int cmd_export(int argc, char **argv)
     int f = export_format_parse(format);
     char err[1024];
     if (f < 0) {
-        fprintf(stderr, "ringbench export: --format: '%s' is not bmf, csv or json\n", format);
+        fprintf(stderr, "ringbench export: --format: '%s' is not bmf, csv, json or provenance\n", format);
         return CLI_EXIT_USAGE;
     }
     if (!export_format_available((export_format)f, err, sizeof err)) {
@@ -165,31 +143,33 @@ int cmd_export(int argc, char **argv)
     }
     /* A compare_pairs.dat (the table `ringbench compare` writes) is exported the same way. */
     int pairs = export_is_compare_pairs(run);
-    if (headline && (f == EXPORT_JSON || pairs)) {
+    if (headline && (f == EXPORT_JSON || f == EXPORT_PROVENANCE || pairs)) {
         fprintf(stderr, "ringbench export: --headline %s\n",
-                pairs ? "needs a results file (RUN.h5), not a compare_pairs.dat" : "writes bmf or csv, not json");
+                pairs ? "needs a results file (RUN.h5), not a compare_pairs.dat" : "writes bmf or csv only");
         return CLI_EXIT_USAGE;
     }
-    h5in *r = NULL;
-    if (!pairs && h5in_open(run, &r, err, sizeof err) != 0) {
+    h5in_rows *s = NULL;
+    if (!pairs && h5in_rows_open(run, &s, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench export: %s\n", err);
         return CLI_EXIT_USAGE;
     }
-    h5in_print_warnings(r, stderr, "ringbench export"); /* damaged rows are exported with status "damaged" */
-    FILE *out = stdout;
-    char tmp[4200];
-    if (output && export_output_open(output, tmp, sizeof tmp, &out, err, sizeof err) != 0) {
-        fprintf(stderr, "ringbench export: %s\n", err);
-        if (r)
-            h5in_close(r);
+    if (s == NULL && f == EXPORT_PROVENANCE) {
+        fprintf(stderr, "ringbench export: %s is a comparison's pairs table: it has no provenance\n", run);
         return CLI_EXIT_USAGE;
     }
-    rc = export_write(run, pairs, headline, r, (export_format)f, output, out, tmp, err, sizeof err);
-    if (r)
-        h5in_close(r);
+    h5in_print_warnings(h5in_rows_meta(s), stderr, "ringbench export"); /* damaged rows: status "damaged" */
+    outfs_file o = {NULL, NULL, NULL};
+    cli_install_signals(); /* an interrupt removes the temporary file */
+    if (output && export_output_open(output, &o, err, sizeof err) != 0) {
+        fprintf(stderr, "ringbench export: %s\n", err);
+        h5in_rows_close(s);
+        return CLI_EXIT_USAGE;
+    }
+    rc = export_write(run, s, headline, (export_format)f, output, &o, err, sizeof err);
+    h5in_rows_close(s);
     if (rc != 0) {
         fprintf(stderr, "ringbench export: %s\n", err[0] ? err : "write error");
-        return CLI_EXIT_USAGE;
+        return strcmp(err, "interrupted") == 0 ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
     }
     if (err[0]) /* written, with something escaped or written as text: said, never silent */
         fprintf(stderr, "ringbench export: WARNING: %s\n", err);

@@ -1,7 +1,6 @@
-/* export.c - CSV, JSON and Bencher Metric Format output of a results file (see export.h).
- *
- * The columns come from RB_ROW_COLUMNS (schema.h), so a new rb_row field is exported without a
- * change here. JSON goes through jansson when the build found it (RINGBENCH_HAVE_JANSSON).
+/* export.c - what the exports share (formats, cell keys, CSV fields, JSON text) and the export of
+ * compare_pairs.dat; a results file's rows are exported by export_run.c (see export.h). JSON goes
+ * through jansson when the build found it (RINGBENCH_HAVE_JANSSON).
  */
 #include "export.h"
 
@@ -30,6 +29,8 @@ int export_format_parse(const char *name)
         return EXPORT_JSON;
     if (strcmp(name, "bmf") == 0)
         return EXPORT_BMF;
+    if (strcmp(name, "provenance") == 0)
+        return EXPORT_PROVENANCE;
     return -1;
 }
 
@@ -94,68 +95,10 @@ void export_csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static const char *prov(const h5in *r, const char *name)
-{
-    const char *v = h5in_attr(r, RB_H5_PROVENANCE, name);
-    return v ? v : "";
-}
-
-/* --- CSV ------------------------------------------------------------------------------------ */
-
-/* The run's provenance columns before each row's own. Only names no row column has: the run's
- * "backend" once stood here beside the row's, and pandas read the second as "backend.1". */
-static const char *const csv_run_columns[] = {"start_utc", "hostname", "gpu_name"};
-
-static int export_csv(const h5in *r, FILE *out)
-{
-    char label[512]; /* "" for a plain run; INJECTED / LIMITS APPLIED on every row otherwise (run_label.h) */
-    rb_run_label_h5(r, label, sizeof label);
-    for (size_t i = 0; i < sizeof csv_run_columns / sizeof *csv_run_columns; i++)
-        fprintf(out, "%s,", csv_run_columns[i]);
-    fputs("run_label,schema_version,cell", out);
-#define CSV_HEAD(kind, field, unit) fputs("," #field, out);
-    RB_ROW_COLUMNS(CSV_HEAD)
-#undef CSV_HEAD
-    fputc('\n', out);
-    for (size_t i = 0; i < h5in_nrows(r); i++) {
-        const rb_row *row = h5in_row(r, i);
-        char key[256];
-        export_cell_key(row, key, sizeof key);
-        for (size_t c = 0; c < sizeof csv_run_columns / sizeof *csv_run_columns; c++) {
-            export_csv_field(out, prov(r, csv_run_columns[c]));
-            fputc(',', out);
-        }
-        export_csv_field(out, label);
-        fprintf(out, ",%d,", h5in_schema_version(r));
-        export_csv_field(out, key);
-#define CSV_STR(f)   \
-    fputc(',', out); \
-    export_csv_field(out, row->f);
-#define CSV_I32(f) fprintf(out, ",%" PRId32, row->f);
-#define CSV_I64(f) fprintf(out, ",%" PRId64, (int64_t)row->f);
-#define CSV_U64(f) fprintf(out, ",%" PRIu64, row->f);
-#define CSV_F64(f)                      \
-    if (isfinite(row->f))               \
-        fprintf(out, ",%.17g", row->f); \
-    else                                \
-        fputc(',', out);
-#define CSV_CELL(kind, field, unit) CSV_##kind(field)
-        RB_ROW_COLUMNS(CSV_CELL)
-#undef CSV_CELL
-#undef CSV_STR
-#undef CSV_I32
-#undef CSV_I64
-#undef CSV_U64
-#undef CSV_F64
-        fputc('\n', out);
-    }
-    return ferror(out) ? -1 : 0;
-}
-
 /* --- JSON and BMF (jansson) ------------------------------------------------------------------- */
 
 #ifdef RINGBENCH_HAVE_JANSSON
-static json_t *num_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+json_t *export_num_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 /* The length of the UTF-8 sequence s starts, when it is one jansson accepts, else 0. */
 static size_t utf8_length(const char *s)
@@ -204,79 +147,8 @@ json_t *export_json_text(const char *s, size_t *escaped)
     return j;
 }
 
-/* What was changed to write a document, said in err after a successful export. */
-typedef struct json_notes {
-    size_t escaped, big;
-} json_notes;
-
-/* An unsigned column: a checksum as "0x" + 16 hex digits; a value above JSON's (jansson's) signed
- * 64-bit range as its exact decimal text, rather than wrapped to a negative number. */
-static json_t *u64_json(const char *name, uint64_t v, json_notes *nt)
-{
-    char buf[32];
-    size_t len = strlen(name);
-    if (len >= 5 && strcmp(name + len - 5, "check") == 0) {
-        snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
-        return json_string(buf);
-    }
-    if (sizeof(json_int_t) >= sizeof(int64_t) && v <= (uint64_t)INT64_MAX)
-        return json_integer((json_int_t)v);
-    nt->big++;
-    snprintf(buf, sizeof buf, "%" PRIu64, v);
-    return json_string(buf);
-}
-
-static json_t *row_object(const rb_row *row, const char *label, json_notes *nt)
-{
-    json_t *o = json_object();
-    char key[256];
-    export_cell_key(row, key, sizeof key);
-    json_object_set_new(o, "cell", export_json_text(key, &nt->escaped));
-    json_object_set_new(o, "run_label", json_string(label));
-#define JS_STR(f) json_object_set_new(o, #f, export_json_text(row->f, &nt->escaped));
-#define JS_I32(f) json_object_set_new(o, #f, json_integer(row->f));
-#define JS_I64(f) json_object_set_new(o, #f, json_integer((json_int_t)row->f));
-#define JS_U64(f) json_object_set_new(o, #f, u64_json(#f, row->f, nt));
-#define JS_F64(f) json_object_set_new(o, #f, num_or_null(row->f));
-#define JS_CELL(kind, field, unit) JS_##kind(field)
-    RB_ROW_COLUMNS(JS_CELL)
-#undef JS_CELL
-#undef JS_STR
-#undef JS_I32
-#undef JS_I64
-#undef JS_U64
-#undef JS_F64
-    return o;
-}
-
-static json_t *json_document(const h5in *r, json_notes *nt)
-{
-    json_t *doc = json_object(), *p = json_object(), *rows = json_array();
-    char label[512];
-    rb_run_label_h5(r, label, sizeof label);
-    json_object_set_new(doc, "tool", json_string("ringbench"));
-    json_object_set_new(doc, "run_label", json_string(label));
-    json_object_set_new(doc, "schema_version", json_integer(h5in_schema_version(r)));
-    json_object_set_new(doc, "complete", json_integer(h5in_complete(r)));
-    for (size_t i = 0; i < h5in_attr_count(r, RB_H5_PROVENANCE); i++) {
-        const char *name = h5in_attr_name(r, RB_H5_PROVENANCE, i);
-        const char *v = name ? h5in_attr(r, RB_H5_PROVENANCE, name) : NULL;
-        if (!name || !v)
-            continue;
-        json_t *k = export_json_text(name, &nt->escaped); /* a key must be UTF-8 too */
-        if (k != NULL)
-            json_object_set_new(p, json_string_value(k), export_json_text(v, &nt->escaped));
-        json_decref(k);
-    }
-    json_object_set_new(doc, "provenance", p);
-    for (size_t i = 0; i < h5in_nrows(r); i++)
-        json_array_append_new(rows, row_object(h5in_row(r, i), label, nt));
-    json_object_set_new(doc, "rows", rows);
-    return doc;
-}
-
 /* One BMF measure: value with its interval, each scaled; bounds only when both are finite. */
-static void bmf_measure(json_t *bench, const char *slug, double v, double lo, double hi, double scale)
+void export_bmf_measure(json_t *bench, const char *slug, double v, double lo, double hi, double scale)
 {
     if (!isfinite(v))
         return;
@@ -290,67 +162,7 @@ static void bmf_measure(json_t *bench, const char *slug, double v, double lo, do
     json_object_set_new(bench, slug, m);
 }
 
-static json_t *bmf_document(const h5in *r, json_notes *nt)
-{
-    json_t *doc = json_object();
-    char label[512];
-    rb_run_label_h5(r, label, sizeof label);
-    for (size_t i = 0; i < h5in_nrows(r); i++) {
-        const rb_row *row = h5in_row(r, i);
-        if (strcmp(row->status, RB_STATUS_OK) != 0 || !isfinite(row->p50))
-            continue;
-        char cell[256], key[800];
-        export_cell_key(row, cell, sizeof cell);
-        /* An injected or limits-applied run's benchmarks carry its label in their names, so that a
-         * Bencher project never files them beside the machine's real ones. */
-        snprintf(key, sizeof key, "%s%s%s", label, label[0] ? "/" : "", cell);
-        json_t *bench = json_object();
-        if (strcmp(row->unit, "us") == 0) {
-            bmf_measure(bench, "latency", row->p50, row->ci_lo, row->ci_hi, 1e3); /* Bencher: ns */
-        } else if (strcmp(row->unit, "GB/s") == 0) {
-            bmf_measure(bench, "bandwidth-gb-s", row->p50, row->ci_lo, row->ci_hi, 1.0);
-            if (strcmp(row->family, "throughput") == 0 && row->size_bytes) /* Bencher: ops/s */
-                bmf_measure(bench, "throughput", row->p50, row->ci_lo, row->ci_hi, 1e9 / (double)row->size_bytes);
-        }
-        json_t *k = json_object_size(bench) ? export_json_text(key, &nt->escaped) : NULL;
-        if (k != NULL)
-            json_object_set_new(doc, json_string_value(k), bench);
-        else
-            json_decref(bench);
-        json_decref(k);
-    }
-    return doc;
-}
 #endif
-
-int export_run(const h5in *r, export_format f, FILE *out, char *err, size_t errlen)
-{
-    if (f == EXPORT_CSV) {
-        if (export_csv(r, out) != 0) {
-            snprintf(err, errlen, "write error");
-            return -1;
-        }
-        return 0;
-    }
-    if (!export_format_available(f, err, errlen))
-        return -1;
-#ifdef RINGBENCH_HAVE_JANSSON
-    json_notes nt = {0, 0};
-    json_t *doc = f == EXPORT_BMF ? bmf_document(r, &nt) : json_document(r, &nt);
-    int rc = json_dumpf(doc, out, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
-    json_decref(doc);
-    if (rc != 0 || fputc('\n', out) == EOF) {
-        snprintf(err, errlen, "write error");
-        return -1;
-    }
-    if (nt.escaped || nt.big)
-        snprintf(err, errlen,
-                 "%zu text%s not UTF-8, written with \\xNN for each byte that is not; %zu unsigned "
-                 "value%s above 2^63-1, written as decimal strings",
-                 nt.escaped, nt.escaped == 1 ? " was" : "s were", nt.big, nt.big == 1 ? "" : "s");
-#endif
-    return 0;
-}
 
 /* --- compare_pairs.dat -------------------------------------------------------------------------- */
 
@@ -505,7 +317,7 @@ int export_compare_pairs(const char *path, export_format f, FILE *out, char *err
                 if (!isfinite(p[i].ov))
                     continue;
                 json_t *bench = json_object();
-                bmf_measure(bench, "overhead-pct", p[i].ov, p[i].lo, p[i].hi, 100.0);
+                export_bmf_measure(bench, "overhead-pct", p[i].ov, p[i].lo, p[i].hi, 100.0);
                 json_object_set_new(doc, key, bench);
                 continue;
             }
@@ -515,11 +327,11 @@ int export_compare_pairs(const char *path, export_format f, FILE *out, char *err
             json_object_set_new(o, "mode", json_string(p[i].mode));
             json_object_set_new(o, "size_bytes", json_integer((json_int_t)p[i].size));
             json_object_set_new(o, "window", json_integer((json_int_t)p[i].window));
-            json_object_set_new(o, "base_p50", num_or_null(p[i].base));
-            json_object_set_new(o, "other_p50", num_or_null(p[i].other));
-            json_object_set_new(o, "overhead", num_or_null(p[i].ov));
-            json_object_set_new(o, "ci_lo", num_or_null(p[i].lo));
-            json_object_set_new(o, "ci_hi", num_or_null(p[i].hi));
+            json_object_set_new(o, "base_p50", export_num_or_null(p[i].base));
+            json_object_set_new(o, "other_p50", export_num_or_null(p[i].other));
+            json_object_set_new(o, "overhead", export_num_or_null(p[i].ov));
+            json_object_set_new(o, "ci_lo", export_num_or_null(p[i].lo));
+            json_object_set_new(o, "ci_hi", export_num_or_null(p[i].hi));
             json_object_set_new(o, "verdict", json_string(p[i].verdict));
             json_object_set_new(o, "run_label", json_string(label));
             json_array_append_new(arr, o);

@@ -151,20 +151,15 @@ static hid_t reader_fapl(void)
     return fapl;
 }
 
-int h5in_open(const char *path, h5in **out, char *err, size_t errlen)
+int h5in_open_head(const char *path, h5in **out, char *err, size_t errlen)
 {
     h5in *r = NULL;
     hid_t fapl = H5I_INVALID_HID;
-    long long version = -1, complete = 0;
+    long long version = -1;
     const char *tool;
     int rc = -1;
 
-    if (out != NULL)
-        *out = NULL;
-    if (path == NULL || path[0] == '\0' || out == NULL) {
-        h5in_put_err(err, errlen, "h5in_open: no path");
-        return -1;
-    }
+    *out = NULL;
     /* HDF5 would print its whole error stack to stderr; every failure becomes one line instead. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if ((r = calloc(1, sizeof *r)) == NULL || (r->path = strdup(path)) == NULL) {
@@ -202,15 +197,6 @@ int h5in_open(const char *path, h5in **out, char *err, size_t errlen)
         goto out;
     }
     r->schema = (int)version;
-    if (h5in_cells_read(r, err, errlen) < 0 || h5in_trials_read(r, err, errlen) < 0 ||
-        h5in_trials_index(r, err, errlen) < 0)
-        goto out;
-    for (size_t g = 1; g < N_ATTR_GROUPS; g++)
-        if (h5in_attrs_load(r, attr_groups[g], err, errlen) < 0)
-            goto out;
-    if (h5in_validate(r, err, errlen) < 0)
-        goto out;
-    r->complete = h5in_root_int(r, RB_H5_ATTR_COMPLETE, &complete) == 0 && complete != 0;
     rc = 0;
 out:
     h5util_close_id(&fapl, H5Pclose);
@@ -220,6 +206,40 @@ out:
     }
     *out = r;
     return 0;
+}
+
+int h5in_groups_load(h5in *r, char *err, size_t errlen)
+{
+    for (size_t g = 1; g < N_ATTR_GROUPS; g++)
+        if (h5in_attrs_load(r, attr_groups[g], err, errlen) < 0)
+            return -1;
+    return 0;
+}
+
+int h5in_open(const char *path, h5in **out, char *err, size_t errlen)
+{
+    h5in *r = NULL;
+    long long complete = 0;
+
+    if (out != NULL)
+        *out = NULL;
+    if (path == NULL || path[0] == '\0' || out == NULL) {
+        h5in_put_err(err, errlen, "h5in_open: no path");
+        return -1;
+    }
+    if (h5in_open_head(path, &r, err, errlen) != 0)
+        return -1;
+    if (h5in_cells_read(r, err, errlen) < 0 || h5in_trials_read(r, err, errlen) < 0 ||
+        h5in_trials_index(r, err, errlen) < 0)
+        goto fail;
+    if (h5in_groups_load(r, err, errlen) < 0 || h5in_validate(r, err, errlen) < 0)
+        goto fail;
+    r->complete = h5in_root_int(r, RB_H5_ATTR_COMPLETE, &complete) == 0 && complete != 0;
+    *out = r;
+    return 0;
+fail:
+    h5in_close(r);
+    return -1;
 }
 
 void h5in_close(h5in *r)

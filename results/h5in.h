@@ -58,6 +58,20 @@ size_t h5in_ndamaged(const h5in *r); /* rows marked RB_STATUS_DAMAGED */
 /* Each warning as "PREFIX: WARNING: LINE" on f: what every command that reads a file prints. */
 void h5in_print_warnings(const h5in *r, FILE *f, const char *prefix);
 
+/* A file read row by row in bounded memory (h5in_rows.c), for exports of files of any length: open runs
+ * every check h5in_open runs, in one pass over the file a block at a time, and keeps a few dozen bytes
+ * per row; next hands out the rows in order, each marked damaged as h5in_open marks it. The file's
+ * attributes, schema, completeness and warnings are those of h5in_rows_meta (an h5in without rows:
+ * use it for them only). h5in_rows_open returns 0 with *out set, or -1 with a one-line message (what
+ * h5in_open refuses, it refuses). h5in_rows_next returns NULL at the end, or on a read error with err
+ * set (err[0] is '\0' at the end). */
+typedef struct h5in_rows h5in_rows;
+int h5in_rows_open(const char *path, h5in_rows **out, char *err, size_t errlen);
+const rb_row *h5in_rows_next(h5in_rows *s, char *err, size_t errlen);
+size_t h5in_rows_count(const h5in_rows *s);
+const h5in *h5in_rows_meta(const h5in_rows *s);
+void h5in_rows_close(h5in_rows *s);
+
 int h5in_complete(const h5in *r);       /* root "complete" attribute */
 int h5in_schema_version(const h5in *r); /* the schema the file was written with (1 to RB_SCHEMA_VERSION) */
 

@@ -27,12 +27,26 @@ static void row_label(const rb_row *row, char *buf, size_t n)
             *p = '?';
 }
 
+void h5in_warn_row(h5in *r, size_t i, const rb_row *row, const char *why)
+{
+    char label[256];
+    row_label(row, label, sizeof label);
+    h5in_add_warning(r, "%s: " RB_H5_CELLS " row %zu (%s): %s; marked damaged, left out of every verdict", r->path, i,
+                     label, why);
+}
+
+void h5in_damage_row(rb_row *row, const char *why)
+{
+    snprintf(row->status, sizeof row->status, "%s", RB_STATUS_DAMAGED);
+    snprintf(row->reason, sizeof row->reason, "damaged: %.*s", (int)(sizeof row->reason - 10), why);
+}
+
 /* Marks row i damaged: its status and reason say so, and a warning names it. The first reason is
  * kept; a row already marked is not warned about twice. */
 static void mark_row(h5in *r, size_t i, const char *fmt, ...)
 {
     rb_row *row = &r->rows[i];
-    char why[512], label[256];
+    char why[512];
     va_list ap;
     if (r->row_marked[i]) /* not the row's own status: a file may say "damaged" too */
         return;
@@ -40,11 +54,8 @@ static void mark_row(h5in *r, size_t i, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    row_label(row, label, sizeof label);
-    h5in_add_warning(r, "%s: " RB_H5_CELLS " row %zu (%s): %s; marked damaged, left out of every verdict", r->path, i,
-                     label, why);
-    snprintf(row->status, sizeof row->status, "%s", RB_STATUS_DAMAGED);
-    snprintf(row->reason, sizeof row->reason, "damaged: %.*s", (int)(sizeof row->reason - 10), why);
+    h5in_warn_row(r, i, row, why);
+    h5in_damage_row(row, why);
 }
 
 /* Marks trial t damaged, and its row with it: a cell that silently lost a trial would change. */
@@ -305,8 +316,8 @@ size_t h5in_bad_sample(const double *s, size_t n)
 // --- samples, read once at open -----------------------------------------------------------------------
 
 /* Reads the float64 dataset name (absent: 0 samples) into a malloc'd buffer. */
-static int read_samples(const h5in *r, const char *group, const char *name, double **out, size_t *n, char *err,
-                        size_t errlen)
+int h5in_read_samples(const h5in *r, const char *group, const char *name, double **out, size_t *n, char *err,
+                      size_t errlen)
 {
     hid_t dset = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID;
     hsize_t dims = 0;
@@ -556,7 +567,7 @@ static void validate_row_samples(h5in *r)
             continue; /* marked: its dataset name cannot be trusted */
         snprintf(name, sizeof name, RB_H5_SAMPLES "/" RB_H5_SAMPLE_FMT, (int)row->row_id);
         why[0] = '\0';
-        if (read_samples(r, RB_H5_SAMPLES, name, &r->row_samples[i], &n, why, sizeof why) != 0) {
+        if (h5in_read_samples(r, RB_H5_SAMPLES, name, &r->row_samples[i], &n, why, sizeof why) != 0) {
             /* The path is already in the warning's head: keep only what follows it. */
             const char *tail = strncmp(why, r->path, strlen(r->path)) == 0 ? why + strlen(r->path) : why;
             mark_row(r, i, "its samples %s cannot be read%s", name, tail);

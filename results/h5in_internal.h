@@ -74,6 +74,32 @@ void h5in_chunk_index_check(const h5in *r, hid_t dset, hid_t space, hsize_t dims
 int h5in_attrs_load(h5in *r, const char *group, char *err, size_t errlen);
 /* An integer attribute of the root, parsed (h5in_table.c). Returns 0, or -1. */
 int h5in_root_int(const h5in *r, const char *name, long long *value);
+/* A table (/cells, /trials) opened for reading in blocks (h5in_table.c): its dataset, the memory type of
+ * the columns the file has (by name, as h5in_cells_read reads them) and its length; its chunk index is
+ * checked sane first. h5in_table_block reads records [at, at + n) into buf. Return 0, or -1 with err. */
+typedef struct h5in_table {
+    hid_t dset, mtype, space;
+    size_t count;
+} h5in_table;
+int h5in_table_open(const h5in *r, const char *name, hid_t full, int (*optional)(const char *), h5in_table *t,
+                    char *err, size_t errlen);
+int h5in_table_block(const h5in *r, const h5in_table *t, const char *name, size_t at, size_t n, void *buf, char *err,
+                     size_t errlen);
+void h5in_table_close(h5in_table *t);
+/* Which columns of /cells and /trials a file of this schema may lack (NULL: none). */
+int (*h5in_cells_optional(int schema))(const char *);
+int (*h5in_trials_optional(int schema))(const char *);
+/* A record's strings terminated, whatever the file held. */
+void h5in_row_terminate(rb_row *row);
+void h5in_trial_terminate(rb_trial *t);
+/* Opens path, loads the root's attributes and checks that it is a ringbench file of a schema this build
+ * reads (h5in.c): what h5in_open and h5in_rows_open do first. Returns 0 with *out set, or -1 with err. */
+int h5in_open_head(const char *path, h5in **out, char *err, size_t errlen);
+/* Loads the attributes of /provenance and /capabilities (h5in.c). */
+int h5in_groups_load(h5in *r, char *err, size_t errlen);
+/* Reads the float64 dataset name of group (absent: 0 samples) into a malloc'd buffer (h5in_check.c). */
+int h5in_read_samples(const h5in *r, const char *group, const char *name, double **out, size_t *n, char *err,
+                      size_t errlen);
 /* Reads /cells, /trials and indexes trials by row (h5in_table.c). */
 int h5in_cells_read(h5in *r, char *err, size_t errlen);
 int h5in_trials_read(h5in *r, char *err, size_t errlen);
@@ -83,6 +109,10 @@ int h5in_trials_index(h5in *r, char *err, size_t errlen);
  * *next is where the trial's samples must start, moved past them. */
 const char *h5in_row_problem(const rb_row *row, size_t i, int schema, char *buf, size_t n);
 const char *h5in_trial_problem(const rb_trial *tr, int schema, uint64_t *next, char *buf, size_t n);
+/* Row i of /cells found damaged for why: the warning naming it (h5in_warn_row) and its status and
+ * reason (h5in_damage_row), as every reader of a file says it (h5in_check.c). */
+void h5in_warn_row(h5in *r, size_t i, const rb_row *row, const char *why);
+void h5in_damage_row(rb_row *row, const char *why);
 /* The index of the first sample no measurement can be (negative, NaN or infinite), or n: the statistics
  * take finite samples only, so such a sample would be dropped while n still counts it. */
 size_t h5in_bad_sample(const double *s, size_t n);

@@ -292,8 +292,8 @@ static hid_t table_mtype(const h5in *r, const char *table, hid_t ftype, hid_t fu
 #define RB_TERM_U64(field)
 #define RB_TERM_F64(field)
 #define RB_TERM_COLUMN(kind, field, unit) RB_TERM_##kind(field)
-static void terminate_row(rb_row *row) { RB_ROW_COLUMNS(RB_TERM_COLUMN) }
-static void terminate_trial(rb_trial *row) { RB_TRIAL_COLUMNS(RB_TERM_COLUMN) }
+void h5in_row_terminate(rb_row *row) { RB_ROW_COLUMNS(RB_TERM_COLUMN) }
+void h5in_trial_terminate(rb_trial *row) { RB_TRIAL_COLUMNS(RB_TERM_COLUMN) }
 #undef RB_TERM_COLUMN
 #undef RB_TERM_STR
 #undef RB_TERM_I32
@@ -340,14 +340,70 @@ static int table_chunks_sane(const h5in *r, hid_t dset, hid_t space, hsize_t dim
     return sane;
 }
 
+int h5in_table_open(const h5in *r, const char *name, hid_t full, int (*optional)(const char *), h5in_table *t,
+                    char *err, size_t errlen)
+{
+    hid_t ftype = H5I_INVALID_HID;
+    hsize_t dims = 0;
+    int rc = -1;
+    t->dset = t->mtype = t->space = H5I_INVALID_HID;
+    t->count = 0;
+    if ((t->dset = H5Dopen2(r->file, name, H5P_DEFAULT)) < 0 || (ftype = H5Dget_type(t->dset)) < 0 ||
+        (t->space = H5Dget_space(t->dset)) < 0) {
+        h5in_put_damaged(err, errlen, r->path, "opening a table");
+        goto out;
+    }
+    if ((t->mtype = table_mtype(r, name, ftype, full, optional, err, errlen)) < 0)
+        goto out;
+    if (H5Sget_simple_extent_ndims(t->space) != 1 || H5Sget_simple_extent_dims(t->space, &dims, NULL) < 0 ||
+        !h5in_plausible(r, dims, H5Tget_size(ftype))) {
+        H5Eclear2(H5E_DEFAULT);
+        h5in_put_err(err, errlen, "%s: damaged file: %s has an impossible shape", r->path, name);
+        goto out;
+    }
+    if (!table_chunks_sane(r, t->dset, t->space, dims, H5Tget_size(ftype))) {
+        h5in_put_err(err, errlen, "%s: damaged file: HDF5's chunk index of %s is damaged", r->path, name);
+        goto out;
+    }
+    t->count = (size_t)dims;
+    rc = 0;
+out:
+    h5util_close_id(&ftype, H5Tclose);
+    if (rc != 0)
+        h5in_table_close(t);
+    return rc;
+}
+
+int h5in_table_block(const h5in *r, const h5in_table *t, const char *name, size_t at, size_t n, void *buf, char *err,
+                     size_t errlen)
+{
+    hid_t mspace = H5I_INVALID_HID;
+    hsize_t start = at, count = n;
+    int ok = n == 0 || ((mspace = H5Screate_simple(1, &count, NULL)) >= 0 &&
+                        H5Sselect_hyperslab(t->space, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
+                        H5Dread(t->dset, t->mtype, mspace, t->space, H5P_DEFAULT, buf) >= 0);
+    if (!ok) {
+        char what[64];
+        snprintf(what, sizeof what, "reading %s", name);
+        h5in_put_damaged(err, errlen, r->path, what);
+    }
+    h5util_close_id(&mspace, H5Sclose);
+    return ok ? 0 : -1;
+}
+
+void h5in_table_close(h5in_table *t)
+{
+    h5util_close_id(&t->mtype, H5Tclose);
+    h5util_close_id(&t->space, H5Sclose);
+    h5util_close_id(&t->dset, H5Dclose);
+}
+
 /* Reads the 1-D compound table name into a calloc'd array of count records of size rec (memory type
  * from table_mtype with full and optional). *count = 0 and *out = NULL when absent and !required. */
 static int table_read(h5in *r, const char *name, hid_t full, int (*optional)(const char *), int required, void **out,
                       size_t *count, char *err, size_t errlen)
 {
-    hid_t dset = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID;
-    hid_t mtype = H5I_INVALID_HID;
-    hsize_t dims = 0;
+    h5in_table t = {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, 0};
     htri_t exists;
     void *buf = NULL;
     size_t rec = H5Tget_size(full);
@@ -366,44 +422,39 @@ static int table_read(h5in *r, const char *name, hid_t full, int (*optional)(con
         rc = required ? -1 : 0;
         goto out;
     }
-    if ((dset = H5Dopen2(r->file, name, H5P_DEFAULT)) < 0 || (ftype = H5Dget_type(dset)) < 0 ||
-        (space = H5Dget_space(dset)) < 0) {
-        h5in_put_damaged(err, errlen, r->path, "opening a table");
+    if (h5in_table_open(r, name, full, optional, &t, err, errlen) != 0)
+        goto out;
+    if ((buf = calloc(t.count ? t.count : 1, rec)) == NULL) {
+        h5in_put_err(err, errlen, "%s: out of memory for %zu records of %s", r->path, t.count, name);
         goto out;
     }
-    if ((mtype = table_mtype(r, name, ftype, full, optional, err, errlen)) < 0)
-        goto out;
-    if (H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_dims(space, &dims, NULL) < 0 ||
-        !h5in_plausible(r, dims, H5Tget_size(ftype))) {
-        H5Eclear2(H5E_DEFAULT);
-        h5in_put_err(err, errlen, "%s: damaged file: %s has an impossible shape", r->path, name);
-        goto out;
-    }
-    if ((buf = calloc(dims ? (size_t)dims : 1, rec)) == NULL) {
-        h5in_put_err(err, errlen, "%s: out of memory for %llu records of %s", r->path, (unsigned long long)dims, name);
-        goto out;
-    }
-    if (!table_chunks_sane(r, dset, space, dims, H5Tget_size(ftype))) {
-        h5in_put_err(err, errlen, "%s: damaged file: HDF5's chunk index of %s is damaged", r->path, name);
-        goto out;
-    }
-    if (dims > 0 && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+    if (t.count > 0 && H5Dread(t.dset, t.mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
         char what[64];
         snprintf(what, sizeof what, "reading %s", name);
         h5in_put_damaged(err, errlen, r->path, what);
         goto out;
     }
     *out = buf;
-    *count = (size_t)dims;
+    *count = t.count;
     buf = NULL;
     rc = 0;
 out:
     free(buf);
-    h5util_close_id(&mtype, H5Tclose);
-    h5util_close_id(&space, H5Sclose);
-    h5util_close_id(&ftype, H5Tclose);
-    h5util_close_id(&dset, H5Dclose);
+    h5in_table_close(&t);
     return rc;
+}
+
+int (*h5in_cells_optional(int schema))(const char *)
+{
+    return schema < 2   ? column_new_since_schema1
+           : schema < 3 ? column_new_since_schema2
+           : schema < 4 ? column_new_since_schema3
+                        : NULL;
+}
+
+int (*h5in_trials_optional(int schema))(const char *)
+{
+    return schema < 3 ? trial_column_new_since_schema2 : schema < 4 ? trial_column_new_since_schema3 : NULL;
 }
 
 int h5in_cells_read(h5in *r, char *err, size_t errlen)
@@ -422,18 +473,13 @@ int h5in_cells_read(h5in *r, char *err, size_t errlen)
         H5Tclose(full);
         return -1;
     }
-    rc = table_read(r, RB_H5_CELLS, full,
-                    r->schema < 2   ? column_new_since_schema1
-                    : r->schema < 3 ? column_new_since_schema2
-                    : r->schema < 4 ? column_new_since_schema3
-                                    : NULL,
-                    1, &rows, &r->nrows, err, errlen);
+    rc = table_read(r, RB_H5_CELLS, full, h5in_cells_optional(r->schema), 1, &rows, &r->nrows, err, errlen);
     H5Tclose(full);
     r->rows = rows;
     if (rc < 0)
         return -1;
     for (size_t i = 0; i < r->nrows; i++) {
-        terminate_row(&r->rows[i]);
+        h5in_row_terminate(&r->rows[i]);
         if (r->schema < 2)
             row_defaults(&r->rows[i], i);
     }
@@ -499,17 +545,13 @@ int h5in_trials_read(h5in *r, char *err, size_t errlen)
         h5in_put_damaged(err, errlen, r->path, "building the rb_trial type");
         return -1;
     }
-    rc = table_read(r, RB_H5_TRIALS, full,
-                    r->schema < 3   ? trial_column_new_since_schema2
-                    : r->schema < 4 ? trial_column_new_since_schema3
-                                    : NULL,
-                    1, &trials, &r->ntrials, err, errlen);
+    rc = table_read(r, RB_H5_TRIALS, full, h5in_trials_optional(r->schema), 1, &trials, &r->ntrials, err, errlen);
     H5Tclose(full);
     r->trials = trials;
     if (rc < 0)
         return -1;
     for (size_t i = 0; i < r->ntrials; i++) {
-        terminate_trial(&r->trials[i]);
+        h5in_trial_terminate(&r->trials[i]);
         if (r->schema < 4)
             rb_trial_columns4_unknown(&r->trials[i]);
         if (r->trials[i].trial_id != (int32_t)i) {

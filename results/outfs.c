@@ -208,9 +208,20 @@ int outfs_file_open(outfs_file *o, const char *path, char *err, size_t errlen)
         return -1;
     }
     sweep_leftovers(path);
-    int fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0 || (o->f = fdopen(fd, "w")) == NULL) {
-        snprintf(err, errlen, "cannot write %s: %s", o->tmp, strerror(errno));
+    /* Opened non-blocking and checked: a FIFO or device someone left under the name is never waited on
+     * or written into. */
+    struct stat st;
+    int fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644), flags;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        fd = -1;
+        errno = EEXIST;
+        free(o->tmp); /* not ours: left alone */
+        o->tmp = NULL;
+    }
+    if (fd < 0 || (flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
+        (o->f = fdopen(fd, "w")) == NULL) {
+        snprintf(err, errlen, "cannot write %s.tmp-%ld: %s", path, (long)getpid(), strerror(errno));
         if (fd >= 0)
             close(fd);
         outfs_file_discard(o);

@@ -89,13 +89,14 @@ static uint64_t fnv_str(uint64_t h, const char *s, size_t size)
     return fnv_bytes(h, (const unsigned char *)"", 1);
 }
 
-uint64_t rb_check_samples(const double *samples, size_t n)
+uint64_t rb_check_samples_more(uint64_t h, const double *samples, size_t n)
 {
-    uint64_t h = FNV_OFFSET;
     for (size_t i = 0; i < n; i++)
         h = fnv_f64(h, samples[i]);
     return h;
 }
+
+uint64_t rb_check_samples(const double *samples, size_t n) { return rb_check_samples_more(FNV_OFFSET, samples, n); }
 
 #define CHECK_STR(f) h = fnv_str(h, x->f, sizeof x->f);
 #define CHECK_I32(f) h = fnv_le(h, (uint64_t)(uint32_t)x->f, 4);

@@ -357,6 +357,9 @@ const char *rb_trial_unknown_text(const rb_trial *t, char *buf, size_t n);
  * Not cryptographic: they catch damage, not a forger who recomputes them (the reader's other checks
  * of units, signs and identities are for that). */
 uint64_t rb_check_samples(const double *samples, size_t n);
+/* The same over samples that come in pieces: h is rb_check_samples(NULL, 0) before the first piece, then
+ * what the call before returned. */
+uint64_t rb_check_samples_more(uint64_t h, const double *samples, size_t n);
 uint64_t rb_row_check(const rb_row *row);
 /* The row checksum as a file of that schema made it: without the columns added after it (a schema-3
  * row's check covers none of schema 4's). rb_row_check(row) is rb_row_check_schema(row,

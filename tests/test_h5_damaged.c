@@ -9,6 +9,9 @@
  * /trial_samples; every bit of its chunk index. Run it under -DRINGBENCH_SANITIZE=address to see
  * that no damaged file makes the reader touch bad memory.
  *
+ * Every file is also read by the streaming reader of exports (h5in_rows_open), which must refuse the same
+ * files and mark the same rows with the same reasons and warnings (same_as_stream).
+ *
  * Usage: test_h5_damaged WORKDIR. Its files go in a subdirectory whose name has spaces and quotes.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -64,6 +67,54 @@ static void spill(const char *path, const void *data, size_t len)
         fclose(f);
 }
 
+static int cmp_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The streaming reader (h5in_rows_open, for exports) reads path as h5in_open read it into r (NULL: it
+ * refused the file): it refuses what h5in_open refuses, and otherwise hands out the same rows, each
+ * marked damaged the same way, with the same warnings. */
+static void same_as_stream(const char *path, const h5in *r, const char *what)
+{
+    char err[1024] = "";
+    h5in_rows *s = NULL;
+    int rc = h5in_rows_open(path, &s, err, sizeof err);
+    CHECK_MSG((rc == 0) == (r != NULL), "%s: the streaming reader %s: %s", what, rc == 0 ? "opened it" : "refused it",
+              err);
+    if (rc != 0 || r == NULL) {
+        h5in_rows_close(s);
+        return;
+    }
+    CHECK_MSG(h5in_rows_count(s) == h5in_nrows(r), "%s: %zu rows streamed, %zu read", what, h5in_rows_count(s),
+              h5in_nrows(r));
+    for (size_t i = 0; i < h5in_nrows(r); i++) {
+        const rb_row *a = h5in_row(r, i), *b = h5in_rows_next(s, err, sizeof err);
+        CHECK_MSG(b != NULL && memcmp(a, b, sizeof *a) == 0, "%s: row %zu: streamed '%s' (%s), read '%s' (%s)", what, i,
+                  b ? b->status : "none", b ? b->reason : err, a->status, a->reason);
+    }
+    CHECK(h5in_rows_next(s, err, sizeof err) == NULL && err[0] == '\0');
+    const h5in *m = h5in_rows_meta(s);
+    size_t n = h5in_nwarnings(r);
+    CHECK_MSG(h5in_nwarnings(m) == n, "%s: %zu warnings streamed, %zu read", what, h5in_nwarnings(m), n);
+    char **x = calloc(n + 1, sizeof *x), **y = calloc(n + 1, sizeof *y);
+    for (size_t k = 0; x && y && k < n && k < h5in_nwarnings(m); k++) {
+        x[k] = strdup(h5in_warning(r, k));
+        y[k] = strdup(h5in_warning(m, k));
+    }
+    if (x && y && h5in_nwarnings(m) == n) {
+        qsort(x, n, sizeof *x, cmp_text);
+        qsort(y, n, sizeof *y, cmp_text);
+        for (size_t k = 0; k < n; k++)
+            CHECK_MSG(strcmp(x[k], y[k]) == 0, "%s: warning streamed '%s', read '%s'", what, y[k], x[k]);
+    }
+    for (size_t k = 0; x && y && k < n; k++) {
+        free(x[k]);
+        free(y[k]);
+    }
+    free(x);
+    free(y);
+    CHECK_INT(h5in_complete(m), h5in_complete(r));
+    h5in_rows_close(s);
+}
+
 /* Opens path expecting a refusal; returns the message (static) for further checks. */
 static const char *refused(const char *path, const char *what)
 {
@@ -76,6 +127,8 @@ static const char *refused(const char *path, const char *what)
     printf("%s -> %s\n", what, err);
     if (rc == 0)
         h5in_close(r);
+    else
+        same_as_stream(path, NULL, what);
     return err;
 }
 
@@ -185,8 +238,10 @@ static void test_flipped(const unsigned char *data, size_t len)
         err[0] = '\0';
         if (h5in_open(path, &r, err, sizeof err) == 0) {
             read_all(r);
+            same_as_stream(path, r, "a copy with flipped bits");
             h5in_close(r);
         } else {
+            same_as_stream(path, NULL, "a copy with flipped bits");
             refused_count++;
             CHECK_MSG(one_line(err), "flip seed %d: message '%s'", seed, err);
         }
@@ -408,6 +463,7 @@ static h5in *opened(const char *path, const char *what)
     char err[1024] = "";
     h5in *r = NULL;
     CHECK_MSG(h5in_open(path, &r, err, sizeof err) == 0, "%s: %s", what, err);
+    same_as_stream(path, r, what);
     return r;
 }
 
@@ -812,8 +868,10 @@ static void test_chunk_index(void)
             if (h5in_open(path, &r, err, sizeof err) != 0) {
                 refused_n++;
                 CHECK_MSG(one_line(err), "index flip at %zu: '%s'", at, err);
+                same_as_stream(path, NULL, "a flipped bit in the chunk index");
                 continue;
             }
+            same_as_stream(path, r, "a flipped bit in the chunk index");
             size_t bad = check_trial_samples(r, "a flipped bit in the chunk index");
             damaged_rows(r, "a flipped bit in the chunk index", NULL);
             marked_n += bad > 0;
