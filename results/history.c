@@ -594,17 +594,22 @@ static int copy_in(const char *src, const char *dir, const char *dst, char *err,
     char tmp[8300];
     snprintf(tmp, sizeof tmp, "%s/.incoming-%ld.h5", dir, (long)getpid());
     int in = open(src, O_RDONLY), outfd = in < 0 ? -1 : open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int rc = in < 0 || outfd < 0 ? -1 : 0;
+    int rc = in < 0 || outfd < 0 ? -1 : 0, e = errno;
     char buf[1 << 16];
-    ssize_t n;
+    ssize_t n, w;
+    /* A short write is written on until one fails: its errno is the reason (a full disk's ENOSPC); one
+     * short write alone sets none, and an earlier call's stale errno was reported instead. */
     while (rc == 0 && (n = read(in, buf, sizeof buf)) != 0) {
-        if (n < 0 || write(outfd, buf, (size_t)n) != n)
-            rc = -1;
+        for (ssize_t done = 0; rc == 0 && n > 0 && done < n; done += w)
+            if ((w = write(outfd, buf + done, (size_t)(n - done))) < 0)
+                rc = -1, e = errno;
+        if (n < 0)
+            rc = -1, e = errno;
     }
     if (rc == 0 && fsync(outfd) != 0)
-        rc = -1;
+        rc = -1, e = errno;
     if (rc != 0)
-        snprintf(err, errlen, "copying %s into %s: %s", src, dir, strerror(errno));
+        snprintf(err, errlen, "copying %s into %s: %s", src, dir, strerror(e));
     if (in >= 0)
         close(in);
     if (outfd >= 0 && close(outfd) != 0 && rc == 0) {

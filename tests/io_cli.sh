@@ -10,7 +10,8 @@
 #           (readable, marked incomplete) and never replaces an earlier file; an earlier report,
 #           comparison or export is left as it was; no *.tmp-*, *.partial or staging folder is left
 # fulldisk  the same on a full disk (No space left on device): a small tmpfs in a mount namespace of its
-#           own (unshare; skipped, 77, where the system allows none)
+#           own (unshare; skipped, 77, where the system allows none); and track's copy into a history
+#           on it says the disk is full, not an earlier call's errno
 # longpath  paths of 1 100 bytes work for run, report, compare and export (run once cut them to 1 023
 #           bytes); a path over the system's limit is a usage error (exit 2) that says so
 # empty    an empty option value (--sizes '', -o '', --modes host=) is a usage error of every command:
@@ -190,6 +191,7 @@ fulldisk)
         rm -f "$work/disk/filler"
         case $kind in
         run) fill $(($(df -k --output=avail "$work/disk" | tail -1) - 1100)) ;;
+        few) fill $(($(df -k --output=avail "$work/disk" | tail -1) - 20)) ;;
         out) fill 100000 ;;
         img) fill $(($(df -k --output=avail "$work/disk" | tail -1) - 100)) ;;
         esac
@@ -200,6 +202,15 @@ fulldisk)
     }
     failing_run "$work/disk" "No space left on device"
     failing_outputs "$work/disk" "No space left on device"
+    if [ "$have_sqlite" = ON ]; then
+        # track's copy into the history: a write cut short by the last free KiB gave no errno of its own,
+        # and an earlier call's stale one was said ("No such file or directory").
+        "$rb" track "$work/disk/old.h5" --history "$work/disk/hist" --no-page >/dev/null 2>&1 || bad "first track"
+        "$rb" run "${tiny[@]}" -o "$work/other.h5" >/dev/null 2>&1
+        limited few "$rb" track "$work/other.h5" --history "$work/disk/hist" --no-page >/dev/null 2>"$work/err"
+        st=$?
+        write_fails "copying .*No space left on device" 2 "track onto a full disk"
+    fi
     umount "$work/disk"
     ;;
 longpath)
