@@ -2,7 +2,8 @@
 # export_stream.sh - `ringbench export` of a file of 30 000 rows made by make_rows (issue 53), in every
 # format: every row exported once and in order, the rows that lie (p50 NaN, every 1 000th) marked damaged
 # with their reason, one run_id and commit on every CSV row and the provenance once (joined on run_id), the
-# same bytes to stdout as to -o, BMF one benchmark per ok row.
+# same bytes to stdout as to -o, BMF one benchmark per ok row; an interrupted export leaves the one before
+# and no temporary file.
 #
 #   export_stream.sh RINGBENCH MAKE_ROWS WORKDIR [HAVE_JANSSON]
 set -u
@@ -49,5 +50,22 @@ assert len(bmf) == n - 29, len(bmf)
 assert all(set(m) == {"latency"} for m in bmf.values())
 PY
 fi
+# An interrupted export (SIGINT, SIGTERM) leaves the export before as it was and no temporary file.
+before=$(md5sum <"$work/big.csv")
+for sig in INT TERM; do
+    "$rb" export "$work/big.h5" --format csv -o "$work/big.csv" 2>"$work/err" &
+    pid=$!
+    sleep 0.3
+    kill -$sig $pid
+    wait $pid
+    st=$?
+    if [ $st -eq 0 ]; then
+        echo "note: the export finished within 0.3 s: not interrupted"
+    else
+        [ $st -eq 1 ] && grep -q "interrupted" "$work/err" && ok || bad "SIG$sig: exit $st: $(cat "$work/err")"
+    fi
+    [ "$(md5sum <"$work/big.csv")" = "$before" ] && ok || bad "SIG$sig changed the export before"
+    [ -z "$(find "$work" -name '*.tmp-*')" ] && ok || bad "SIG$sig left $(find "$work" -name '*.tmp-*')"
+done
 echo "$checks checks, $fails failed"
 [ "$fails" -eq 0 ]
