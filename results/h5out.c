@@ -321,7 +321,8 @@ static unsigned long long append_room(size_t rec, size_t n)
 }
 
 /* Takes room for `need` bytes and the close beyond them before anything is written, so that a full
- * disk or a file-size limit stops the writer between two flushes, with the file whole (outfs.h). */
+ * disk or a file-size limit stops the writer between two flushes, with the file whole (outfs.h; why:
+ * docs/decisions/0120-room-before-rows.md). */
 static int take_room(h5out *w, unsigned long long need, const char *what)
 {
     char why[256];
