@@ -131,6 +131,8 @@ int cmd_export(int argc, char **argv)
     int rc = export_parse(argc, argv, &run, &format, &output, &headline);
     if (rc >= 0)
         return rc;
+    /* An interrupt, even while the file is being read, ends the export and removes its temporary file. */
+    cli_install_signals();
     int f = export_format_parse(format);
     char err[1024];
     if (f < 0) {
@@ -159,7 +161,6 @@ int cmd_export(int argc, char **argv)
     }
     h5in_print_warnings(h5in_rows_meta(s), stderr, "ringbench export"); /* damaged rows: status "damaged" */
     outfs_file o = {NULL, NULL, NULL};
-    cli_install_signals(); /* an interrupt removes the temporary file */
     if (output && export_output_open(output, &o, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench export: %s\n", err);
         h5in_rows_close(s);
