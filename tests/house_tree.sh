@@ -33,14 +33,16 @@ fail() {
     exit 1
 }
 
-# The tracked files, one per line, or exit 77 where SOURCE_DIR is not the top of its own git checkout.
+# The tracked files present in the tree, one per line, or exit 77 where SOURCE_DIR is not the top of its own git checkout.
 tracked() {
     command -v git >/dev/null 2>&1 || { echo "house_tree $rule: no git here; skipped" >&2; exit 77; }
     top=$(git rev-parse --show-toplevel 2>/dev/null) || {
         echo "house_tree $rule: not a git checkout; skipped" >&2; exit 77; }
     [ "$(cd "$top" && pwd -P)" = "$(pwd -P)" ] || {
         echo "house_tree $rule: not the top of its git checkout; skipped" >&2; exit 77; }
-    git ls-files
+    # Only what is in the tree: a file deleted but not yet staged is not there, and a copy whose .git
+    # is older than its files (a GPU machine's copy can be) must not be judged by files it no longer has.
+    git ls-files | while IFS= read -r f; do [ -e "$f" ] && printf '%s\n' "$f"; done
 }
 
 readme_lines() {
