@@ -677,9 +677,12 @@ static int try_reply(ring *r, uint32_t index)
 static void take_early(ring *r, int zc)
 {
     const uint32_t last = zc ? r->issued : r->fetched; /* the replies that may have landed */
-    if (!r->early || (r->pumping && r->refill_hdr) || (zc && r->fetched != r->consumed) || r->consumed == last ||
-        r->issued - r->consumed > EARLY_MAX_IN_FLIGHT)
+    if (!r->early || (r->pumping && r->refill_hdr) || (zc && r->fetched != r->consumed) || r->consumed == last)
         return;
+    if (r->issued - r->consumed > EARLY_MAX_IN_FLIGHT) {
+        r->st.early_held++;
+        return;
+    }
     const uint32_t c0 = r->consumed;
     while (r->consumed != last && try_reply(r, r->consumed)) {
         r->consumed++;

@@ -184,6 +184,8 @@ typedef struct ring_stats {
     uint64_t kernel_errors; /* the kernel's own count of bad inputs */
     uint64_t bad_input;     /* replies to inputs damaged on purpose (RING_FAULT_BAD_INPUT), flagged and exact */
     uint64_t early;         /* of verified: taken before out_tail announced them (early_replies) */
+    uint64_t early_held;    /* looks for early replies skipped because more than 256 messages were in
+                             * flight (the rule of docs/decisions/0015-windows-in-pieces-and-early-reply-limit.md) */
     uint64_t ordered;       /* of sent: posted with their whole round trip in stream order */
     uint64_t posts;         /* host batches posted (messages per post = sent / posts) */
     uint64_t refills;       /* of a zero-copy ring's posts: made while replies known to be answered

@@ -794,25 +794,31 @@ static void test_early_replies(void)
         ring_close(r);
     }
     /* Early replies step aside while more than 256 messages are in flight (ring.c
-     * EARLY_MAX_IN_FLIGHT): a pump of a 1024-message window takes few of its replies early (those
-     * of its start and its drain), one of a window of 8 many more. The line between them is a
-     * quarter: a window of 8 took 99 % early here, but 46 % under ASan on a loaded CI machine (the
-     * CPU kernel thread's replies are then often seen through out_tail first). */
+     * EARLY_MAX_IN_FLIGHT): a pump of a 1024-message window steps aside (early_held) and takes few of
+     * its replies early (those of its start and its drain); one of a window of 8 never steps aside.
+     * How many of a window of 8's replies are then taken early is the scheduler's business (99 % on
+     * an idle machine, 0-22 % at a load of 11 on 2 cores, when the CPU kernel thread's replies are
+     * seen through out_tail first), so it is printed, not asserted. */
     ring_config c = cpu_config(1024, 64, modes[0]);
     c.early_replies = 1;
     ring *r = open_config(&c);
     CHECK(r && start(r) == RING_OK);
     const ring_stats *s = ring_get_stats(r);
-    uint64_t e0 = s->early, v0 = s->verified;
+    uint64_t e0 = s->early, v0 = s->verified, h0 = s->early_held;
     expect_pump(r, 8, 1024, 0.05);
     const double wide = (double)(s->early - e0) / (double)(s->verified - v0);
+    const uint64_t held_wide = s->early_held - h0;
     e0 = s->early;
     v0 = s->verified;
+    h0 = s->early_held;
     expect_pump(r, 8, 8, 0.05);
     const double narrow = (double)(s->early - e0) / (double)(s->verified - v0);
-    printf("early replies at window 1024: %.1f %%, at window 8: %.1f %%\n", 100 * wide, 100 * narrow);
+    const uint64_t held_narrow = s->early_held - h0;
+    printf("early replies at window 1024: %.1f %% (stepped aside %llu times), at window 8: %.1f %% (%llu)\n",
+           100 * wide, (unsigned long long)held_wide, 100 * narrow, (unsigned long long)held_narrow);
     CHECK_MSG(wide < 0.25, "%.1f %% of a full window's replies taken early", 100 * wide);
-    CHECK_MSG(narrow > 0.25, "%.1f %% of a window of 8's replies taken early", 100 * narrow);
+    CHECK_MSG(held_wide > 0, "a full window never stepped aside from early replies");
+    CHECK_MSG(held_narrow == 0, "a window of 8 stepped aside %llu times", (unsigned long long)held_narrow);
     CHECK(ring_terminate(r) == RING_OK);
     ring_close(r);
 #endif
