@@ -21,101 +21,32 @@
 
 /* --- runs of a machine ------------------------------------------------------------------------- */
 
-enum {
-#define ENV_ENUM(col, words) ENV_##col,
-    HIST_ENV_FIELDS(ENV_ENUM)
-#undef ENV_ENUM
-        ENV_COUNT
-};
-
-static const char *const env_col[] = {
-#define ENV_COL(col, words) #col,
-    HIST_ENV_FIELDS(ENV_COL)
-#undef ENV_COL
-};
-static const char *const env_words[] = {
-#define ENV_WORDS(col, words) words,
-    HIST_ENV_FIELDS(ENV_WORDS)
-#undef ENV_WORDS
-};
-
-typedef struct run_info {
-    long long id;
-    char file[256], start[32], machine[512];
-    int complete, schema;
-    char env[ENV_COUNT][128];
-} run_info;
-
-/* A text column into dst for display; a text longer than dst ends in "..." so that a cut is seen.
- * Never a key: runs are selected by run_id in SQL, whatever the length of their texts. */
-static void copy_col(char *dst, size_t n, sqlite3_stmt *st, int col)
-{
-    const unsigned char *t = sqlite3_column_text(st, col);
-    int len = snprintf(dst, n, "%s", t ? (const char *)t : "");
-    if (len >= 0 && (size_t)len >= n && n > 4)
-        memcpy(dst + n - 4, "...", 4);
-}
-
-/* Loads runs matching `where` (SQL over the runs table, ?1 bound to text arg), ordered in time. */
-static int load_runs(hist *h, const char *where, const char *arg, run_info **out, size_t *n)
-{
-    char sql[1024];
-    size_t len = (size_t)snprintf(sql, sizeof sql, "SELECT run_id, file, start_utc, machine, complete, schema_version");
-    for (int i = 0; i < ENV_COUNT; i++)
-        len += (size_t)snprintf(sql + len, sizeof sql - len, ", %s", env_col[i]);
-    snprintf(sql + len, sizeof sql - len, " FROM runs WHERE %s ORDER BY start_utc, run_id", where);
-    sqlite3_stmt *st;
-    *out = NULL;
-    *n = 0;
-    if (sqlite3_prepare_v2(hist_db(h), sql, -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    if (arg)
-        sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
-    size_t cap = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 32;
-            run_info *t = realloc(*out, cap * sizeof **out);
-            if (!t)
-                break;
-            *out = t;
-        }
-        run_info *r = &(*out)[(*n)++];
-        r->id = sqlite3_column_int64(st, 0);
-        copy_col(r->file, sizeof r->file, st, 1);
-        copy_col(r->start, sizeof r->start, st, 2);
-        copy_col(r->machine, sizeof r->machine, st, 3);
-        r->complete = sqlite3_column_int(st, 4);
-        r->schema = sqlite3_column_int(st, 5);
-        for (int i = 0; i < ENV_COUNT; i++)
-            copy_col(r->env[i], sizeof r->env[i], st, 6 + i);
-    }
-    sqlite3_finalize(st);
-    return 0;
-}
-
 /* "driver 580.1 -> 590.2, kernel a -> b" into buf; returns the number of fields that differ. */
-static int env_diff(const run_info *a, const run_info *b, char *buf, size_t n)
+static int env_diff(const hist_run *a, const hist_run *b, char *buf, size_t n)
 {
     int k = 0;
     size_t len = 0;
     buf[0] = '\0';
-    for (int i = 0; i < ENV_COUNT && len < n; i++) {
+    for (int i = 0; i < HIST_ENV_COUNT && len < n; i++) {
         if (strcmp(a->env[i], b->env[i]) == 0)
             continue;
-        len += (size_t)snprintf(buf + len, n - len, "%s%s %s -> %s", k ? ", " : "", env_words[i], a->env[i], b->env[i]);
+        len += (size_t)snprintf(buf + len, n - len, "%s%s %s -> %s", k ? ", " : "", hist_env_word(i), a->env[i],
+                                b->env[i]);
         k++;
     }
     return k;
 }
 
-static int same_env(const run_info *a, const run_info *b)
+static int same_env(const hist_run *a, const hist_run *b)
 {
     char tmp[8];
     return env_diff(a, b, tmp, sizeof tmp) == 0;
 }
 
 /* --- judging ----------------------------------------------------------------------------------- */
+
+/* The control block of the WSL2 fallback: a pool or pairing of native cells leaves it out. */
+static const char FALLBACK_CTRL[] = "device";
 
 /* What a cell is to the night's verdict. Ring cells (latency, throughput, control block, lifecycle,
  * harness overhead) can be regressions; the headline cells among them get most of the night's
@@ -287,89 +218,101 @@ static int run_shifts(const double *dv, const unsigned char *call, size_t ncells
  * ring). NAN where a run has too few references. *calls gets the same over the cudaMemcpy call costs
  * alone (is_memcpy_call), the shift of the staged control block's path; common's where a run has none.
  * The newest run's memcpy and floor changes go to *d as well. */
+/* refs_common's scan of the history: the reference cells' log changes, one row of n per cell. */
+typedef struct refs_scan {
+    const id_pos *map;
+    size_t n, window, cap, ncells;
+    double *dv, *tmp;
+    unsigned char *call;
+    char cur[256], cur_family[32];
+    uint64_t cur_size;
+    machine_detail *d;
+} refs_scan;
+
+/* Closes the current cell of the scan: its changes against its baseline median. */
+static void refs_close(refs_scan *r)
+{
+    if (!r->cur[0])
+        return;
+    double *row = r->dv + (r->ncells - 1) * r->n;
+    const double med = baseline_median(row, r->n, r->window, r->tmp, NULL);
+    for (size_t i = 0; i < r->n; i++)
+        row[i] -= med;
+    detail_add(r->d, r->cur_family, r->cur_size, row[r->n - 1]);
+}
+
+/* Starts a new cell of the scan at v. Returns 0, or -1 when out of memory. */
+static int refs_open(refs_scan *r, const hist_value *v)
+{
+    snprintf(r->cur, sizeof r->cur, "%s", v->cell);
+    snprintf(r->cur_family, sizeof r->cur_family, "%s", v->family);
+    r->cur_size = v->size;
+    if (r->ncells == r->cap) {
+        double *t = realloc(r->dv, 2 * r->cap * r->n * sizeof *r->dv);
+        unsigned char *tc = t ? realloc(r->call, 2 * r->cap) : NULL;
+        if (t)
+            r->dv = t;
+        if (!tc)
+            return -1;
+        r->call = tc;
+        r->cap *= 2;
+    }
+    for (size_t i = 0; i < r->n; i++)
+        r->dv[r->ncells * r->n + i] = NAN;
+    r->call[r->ncells++] = (unsigned char)is_memcpy_call(v->family);
+    return 0;
+}
+
+static int refs_visit(const hist_value *v, void *arg)
+{
+    refs_scan *r = arg;
+    if (!v->family || is_ring_family(v->family) || strcmp(v->family, "host_ref") == 0 || is_leg_ref(v->family))
+        return 0; /* the ring's own cells are what is judged, not a reference; host_ref has its own shift, and
+                   * the leg's processes' references are theirs alone (window_procs.h) */
+    if (strcmp(v->cell, r->cur) != 0) {
+        refs_close(r);
+        if (refs_open(r, v) != 0)
+            return -1;
+    }
+    size_t i = pos_of(r->map, r->n, v->run_id);
+    if (i != (size_t)-1 && isfinite(v->p50) && v->p50 > 0)
+        r->dv[(r->ncells - 1) * r->n + i] = v->unit && report_unit_is_rate(v->unit) ? -log(v->p50) : log(v->p50);
+    return 0;
+}
+
 static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, double *shift, double *calls,
                        machine_detail *d)
 {
-    sqlite3_stmt *st;
+    refs_scan r = {.map = map, .n = n, .window = window, .cap = 256, .d = d};
     memset(d, 0, sizeof *d);
     d->floor = NAN;
-    if (sqlite3_prepare_v2(hist_db(h),
-                           "SELECT cell, run_id, unit, p50, family, size_bytes FROM cells WHERE "
-                           "status = 'ok' AND p50 > 0 ORDER BY cell",
-                           -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    size_t cap = 256, ncells = 0;
-    double *dv = malloc(cap * n * sizeof *dv), *tmp = malloc(n * sizeof *tmp);
-    unsigned char *call = malloc(cap);
-    char cur[256] = "", cur_family[32] = "";
-    uint64_t cur_size = 0;
-    int rc = dv && tmp && call ? 0 : -1;
-    while (rc == 0) {
-        int step = sqlite3_step(st);
-        const char *cell = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-        const char *family = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 4) : NULL;
-        if (cell && (!family || is_ring_family(family) || strcmp(family, "host_ref") == 0 || is_leg_ref(family)))
-            continue; /* the ring's own cells are what is judged, not a reference; host_ref has its own shift, and
-                       * the leg's processes' references are theirs alone (window_procs.h) */
-        if (!cell || strcmp(cell, cur) != 0) {
-            if (cur[0]) { /* close the previous cell: its changes against its baseline median */
-                double *row = dv + (ncells - 1) * n;
-                const double med = baseline_median(row, n, window, tmp, NULL);
-                for (size_t i = 0; i < n; i++)
-                    row[i] -= med;
-                detail_add(d, cur_family, cur_size, row[n - 1]);
-            }
-            if (!cell)
-                break;
-            snprintf(cur, sizeof cur, "%s", cell);
-            snprintf(cur_family, sizeof cur_family, "%s", family);
-            cur_size = (uint64_t)sqlite3_column_int64(st, 5);
-            if (ncells == cap) {
-                double *t = realloc(dv, 2 * cap * n * sizeof *dv);
-                unsigned char *tc = t ? realloc(call, 2 * cap) : NULL;
-                if (t)
-                    dv = t;
-                if (!tc) {
-                    rc = -1;
-                    break;
-                }
-                call = tc;
-                cap *= 2;
-            }
-            for (size_t i = 0; i < n; i++)
-                dv[ncells * n + i] = NAN;
-            call[ncells++] = (unsigned char)is_memcpy_call(family);
-        }
-        size_t i = pos_of(map, n, sqlite3_column_int64(st, 1));
-        const char *unit = (const char *)sqlite3_column_text(st, 2);
-        double v = sqlite3_column_double(st, 3);
-        if (i != (size_t)-1 && isfinite(v) && v > 0)
-            dv[(ncells - 1) * n + i] = unit && report_unit_is_rate(unit) ? -log(v) : log(v);
+    r.dv = malloc(r.cap * n * sizeof *r.dv);
+    r.tmp = malloc(n * sizeof *r.tmp);
+    r.call = malloc(r.cap);
+    int rc = r.dv && r.tmp && r.call ? 0 : -1;
+    if (rc == 0 && hist_each_positive(h, refs_visit, &r) != 0)
+        rc = -1;
+    if (rc == 0) {
+        refs_close(&r);
+        rc = run_shifts(r.dv, r.call, r.ncells, n, shift, calls);
     }
-    sqlite3_finalize(st);
-    if (rc == 0)
-        rc = run_shifts(dv, call, ncells, n, shift, calls);
-    free(dv);
-    free(tmp);
-    free(call);
+    free(r.dv);
+    free(r.tmp);
+    free(r.call);
     return rc;
 }
 
 /* The figure a run gives one cell: its p50 with its trial-level interval unwidened to a standard
  * error's (track_unwiden_trials_interval), or with best, its best trial (track_use_best_trial; the
  * lowest trial median of a time, the highest of a rate). A run without them keeps its p50. */
-static track_point run_figure(sqlite3_stmt *st, const judged *x, int best)
+static track_point run_figure(const hist_figures *f, const judged *x, int best)
 {
-    track_point t;
-    t.est = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
-    t.lo = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
-    t.hi = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
-    const char *method = (const char *)sqlite3_column_text(st, 8);
-    if (method && strcmp(method, "trials") == 0 && sqlite3_column_int(st, 9) >= 2)
-        track_unwiden_trials_interval(&t, (size_t)sqlite3_column_int(st, 9));
-    int col = report_unit_is_rate(x->unit) ? 7 : 6;
-    if (best && sqlite3_column_type(st, col) != SQLITE_NULL)
-        track_use_best_trial(&t, sqlite3_column_double(st, col));
+    track_point t = {f->p50, f->ci_lo, f->ci_hi};
+    if (f->trials_ci && f->trials >= 2)
+        track_unwiden_trials_interval(&t, (size_t)f->trials);
+    const double b = report_unit_is_rate(x->unit) ? f->trial_max : f->trial_min;
+    if (best && !isnan(b))
+        track_use_best_trial(&t, b);
     return t;
 }
 
@@ -384,25 +327,28 @@ static void blank_series(track_point *s, double *slow, size_t n)
     }
 }
 
-static void load_series(sqlite3_stmt *st, judged *x, const id_pos *map, size_t n, track_point *s, double *slow,
-                        int best)
+static int load_series(hist *h, judged *x, const id_pos *map, size_t n, track_point *s, double *slow, int best)
 {
+    hist_figures *f;
+    size_t nf;
     blank_series(s, slow, n);
-    sqlite3_reset(st);
-    sqlite3_bind_text(st, 1, x->cell, -1, SQLITE_TRANSIENT);
     x->bimodal = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        size_t i = pos_of(map, n, sqlite3_column_int64(st, 0));
+    if (hist_cell_series(h, x->cell, &f, &nf) != 0)
+        return -1;
+    for (size_t k = 0; k < nf; k++) {
+        size_t i = pos_of(map, n, f[k].run_id);
         if (i == (size_t)-1)
             continue;
-        if (sqlite3_column_type(st, 4) != SQLITE_NULL) {
+        if (!isnan(f[k].mode_lo)) {
             x->bimodal = 1;
-            s[i] = (track_point){sqlite3_column_double(st, 4), NAN, NAN};
-            slow[i] = sqlite3_column_double(st, 5);
+            s[i] = (track_point){f[k].mode_lo, NAN, NAN};
+            slow[i] = f[k].slow_share;
             continue;
         }
-        s[i] = run_figure(st, x, best);
+        s[i] = run_figure(&f[k], x, best);
     }
+    free(f);
+    return 0;
 }
 
 /* Is a pool of this family the median over its cells of each cell's best trial (a native control-block
@@ -418,7 +364,7 @@ static int cmp_change(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-static void print_judged(FILE *out, const judged *j, const run_info *runs)
+static void print_judged(FILE *out, const judged *j, const hist_run *runs)
 {
     fprintf(out, "  %-52s %+7.1f%% [%+.1f%%, %+.1f%%]  %.4g vs %.4g %s (baseline %zu runs, noise %.1f%%, z %.1f",
             j->cell, 100 * j->r.change, 100 * j->r.change_lo, 100 * j->r.change_hi, j->r.newest, j->r.baseline, j->unit,
@@ -520,7 +466,7 @@ static void judged_series(const judged *x, const track_result **m, const track_r
 }
 
 /* The judged cells of the newest run as CSV rows into f (export_judged), one per cell with its header. */
-static void export_csv_judged(FILE *f, const run_info *newest, const judged *j, size_t n, const run_info *runs)
+static void export_csv_judged(FILE *f, const hist_run *newest, const judged *j, size_t n, const hist_run *runs)
 {
     fputs("run,cell,unit,verdict,newest,baseline,change,change_lo,change_hi,z,baseline_runs,first_run,"
           "environment_change,change_as_measured,z_as_measured,beyond_shift_only,judged_as_measured,"
@@ -548,8 +494,8 @@ static void export_csv_judged(FILE *f, const run_info *newest, const judged *j, 
 }
 
 /* Writes the night's judgement of every cell to path: JSON (needs jansson) or CSV. */
-static int export_judged(const char *path, int json, const run_info *newest, const judged *j, size_t n,
-                         const run_info *runs, char *err, size_t errlen)
+static int export_judged(const char *path, int json, const hist_run *newest, const judged *j, size_t n,
+                         const hist_run *runs, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -611,32 +557,22 @@ static int export_judged(const char *path, int json, const run_info *newest, con
 /* Other machines in the history: how many runs and machines, never compared. */
 static void print_others(hist *h, long long run_id, FILE *out)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(hist_db(h),
-                           "SELECT count(*), count(DISTINCT machine) FROM runs WHERE machine != "
-                           "(SELECT machine FROM runs WHERE run_id = ?1)",
-                           -1, &st, NULL) != SQLITE_OK)
-        return;
-    sqlite3_bind_int64(st, 1, run_id);
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0)
+    long long runs, machines;
+    if (hist_other_machines(h, run_id, &runs, &machines) == 0 && runs > 0)
         fprintf(out,
                 "other machines: %lld runs of %lld other fingerprints in this history, never compared with this one\n",
-                (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1));
-    sqlite3_finalize(st);
+                runs, machines);
 }
 
 /* The runs of run_id's machine up to and including it, oldest first; incomplete runs (and, with
  * --same-env, runs of another environment) never form a baseline. Returns 0, or -1 with err set (or
  * err empty: out of memory or an index error). */
-static int machine_runs(hist *h, long long run_id, const char *idtext, const run_info *one, const track_options *o,
-                        run_info **out, size_t *nout, char *err, size_t errlen)
+static int machine_runs(hist *h, long long run_id, const hist_run *one, const track_options *o, hist_run **out,
+                        size_t *nout, char *err, size_t errlen)
 {
-    run_info *all = NULL, *runs = NULL;
+    hist_run *all = NULL, *runs = NULL;
     size_t nall = 0, n = 0;
-    /* By the judged run's id, never by its machine text as read back into a fixed buffer: a long
-     * fingerprint (host + backend + GPU name) would be cut there and match no run at all. */
-    if (load_runs(h, "machine = (SELECT machine FROM runs WHERE run_id = CAST(?1 AS INTEGER))", idtext, &all, &nall) !=
-        0)
+    if (hist_machine_runs(h, run_id, &all, &nall) != 0)
         return -1;
     runs = malloc((nall + 1) * sizeof *runs);
     if (!runs) {
@@ -662,14 +598,14 @@ static int machine_runs(hist *h, long long run_id, const char *idtext, const run
 }
 
 /* The judged run, its machine and environment, and what it is compared with. */
-static void print_run(FILE *out, hist *h, long long run_id, const run_info *runs, size_t n, const track_options *o)
+static void print_run(FILE *out, hist *h, long long run_id, const hist_run *runs, size_t n, const track_options *o)
 {
-    const run_info *newest = &runs[n - 1];
+    const hist_run *newest = &runs[n - 1];
     fprintf(out, "run: %s (%s)%s\n", newest->file, newest->start,
             newest->complete ? "" : " -- INCOMPLETE (interrupted)");
     fprintf(out, "machine: %s\nenvironment:", newest->machine);
-    for (int i = 0; i < ENV_COUNT; i++)
-        fprintf(out, "%s %s %s", i ? "," : "", env_words[i], newest->env[i]);
+    for (int i = 0; i < HIST_ENV_COUNT; i++)
+        fprintf(out, "%s %s %s", i ? "," : "", hist_env_word(i), newest->env[i]);
     fputc('\n', out);
     print_others(h, run_id, out);
     if (n == 1)
@@ -739,10 +675,11 @@ static int machine_shifts(FILE *out, hist *h, const id_pos *map, size_t n, const
 /* What judging a cell needs: the runs, the series query and its buffers, the machine's shift. */
 typedef struct judge_ctx {
     const track_options *o;
-    const run_info *runs;
+    const hist_run *runs;
     size_t n;
     const id_pos *map;
-    sqlite3_stmt *ser, *pool, *hostq; /* hostq: host_paired's pairs */
+    hist *h;
+    int *failed; /* set when a query of the history failed (hist_error says why): the night is not judged */
     track_point *series;
     double *slow;
     const double *common, *calls;
@@ -771,11 +708,9 @@ static double pool_value(const judged *x, pool_run *p)
     return pool_is_median(x->family) ? median_of(p->lo, p->nlo) : p->best_lo;
 }
 
-static void pool_add(pool_run *p, sqlite3_stmt *st)
+static void pool_add(pool_run *p, const hist_figures *f)
 {
-    double lo = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
-    double hi = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
-    double p50 = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
+    double lo = f->trial_min, hi = f->trial_max, p50 = f->p50;
     p->n++;
     if (isfinite(lo) && p->nlo < POOL_CELLS_MAX)
         p->lo[p->nlo++] = lo;
@@ -801,22 +736,19 @@ static void pool_add(pool_run *p, sqlite3_stmt *st)
 static size_t load_pooled(const judge_ctx *c, const judged *x, const char *ctrl, double floor)
 {
     blank_series(c->series, c->slow, c->n);
-    sqlite3_reset(c->pool);
-    sqlite3_bind_text(c->pool, 1, x->family, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(c->pool, 2, (sqlite3_int64)x->size);
-    sqlite3_bind_int64(c->pool, 3, (sqlite3_int64)x->window);
-    if (ctrl)
-        sqlite3_bind_text(c->pool, 4, ctrl, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(c->pool, 4);
-    size_t newest = 0;
-    int more = sqlite3_step(c->pool) == SQLITE_ROW;
-    while (more) { /* rows come ordered by run */
-        const long long run = sqlite3_column_int64(c->pool, 0);
+    const hist_select sel = {x->family, (long long)x->size, (long long)x->window, ctrl, FALLBACK_CTRL, NULL};
+    hist_figures *f;
+    size_t nf, newest = 0;
+    if (hist_pool_cells(c->h, &sel, &f, &nf) != 0) {
+        *c->failed = 1;
+        return 0;
+    }
+    for (size_t k = 0; k < nf;) { /* rows come ordered by run */
+        const long long run = f[k].run_id;
         pool_run p = {.best_lo = NAN, .best_hi = NAN, .max_p50 = NAN};
         do
-            pool_add(&p, c->pool);
-        while ((more = sqlite3_step(c->pool) == SQLITE_ROW) && sqlite3_column_int64(c->pool, 0) == run);
+            pool_add(&p, &f[k++]);
+        while (k < nf && f[k].run_id == run);
         size_t i = pos_of(c->map, c->n, run);
         double v = pool_value(x, &p);
         if (i == (size_t)-1 || !isfinite(v))
@@ -825,6 +757,7 @@ static size_t load_pooled(const judge_ctx *c, const judged *x, const char *ctrl,
         if (i == c->n - 1)
             newest = p.n;
     }
+    free(f);
     return newest;
 }
 
@@ -867,35 +800,32 @@ static const double *host_paired(const judge_ctx *c, const char *family, const c
 {
     const size_t n = c->n;
     double w[POOL_CELLS_MAX], r[POOL_CELLS_MAX], *tmp = malloc(n * sizeof *tmp);
-    if (!tmp)
+    const hist_select sel = {family, -1, -1, ctrl, FALLBACK_CTRL, mode};
+    hist_pair *pr = NULL;
+    size_t np = 0;
+    if (tmp && hist_paired_cells(c->h, &sel, "host_ref", &pr, &np) != 0)
+        *c->failed = 1;
+    if (!tmp || *c->failed) {
+        free(tmp);
         return NULL;
+    }
     for (size_t i = 0; i < n; i++)
         c->hbuf[i] = NAN;
-    sqlite3_reset(c->hostq);
-    sqlite3_bind_text(c->hostq, 1, family, -1, SQLITE_TRANSIENT);
-    if (ctrl)
-        sqlite3_bind_text(c->hostq, 2, ctrl, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(c->hostq, 2);
-    if (mode)
-        sqlite3_bind_text(c->hostq, 3, mode, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(c->hostq, 3);
-    int more = sqlite3_step(c->hostq) == SQLITE_ROW;
-    while (more) { /* rows come ordered by run */
-        const long long run = sqlite3_column_int64(c->hostq, 0);
+    for (size_t q = 0; q < np;) { /* rows come ordered by run */
+        const long long run = pr[q].run_id;
         size_t k = 0;
         do {
-            double a = sqlite3_column_double(c->hostq, 1), b = sqlite3_column_double(c->hostq, 2);
+            double a = pr[q].a, b = pr[q].b;
             if (a > 0 && b > 0 && k < POOL_CELLS_MAX) {
                 w[k] = a;
                 r[k++] = a / b;
             }
-        } while ((more = sqlite3_step(c->hostq) == SQLITE_ROW) && sqlite3_column_int64(c->hostq, 0) == run);
+        } while (++q < np && pr[q].run_id == run);
         size_t i = pos_of(c->map, n, run);
         if (i != (size_t)-1 && k > 0)
             c->hbuf[i] = log(median_of(w, k)) - log(median_of(r, k));
     }
+    free(pr);
     const double med = baseline_median(c->hbuf, n, c->o->params.window, tmp, NULL);
     for (size_t i = 0; i < n; i++)
         c->hbuf[i] = isfinite(c->hbuf[i] - med) ? c->hbuf[i] - med : c->common[i];
@@ -969,9 +899,9 @@ static void cell_figures(const judge_ctx *c, judged *x)
 {
     if (x->pooled)
         x->pool_n = load_pooled(c, x, NULL, x->pool_floor);
-    else
-        load_series(c->ser, x, c->map, c->n, c->series, c->slow,
-                    x->role != CELL_MACHINE && !c->o->p50 && track_best_trial_family(x->family));
+    else if (load_series(c->h, x, c->map, c->n, c->series, c->slow,
+                         x->role != CELL_MACHINE && !c->o->p50 && track_best_trial_family(x->family)) != 0)
+        *c->failed = 1;
 }
 
 /* Judges x's series once loaded: where x->has_raw, both ways, the series x->as_measured names (the
@@ -1151,30 +1081,33 @@ static int add_pooled_headlines(const judge_ctx *c, judged **j, size_t *nj)
 
 /* First pass over the run's ok cells: every z (the families' thresholds decide later). Returns 0, or
  * -1 when out of memory (*j then holds what was judged, for the caller to free). */
-static int judge_cells(const judge_ctx *c, sqlite3_stmt *cells, judged **j, size_t *nj)
+static int judge_cells(const judge_ctx *c, long long run_id, judged **j, size_t *nj)
 {
-    size_t cap = 0;
-    while (sqlite3_step(cells) == SQLITE_ROW) {
-        if (*nj == cap) {
-            cap = cap ? 2 * cap : 256;
-            judged *t = realloc(*j, cap * sizeof **j);
-            if (!t)
-                return -1;
-            *j = t;
-        }
+    hist_cell *cells;
+    size_t ncells;
+    if (hist_run_cells(c->h, run_id, &cells, &ncells) != 0) {
+        *c->failed = 1;
+        return -1;
+    }
+    if (ncells && !(*j = malloc(ncells * sizeof **j))) {
+        free(cells);
+        return -1;
+    }
+    for (size_t k = 0; k < ncells; k++) {
         judged *x = &(*j)[(*nj)++];
         memset(x, 0, sizeof *x);
-        copy_col(x->cell, sizeof x->cell, cells, 0);
-        copy_col(x->unit, sizeof x->unit, cells, 1);
-        copy_col(x->family, sizeof x->family, cells, 2);
-        x->size = (uint64_t)sqlite3_column_int64(cells, 3);
-        x->window = (uint64_t)sqlite3_column_int64(cells, 4);
-        copy_col(x->mode, sizeof x->mode, cells, 5);
-        copy_col(x->ctrl, sizeof x->ctrl, cells, 6);
+        memcpy(x->cell, cells[k].cell, sizeof x->cell);
+        memcpy(x->unit, cells[k].unit, sizeof x->unit);
+        memcpy(x->family, cells[k].family, sizeof x->family);
+        x->size = cells[k].size;
+        x->window = cells[k].window;
+        memcpy(x->mode, cells[k].mode, sizeof x->mode);
+        memcpy(x->ctrl, cells[k].ctrl, sizeof x->ctrl);
         x->role = is_ring_family(x->family) ? CELL_RING : CELL_MACHINE;
         x->thr = NAN;
         judge_one(c, x);
     }
+    free(cells);
     return 0;
 }
 
@@ -1234,7 +1167,7 @@ static void apply_budget(const judge_ctx *c, judged *j, size_t nj, const size_t 
 
 /* The method line, the headline cells with what each can catch, then every kind with its cells. */
 static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t nfam[3],
-                            const size_t count[TRACK_KINDS], const run_info *runs, const track_options *o)
+                            const size_t count[TRACK_KINDS], const hist_run *runs, const track_options *o)
 {
     fprintf(
         out,
@@ -1285,60 +1218,24 @@ static void print_judgement(FILE *out, const judged *j, size_t nj, const size_t 
     fputc('\n', out);
 }
 
-/* The three queries of judging: the run's ok cells, one cell's series over every run, and a pooled
- * headline's (load_pooled). Returns 0, or
- * -1 (sqlite3_errmsg says why; what was prepared is finalized by the caller). */
-static int prepare_queries(hist *h, sqlite3_stmt **cells, sqlite3_stmt **ser, sqlite3_stmt **pool, sqlite3_stmt **hostq)
-{
-    if (sqlite3_prepare_v2(
-            hist_db(h),
-            "SELECT cell, unit, family, size_bytes, window, host_mem || '/' || xfer || '/' "
-            "|| launch || '/' || ctrl, ctrl FROM cells WHERE run_id = ?1 AND status = 'ok' ORDER BY cell",
-            -1, cells, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(
-            hist_db(h),
-            "SELECT run_id, p50, ci_lo, ci_hi, mode_lo, slow_share, trial_p50_min, trial_p50_max, ci_method, "
-            "trials FROM cells "
-            "WHERE cell = ?1 "
-            "AND status = 'ok'",
-            -1, ser, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(hist_db(h),
-                           "SELECT run_id, trial_p50_min, trial_p50_max, p50 FROM cells WHERE family = ?1 AND "
-                           "size_bytes = ?2 AND window = ?3 AND ctrl != 'device' AND (?4 IS NULL OR ctrl = ?4) AND "
-                           "status = 'ok' ORDER BY run_id",
-                           -1, pool, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(
-            hist_db(h),
-            "SELECT a.run_id, a.trial_p50_min, b.trial_p50_min FROM cells a JOIN cells b ON b.run_id = "
-            "a.run_id AND b.cell = 'host_ref' || substr(a.cell, length(a.family) + 1) AND b.status = "
-            "'ok' WHERE a.family = ?1 AND a.ctrl != 'device' AND (?2 IS NULL OR a.ctrl = ?2) AND (?3 IS "
-            "NULL OR a.host_mem || '/' || a.xfer || '/' || a.launch || '/' || a.ctrl = ?3) AND a.status = "
-            "'ok' ORDER BY a.run_id",
-            -1, hostq, NULL) != SQLITE_OK)
-        return -1;
-    return 0;
-}
-
 int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out, int *regressions, char *err,
                     size_t errlen)
 {
-    run_info *one = NULL, *runs = NULL;
-    size_t n1 = 0, n = 0, nj = 0;
+    hist_run one, *runs = NULL;
+    size_t n = 0, nj = 0;
     judged *j = NULL;
-    judge_ctx c = {.o = o};
+    int failed = 0;
+    judge_ctx c = {.o = o, .h = h, .failed = &failed};
     double *common = NULL, *calls = NULL;
     id_pos *map = NULL;
-    sqlite3_stmt *cells = NULL;
     int rc = -1;
-    char idtext[32];
     *regressions = 0;
     err[0] = '\0';
-    snprintf(idtext, sizeof idtext, "%lld", run_id);
-    if (load_runs(h, "run_id = CAST(?1 AS INTEGER)", idtext, &one, &n1) != 0 || n1 != 1) {
+    if (hist_run_get(h, run_id, &one) != 0) {
         snprintf(err, errlen, "run %lld is not in the index", run_id);
         goto out;
     }
-    if (machine_runs(h, run_id, idtext, one, o, &runs, &n, err, errlen) != 0)
+    if (machine_runs(h, run_id, &one, o, &runs, &n, err, errlen) != 0)
         goto out;
     print_run(out, h, run_id, runs, n, o);
     map = malloc(n * sizeof *map);
@@ -1352,9 +1249,8 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     for (size_t i = 0; i < n; i++)
         map[i] = (id_pos){runs[i].id, i};
     qsort(map, n, sizeof *map, cmp_id);
-    if (prepare_queries(h, &cells, &c.ser, &c.pool, &c.hostq) != 0 ||
-        machine_shifts(out, h, map, n, o, common, calls) != 0) {
-        snprintf(err, errlen, "index query: %s", sqlite3_errmsg(hist_db(h)));
+    if (machine_shifts(out, h, map, n, o, common, calls) != 0) {
+        snprintf(err, errlen, "index query: %s", hist_error(h));
         goto out;
     }
     c.runs = runs;
@@ -1362,17 +1258,14 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
     c.map = map;
     c.common = common;
     c.calls = calls;
-    if (host_shift(out, &c) != 0)
-        goto out;
-    sqlite3_bind_int64(cells, 1, run_id);
-    if (judge_cells(&c, cells, &j, &nj) != 0)
-        goto out;
-    if (add_pooled_headlines(&c, &j, &nj) != 0)
+    if (host_shift(out, &c) != 0 || judge_cells(&c, run_id, &j, &nj) != 0 || add_pooled_headlines(&c, &j, &nj) != 0)
         goto out;
     size_t nfam[3] = {0}, count[TRACK_KINDS] = {0};
     for (size_t i = 0; i < nj; i++)
         nfam[j[i].role]++;
     apply_budget(&c, j, nj, nfam, count);
+    if (failed)
+        goto out;
     if (nj > 1) /* j is NULL when the run has no ok cell (one interrupted before its first) */
         qsort(j, nj, sizeof *j, cmp_change);
     print_judgement(out, j, nj, nfam, count, runs, o);
@@ -1381,13 +1274,10 @@ int track_judge_run(hist *h, long long run_id, const track_options *o, FILE *out
         goto out;
     rc = 0;
 out:
+    if (rc != 0 && failed && !err[0])
+        snprintf(err, errlen, "index query: %s", hist_error(h));
     if (rc != 0 && !err[0])
         snprintf(err, errlen, "cannot judge run %lld: out of memory or index error", run_id);
-    sqlite3_finalize(cells);
-    sqlite3_finalize(c.ser);
-    sqlite3_finalize(c.pool);
-    sqlite3_finalize(c.hostq);
-    free(one);
     free(runs);
     free(j);
     free(c.series);

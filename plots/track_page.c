@@ -103,21 +103,14 @@ typedef struct pt {
     double est, lo, hi;
 } pt;
 
-static pt query_point(sqlite3_stmt *st, long long run_id, const series_spec *s)
+/* One run's point of series s; NAN where the run did not measure it. A failed query sets *failed. */
+static pt query_point(hist *h, long long run_id, const series_spec *s, int *failed)
 {
-    pt p = {NAN, NAN, NAN};
-    sqlite3_reset(st);
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_text(st, 2, s->family, -1, SQLITE_STATIC);
-    for (int i = 0; i < 4; i++)
-        sqlite3_bind_text(st, 3 + i, s->mode[0] ? s->mode[i] : RB_NOT_APPLICABLE, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 7, s->size);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        p.est = sqlite3_column_type(st, 0) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 0);
-        p.lo = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
-        p.hi = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
-    }
-    return p;
+    hist_figures f;
+    int found = hist_cell_estimate(h, run_id, s->family, s->mode, s->size, &f);
+    if (found < 0)
+        *failed = 1;
+    return found == 1 ? (pt){f.p50, f.ci_lo, f.ci_hi} : (pt){NAN, NAN, NAN};
 }
 
 static void put_num(FILE *f, double v)
@@ -133,45 +126,32 @@ typedef struct mrun {
     char start[32], label[512], file[256];
 } mrun;
 
-/* The runs of one machine in time order, each with the environment change that precedes it (label
- * "" when none). */
-static size_t machine_runs(sqlite3 *db, const char *machine, mrun **out)
+/* The complete runs of one machine in time order, each with the environment change that precedes it
+ * (label "" when none): the fields of the environment but the PCI id, in the page's short words. */
+static size_t machine_runs(hist *h, const char *machine, mrun **out)
 {
-    static const char sql[] =
-        "SELECT run_id, start_utc, file, driver, cuda_runtime, kernel_release, suite_version, git_commit, schema_version"
-        " FROM runs WHERE machine = ?1 AND complete = 1 ORDER BY start_utc, run_id";
     static const char *const words[] = {"driver", "CUDA", "kernel", "version", "commit", "schema"};
-    sqlite3_stmt *st;
-    size_t n = 0, cap = 0;
-    char prev[6][128] = {{0}};
+    hist_run *runs;
+    size_t n = 0;
     *out = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+    if (hist_complete_runs(h, machine, &runs, &n) != 0 || n == 0 || !(*out = malloc(n * sizeof **out))) {
+        free(runs);
         return 0;
-    sqlite3_bind_text(st, 1, machine, -1, SQLITE_TRANSIENT);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 32;
-            mrun *t = realloc(*out, cap * sizeof **out);
-            if (!t)
-                break;
-            *out = t;
-        }
-        mrun *r = &(*out)[n];
-        r->id = sqlite3_column_int64(st, 0);
-        snprintf(r->start, sizeof r->start, "%s", (const char *)sqlite3_column_text(st, 1));
-        snprintf(r->file, sizeof r->file, "%s", (const char *)sqlite3_column_text(st, 2));
+    }
+    for (size_t k = 0; k < n; k++) {
+        mrun *r = &(*out)[k];
+        r->id = runs[k].id;
+        snprintf(r->start, sizeof r->start, "%s", runs[k].start);
+        snprintf(r->file, sizeof r->file, "%s", runs[k].file);
         r->label[0] = '\0';
         size_t len = 0;
         for (int i = 0; i < 6; i++) {
-            const char *v = (const char *)sqlite3_column_text(st, 3 + i);
-            v = v ? v : "";
-            if (n > 0 && strcmp(prev[i], v) != 0 && len < sizeof r->label)
+            const char *v = runs[k].env[i];
+            if (k > 0 && strcmp(runs[k - 1].env[i], v) != 0 && len < sizeof r->label)
                 len += (size_t)snprintf(r->label + len, sizeof r->label - len, "%s%s %s", len ? ", " : "", words[i], v);
-            snprintf(prev[i], sizeof prev[i], "%s", v);
         }
-        n++;
     }
-    sqlite3_finalize(st);
+    free(runs);
     return n;
 }
 
@@ -187,8 +167,8 @@ static void gp_quote(FILE *gp, const char *s)
     fputc('\'', gp);
 }
 
-static int write_figure(sqlite3_stmt *q, const char *pdir, const char *prefix, const figure_spec *f, const mrun *runs,
-                        size_t n, int *has_data)
+static int write_figure(hist *h, const char *pdir, const char *prefix, const figure_spec *f, const mrun *runs, size_t n,
+                        int *has_data)
 {
     char path[4400], stem[128];
     snprintf(stem, sizeof stem, "%s_%s", prefix, f->stem);
@@ -202,15 +182,17 @@ static int write_figure(sqlite3_stmt *q, const char *pdir, const char *prefix, c
     size_t ncols = f->ratio ? ns / 2 : ns;
     fprintf(dat, "# run time, then per series: p50 and its 95%% interval (lo hi)\n");
     *has_data = 0;
+    int failed = 0;
     for (size_t r = 0; r < n; r++) {
         fprintf(dat, "%s", runs[r].start);
         for (size_t k = 0; k < ncols; k++) {
             pt p;
             if (f->ratio) {
-                pt a = query_point(q, runs[r].id, &f->s[2 * k]), b = query_point(q, runs[r].id, &f->s[2 * k + 1]);
+                pt a = query_point(h, runs[r].id, &f->s[2 * k], &failed),
+                   b = query_point(h, runs[r].id, &f->s[2 * k + 1], &failed);
                 p = (pt){a.est / b.est, a.lo / b.hi, a.hi / b.lo};
             } else {
-                p = query_point(q, runs[r].id, &f->s[k]);
+                p = query_point(h, runs[r].id, &f->s[k], &failed);
             }
             *has_data |= isfinite(p.est);
             put_num(dat, p.est);
@@ -220,6 +202,8 @@ static int write_figure(sqlite3_stmt *q, const char *pdir, const char *prefix, c
         fputc('\n', dat);
     }
     fclose(dat);
+    if (failed)
+        return -2;
 
     snprintf(path, sizeof path, "%s/%s.gp", pdir, stem);
     FILE *gp = fopen(path, "w");
@@ -274,11 +258,11 @@ static void md_escape_pipes(FILE *md, const char *s)
 
 /* The history page's section of one machine (number m): its runs, environment changes and one figure
  * each (data and script in pdir, rendered when gnuplot is not NULL). Returns 0, or -1 with err. */
-static int machine_section(FILE *md, sqlite3 *db, sqlite3_stmt *q, const char *machine, int m, const char *pdir,
-                           const char *gnuplot, char *err, size_t errlen)
+static int machine_section(FILE *md, hist *h, const char *machine, int m, const char *pdir, const char *gnuplot,
+                           char *err, size_t errlen)
 {
     mrun *runs = NULL;
-    size_t n = machine_runs(db, machine, &runs);
+    size_t n = machine_runs(h, machine, &runs);
     char prefix[16];
     int rc = 0;
     snprintf(prefix, sizeof prefix, "m%d", m);
@@ -299,8 +283,12 @@ static int machine_section(FILE *md, sqlite3 *db, sqlite3_stmt *q, const char *m
     fputc('\n', md);
     for (size_t f = 0; f < sizeof figures / sizeof *figures; f++) {
         int has_data = 0;
-        if (write_figure(q, pdir, prefix, &figures[f], runs, n, &has_data) != 0) {
-            snprintf(err, errlen, "%s: cannot write the %s plot", pdir, figures[f].stem);
+        int wrc = write_figure(h, pdir, prefix, &figures[f], runs, n, &has_data);
+        if (wrc != 0) {
+            if (wrc == -2)
+                snprintf(err, errlen, "index query: %s", hist_error(h));
+            else
+                snprintf(err, errlen, "%s: cannot write the %s plot", pdir, figures[f].stem);
             rc = -1;
             break;
         }
@@ -328,8 +316,8 @@ int track_history_page(hist *h, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot create", pdir);
         return -1;
     }
-    sqlite3 *db = hist_db(h);
-    sqlite3_stmt *machines = NULL, *q = NULL;
+    char **machines = NULL;
+    size_t nmachines = 0;
     FILE *md = fopen(tmp, "w");
     if (!md) {
         snprintf(err, errlen, "%s: cannot write", tmp);
@@ -346,24 +334,13 @@ int track_history_page(hist *h, char *err, size_t errlen)
           md);
     if (!have_gnuplot)
         fputs("\n*gnuplot was not found: the data and scripts are in `plots/`, the images are missing.*\n", md);
-    if (sqlite3_prepare_v2(db,
-                           "SELECT machine, count(*) FROM runs WHERE complete = 1 GROUP BY machine ORDER BY machine",
-                           -1, &machines, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db,
-                           "SELECT p50, ci_lo, ci_hi FROM cells WHERE run_id = ?1 AND family = ?2 AND host_mem = ?3"
-                           " AND xfer = ?4 AND launch = ?5 AND ctrl = ?6 AND (?7 < 0 OR size_bytes = ?7)"
-                           " AND status = 'ok' ORDER BY window DESC LIMIT 1",
-                           -1, &q, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "index query: %s", sqlite3_errmsg(db));
+    if (hist_machines(h, &machines, &nmachines) != 0) {
+        snprintf(err, errlen, "index query: %s", hist_error(h));
         rc = -1;
-        goto out;
     }
-    for (int m = 0; rc == 0 && sqlite3_step(machines) == SQLITE_ROW; m++)
-        rc = machine_section(md, db, q, (const char *)sqlite3_column_text(machines, 0), m, pdir,
-                             have_gnuplot ? gnuplot : NULL, err, errlen);
-out:
-    sqlite3_finalize(machines);
-    sqlite3_finalize(q);
+    for (size_t m = 0; rc == 0 && m < nmachines; m++)
+        rc = machine_section(md, h, machines[m], (int)m, pdir, have_gnuplot ? gnuplot : NULL, err, errlen);
+    hist_strings_free(machines, nmachines);
     if (fclose(md) != 0 && rc == 0) {
         snprintf(err, errlen, "%s: write error", tmp);
         rc = -1;

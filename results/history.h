@@ -1,10 +1,16 @@
-/* history.h - a run history: a directory of results files (the record, copied in and never
- * rewritten) and a SQLite index over them (one row per run and cell with the summary figures and
- * the provenance), rebuilt from the files whenever it is missing or damaged.
+/* history.h - a run history: the run files (the record, copied in and never rewritten) and an index
+ * over them (one row per run and cell with the summary figures and the provenance), rebuilt from the
+ * files whenever it is missing or damaged.
  *
- * Layout of DIR (ringbench track's default: $XDG_STATE_HOME/ringbench/history, bench/cmd_track.c):
+ * Everything outside results/history*.c sees the history only through this header: an opaque hist
+ * handle and typed queries that return C structs, never SQL or a database type. The calls are
+ * backend-neutral; the one backend today is a folder with an SQLite index (history_sqlite.c), and a
+ * second one implements the table of history_internal.h beside it.
+ *
+ * Layout of a folder history DIR (ringbench track's default: $XDG_STATE_HOME/ringbench/history,
+ * bench/cmd_track.c):
  *   *.h5           the runs, as `ringbench run` wrote them
- *   index.sqlite   tables runs, cells, skipped and meta (see HIST_SQL_SCHEMA in history.c, and
+ *   index.sqlite   tables runs, cells, skipped and meta (see HIST_SQL_SCHEMA in history_sqlite.c, and
  *                  docs/tracking.md for queries with sqlite3)
  * Anything else in DIR that is not a run file is reported once per scan and skipped; a damaged or
  * foreign .h5 file is recorded in `skipped` with the reader's reason, and no other run is affected.
@@ -21,8 +27,8 @@
 #define RINGBENCH_HISTORY_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <sqlite3.h>
 
 #define HIST_INDEX_NAME "index.sqlite"
 /* 2: cells gained mode_lo, mode_hi, slow_share: a latency cell's two modes, as its file records
@@ -43,6 +49,18 @@ typedef struct hist hist;
     X(schema_version, "schema")           \
     X(pci_id, "PCI id")
 
+enum {
+#define HIST_ENV_ENUM(col, words) HIST_ENV_##col,
+    HIST_ENV_FIELDS(HIST_ENV_ENUM)
+#undef HIST_ENV_ENUM
+        HIST_ENV_COUNT
+};
+
+/* What environment field i is, in words ("driver", "CUDA runtime", ...); NULL out of range. */
+const char *hist_env_word(int i);
+
+/* --- open, add, close -------------------------------------------------------------------------- */
+
 /* Opens (creating DIR when absent) the history. The index is checked (SQLite integrity check and
  * the index version); a missing or damaged one is moved aside and rebuilt from the files. Then the
  * directory is scanned: run files not yet indexed are indexed, index rows whose file is gone are
@@ -59,11 +77,114 @@ void hist_close(hist *h);
  * one-line message in err. */
 int hist_add(hist *h, const char *path, long long *run_id, int *already, char *err, size_t errlen);
 
-/* The database handle, for queries (see the schema); owned by h. */
-sqlite3 *hist_db(hist *h);
+/* The folder of the history: its run files, history.md and plots/. */
 const char *hist_dir(const hist *h);
 
-/* Number of runs in the index. */
+/* Number of runs in the index (-1 on an index error). */
 long long hist_nruns(hist *h);
+
+/* Why the last query below failed: one line, never NULL. */
+const char *hist_error(const hist *h);
+
+/* --- runs -------------------------------------------------------------------------------------- */
+
+/* A run as the index holds it. The texts are display copies: a text longer than its field ends in
+ * "..." so that a cut is seen; runs are selected by id, never by these texts. */
+typedef struct hist_run {
+    long long id;
+    char file[256], start[32], machine[512];
+    int complete, schema;
+    char env[HIST_ENV_COUNT][128]; /* HIST_ENV_FIELDS, in that order */
+} hist_run;
+
+/* Every query returns 0, or -1 (hist_error says why; *out is then NULL). Arrays are malloc'd into
+ * *out (NULL when empty) with their length in *n; the caller frees them. */
+
+/* Run run_id into *out. Returns 0, or -1 when it is not in the index or on an index error. */
+int hist_run_get(hist *h, long long run_id, hist_run *out);
+
+/* Every run of run_id's machine (by the run's id, so a fingerprint of any length matches), complete
+ * or not, ordered by start time, then id. */
+int hist_machine_runs(hist *h, long long run_id, hist_run **out, size_t *n);
+
+/* How many runs of other machines than run_id's the history holds, and of how many machines. */
+int hist_other_machines(hist *h, long long run_id, long long *runs, long long *machines);
+
+/* The fingerprints of the machines with at least one complete run, in text order, each whole
+ * (malloc'd strings; free them with hist_strings_free). */
+int hist_machines(hist *h, char ***out, size_t *n);
+void hist_strings_free(char **s, size_t n);
+
+/* The complete runs of the machine of fingerprint machine, ordered by start time, then id. */
+int hist_complete_runs(hist *h, const char *machine, hist_run **out, size_t *n);
+
+/* --- cells ------------------------------------------------------------------------------------- */
+
+/* A measured (status ok) cell of a run: its stable key (export_cell_key), unit, family, mode
+ * ("host/xfer/launch/ctrl", "" where a field is missing), control block, size and window. */
+typedef struct hist_cell {
+    char cell[256], unit[16], family[32], mode[64], ctrl[16];
+    uint64_t size, window;
+} hist_cell;
+
+/* The ok cells of run run_id, ordered by key. */
+int hist_run_cells(hist *h, long long run_id, hist_cell **out, size_t *n);
+
+/* One run's figures of one cell; NAN where the index holds none. */
+typedef struct hist_figures {
+    long long run_id;
+    double p50, ci_lo, ci_hi;
+    double mode_lo, mode_hi, slow_share; /* a latency cell with two modes: its fast and slow mode and the
+                                            share of samples in the slow one; NAN when it has one mode */
+    double trial_min, trial_max;         /* the lowest and highest trial median */
+    int trials_ci;                       /* 1: the interval is trial-level (ci_method "trials") */
+    long long trials;
+} hist_figures;
+
+/* The figures of cell (a key) in every run that measured it, in no particular order. */
+int hist_cell_series(hist *h, const char *cell, hist_figures **out, size_t *n);
+
+/* Which cells of every run a pool or a pairing takes: family, size and window (-1: any) and the
+ * control block ctrl (NULL: any), never not_ctrl (NULL: none left out); mode (NULL: any). */
+typedef struct hist_select {
+    const char *family;
+    long long size, window;
+    const char *ctrl, *not_ctrl, *mode;
+} hist_select;
+
+/* The ok cells of every run that s selects (family, size, window, ctrl and not_ctrl; mode is
+ * ignored), ordered by run: run_id, p50, trial_min and trial_max set, the rest NAN. */
+int hist_pool_cells(hist *h, const hist_select *s, hist_figures **out, size_t *n);
+
+/* Two cells of one run: the lowest trial medians of a cell that a pairing selects and of its partner. */
+typedef struct hist_pair {
+    long long run_id;
+    double a, b; /* NAN where the index holds none */
+} hist_pair;
+
+/* For every ok cell of every run that s selects (family, ctrl, not_ctrl and mode; size and window
+ * are ignored), paired with the ok cell of the same run whose key is its own with partner_family in
+ * place of its family (same mode and size), ordered by run. */
+int hist_paired_cells(hist *h, const hist_select *s, const char *partner_family, hist_pair **out, size_t *n);
+
+/* One ok cell of one run as hist_each_positive visits it; texts valid during the call only (family
+ * and unit may be NULL where the index holds none). */
+typedef struct hist_value {
+    const char *cell, *family, *unit;
+    long long run_id;
+    uint64_t size;
+    double p50;
+} hist_value;
+
+/* Visits every ok cell of every run whose p50 is positive, ordered by key (the rows of one cell
+ * together). fn returns 0 to go on, or -1 to stop: hist_each_positive then returns -1. */
+int hist_each_positive(hist *h, int (*fn)(const hist_value *v, void *arg), void *arg);
+
+/* The ok cell of run run_id of family whose four mode fields are mode (host, xfer, launch, ctrl;
+ * mode[0] NULL: a baseline, whose fields are all "not applicable"), at size (-1: any), its widest
+ * window first: its p50 and interval into *out (NAN where none). Returns 1 when there is one, 0 when
+ * there is none, -1 on an index error. */
+int hist_cell_estimate(hist *h, long long run_id, const char *family, const char *const mode[4], long long size,
+                       hist_figures *out);
 
 #endif

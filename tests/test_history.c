@@ -953,23 +953,28 @@ static void test_modes_from_file(void)
     if (h == NULL)
         return;
     CHECK_MSG(hist_add(h, path, &id, &already, err, sizeof err) == 0, "%s", err);
-    sqlite3_stmt *st = NULL;
-    CHECK(sqlite3_prepare_v2(hist_db(h), "SELECT family, size_bytes, mode_lo, mode_hi, slow_share FROM cells", -1, &st,
-                             NULL) == SQLITE_OK);
+    hist_cell *cells = NULL;
     size_t rows = 0;
-    while (st != NULL && sqlite3_step(st) == SQLITE_ROW) {
-        const char *fam = (const char *)sqlite3_column_text(st, 0);
-        const int two = strcmp(fam, "latency") == 0 && sqlite3_column_int64(st, 1) == 8;
-        rows++;
-        for (int c = 2; c <= 4; c++)
-            CHECK_MSG((sqlite3_column_type(st, c) == SQLITE_NULL) == !two, "%s %lld: column %d", fam,
-                      (long long)sqlite3_column_int64(st, 1), c);
+    CHECK_MSG(hist_run_cells(h, id, &cells, &rows) == 0, "%s", hist_error(h));
+    for (size_t k = 0; k < rows; k++) {
+        hist_figures *f = NULL;
+        size_t nf = 0;
+        const int two = strcmp(cells[k].family, "latency") == 0 && cells[k].size == 8;
+        CHECK_MSG(hist_cell_series(h, cells[k].cell, &f, &nf) == 0 && nf == 1, "%s", cells[k].cell);
+        if (nf != 1) {
+            free(f);
+            continue;
+        }
+        const double m[3] = {f->mode_lo, f->mode_hi, f->slow_share};
+        for (int c = 0; c < 3; c++)
+            CHECK_MSG(isnan(m[c]) == !two, "%s %llu: mode column %d", cells[k].family,
+                      (unsigned long long)cells[k].size, c);
         if (two)
-            CHECK(sqlite3_column_double(st, 2) == 2.7 && sqlite3_column_double(st, 3) == 8.7 &&
-                  sqlite3_column_double(st, 4) == 0.3);
+            CHECK(m[0] == 2.7 && m[1] == 8.7 && m[2] == 0.3);
+        free(f);
     }
     CHECK_INT(rows, 3);
-    sqlite3_finalize(st);
+    free(cells);
     hist_close(h);
 }
 

@@ -1,0 +1,88 @@
+/* history_internal.h - what the backends of a run history share (results/history*.c only; the public
+ * interface is history.h).
+ *
+ * A backend is a table of functions (hist_ops), one per public call of history.h, and a handle that
+ * starts with struct hist. history.c dispatches the public calls through the table and holds what
+ * does not depend on the backend: the fingerprint and fields of a run read from its file
+ * (hist_record), the modes of a cell, notes and errors, and the run files' copy-in. The folder
+ * backend with its SQLite index is history_sqlite.c, the one file that speaks SQL; a second backend
+ * (PostgreSQL through libpq) fills the same table in a file of its own.
+ */
+#ifndef RINGBENCH_HISTORY_INTERNAL_H
+#define RINGBENCH_HISTORY_INTERNAL_H
+
+#include <sys/stat.h>
+
+#include "h5in.h"
+#include "history.h"
+
+typedef struct hist_ops {
+    void (*close)(hist *h);
+    int (*add)(hist *h, const char *path, long long *run_id, int *already, char *err, size_t errlen);
+    long long (*nruns)(hist *h);
+    int (*run_get)(hist *h, long long run_id, hist_run *out);
+    int (*machine_runs)(hist *h, long long run_id, hist_run **out, size_t *n);
+    int (*other_machines)(hist *h, long long run_id, long long *runs, long long *machines);
+    int (*machines)(hist *h, char ***out, size_t *n);
+    int (*complete_runs)(hist *h, const char *machine, hist_run **out, size_t *n);
+    int (*run_cells)(hist *h, long long run_id, hist_cell **out, size_t *n);
+    int (*cell_series)(hist *h, const char *cell, hist_figures **out, size_t *n);
+    int (*pool_cells)(hist *h, const hist_select *s, hist_figures **out, size_t *n);
+    int (*paired_cells)(hist *h, const hist_select *s, const char *partner_family, hist_pair **out, size_t *n);
+    int (*each_positive)(hist *h, int (*fn)(const hist_value *v, void *arg), void *arg);
+    int (*cell_estimate)(hist *h, long long run_id, const char *family, const char *const mode[4], long long size,
+                         hist_figures *out);
+} hist_ops;
+
+/* The part of every backend's handle that history.c reads: the first member of each. */
+struct hist {
+    const hist_ops *ops;
+    char dir[4096]; /* the folder of the run files, the page and its plots */
+    FILE *notes;    /* where scans report, or NULL */
+    char error[1024];
+};
+
+/* The folder backend: opens (creating) DIR and its SQLite index (history_sqlite.c). */
+int hist_sqlite_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen);
+
+/* One line on h->notes ("ringbench track: ..."), when there is one. */
+void hist_note(hist *h, const char *fmt, ...);
+/* Sets hist_error's line; returns -1 for the caller to return. */
+int hist_fail(hist *h, const char *fmt, ...);
+
+/* What the index records of a run, read from its file: provenance with the defaults the index has
+ * always used, and the machine fingerprint allocated at its full length (it is a key: two long GPU
+ * names that share a prefix are two machines). */
+typedef struct hist_record {
+    char *machine; /* "host | backend | GPU | bus | WSL2 or native" */
+    const char *hostname, *backend, *gpu_name, *pci_bus_id;
+    int wsl2;
+    const char *driver, *cuda_runtime, *kernel_release, *suite_version, *git_commit, *pci_id;
+    int schema_version, complete;
+    const char *start_utc, *end_utc, *preset; /* end_utc and preset may be NULL */
+    char start_buf[32];                       /* start_utc from the file's mtime when the file has none */
+} hist_record;
+
+/* Fills *rec from the open run file r (sb: its stat). Returns 0, or -1 when out of memory. */
+int hist_record_of(const h5in *r, const struct stat *sb, hist_record *rec);
+void hist_record_free(hist_record *rec);
+
+/* The modes of an ok latency row with two of them, as its file records them (results/bimodal.h; the
+ * reader computes them for files before schema 4), NAN when the row has one mode. Latency only: track
+ * judges such a cell on its fast mode, a point without an interval, and other time families
+ * (lifecycle cells of ~20 samples) were never judged so. */
+void hist_row_modes(const rb_row *row, double *lo, double *hi, double *share);
+
+/* "now" as 2026-01-31T02:00:00Z. */
+void hist_utc_now(char *buf, size_t n);
+
+/* The run files of a folder. */
+int hist_ends_with(const char *s, const char *tail);
+int hist_mkdir_p(const char *dir);
+/* 1 when the two files hold the same bytes. */
+int hist_same_bytes(const char *a, const char *b);
+/* Copies src to dst through dst's directory: a temporary file, fsynced, then linked to dst (link
+ * never replaces an existing file) and the temporary removed. Returns 0, or -1 with err. */
+int hist_copy_in(const char *src, const char *dir, const char *dst, char *err, size_t errlen);
+
+#endif
