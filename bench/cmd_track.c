@@ -1,5 +1,6 @@
 /* cmd_track.c - `ringbench track`: add a run to a history, judge it against the same machine's
- * earlier runs (plots/track.h), and refresh the history page; the index is results/history.c.
+ * earlier runs (harness/track_night.h), print the night (plots/track.h), export its judgements, and
+ * refresh the history page; the index is results/history.h.
  * Exit status: 0 no regression, 1 a regression, 2 a usage or file error (including a build without
  * SQLite, which says what is missing). Exercised by tests/track_cli.sh.
  */
@@ -15,6 +16,7 @@
 #ifdef RINGBENCH_HAVE_SQLITE
 #include "history.h"
 #include "track.h"
+#include "track_night.h"
 #endif
 
 typedef struct track_args {
@@ -175,12 +177,30 @@ static int track_parse(int argc, char **argv, track_args *a)
 }
 
 #ifdef RINGBENCH_HAVE_SQLITE
+/* Judges run id of h, prints the night on stdout and exports its judgements when asked (export_json:
+ * as JSON). Returns the exit status. */
+static int judge_night(hist *h, long long id, const track_args *a, const track_options *o, int export_json)
+{
+    char err[1024];
+    track_night night;
+    int rc = CLI_EXIT_USAGE;
+    if (track_night_judge(h, id, o, &night, err, sizeof err) == 0) {
+        track_print_night(stdout, &night);
+        if (!a->export_path || track_night_export(&night, a->export_path, export_json, err, sizeof err) == 0)
+            rc = night.count[TRACK_REGRESSION] ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    }
+    if (rc == CLI_EXIT_USAGE)
+        fprintf(stderr, "ringbench track: %s\n", err);
+    track_night_free(&night);
+    return rc;
+}
+
 /* The run into the open history and judged. Returns the exit status. */
-static int track_add(hist *h, const track_args *a, const track_options *o)
+static int track_add(hist *h, const track_args *a, const track_options *o, int export_json)
 {
     char err[1024];
     long long id;
-    int already, regressions = 0;
+    int already;
     if (hist_add(h, a->run, &id, &already, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench track: %s\n", err);
         return CLI_EXIT_USAGE;
@@ -188,27 +208,20 @@ static int track_add(hist *h, const track_args *a, const track_options *o)
     if (already)
         fprintf(stderr, "ringbench track: %s is already in %s (same bytes): judged again, not copied\n", a->run,
                 a->dir);
-    if (track_judge_run(h, id, o, stdout, &regressions, err, sizeof err) != 0) {
-        fprintf(stderr, "ringbench track: %s\n", err);
-        return CLI_EXIT_USAGE;
-    }
-    return regressions ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    return judge_night(h, id, a, o, export_json);
 }
 
 /* Judges a->run (when given) in the history and refreshes the page. Returns the exit status. */
 static int track_history(const track_args *a)
 {
-    track_options o = {{(size_t)a->window, (size_t)a->min_history, a->z, a->min_effect / 100},
-                       a->same_env,
-                       a->export_path,
-                       0,
-                       a->raw,
-                       a->p50};
+    track_options o = {
+        {(size_t)a->window, (size_t)a->min_history, a->z, a->min_effect / 100}, a->same_env, a->raw, a->p50};
+    int export_json = 0;
     if (a->export_path) {
         size_t n = strlen(a->export_path);
-        o.export_json = n >= 5 && strcmp(a->export_path + n - 5, ".json") == 0;
+        export_json = n >= 5 && strcmp(a->export_path + n - 5, ".json") == 0;
         char why[256];
-        if (o.export_json && !export_format_available(EXPORT_JSON, why, sizeof why)) {
+        if (export_json && !export_format_available(EXPORT_JSON, why, sizeof why)) {
             fprintf(stderr, "ringbench track: --export %s: %s\n", a->export_path, why);
             return CLI_EXIT_USAGE;
         }
@@ -221,7 +234,7 @@ static int track_history(const track_args *a)
     }
     int rc = CLI_EXIT_OK;
     if (a->run) {
-        rc = track_add(h, a, &o);
+        rc = track_add(h, a, &o, export_json);
         if (rc == CLI_EXIT_USAGE) {
             hist_close(h);
             return rc;

@@ -56,14 +56,14 @@ typedef enum track_kind {
     TRACK_NO_HISTORY, /* too few comparable runs before the newest */
     TRACK_NO_DATA,    /* the newest run has no usable estimate for this cell */
     TRACK_WATCH       /* beyond the per-cell thresholds but within the night's false-alarm budget, or a
-                         machine reference or a bimodal cell changing modes (set by track.c, never by
+                         machine reference or a bimodal cell changing modes (set by track_night.c, never by
                          track_judge) */
 } track_kind;
 #define TRACK_KINDS 6
 
 const char *track_kind_name(track_kind k); /* "unchanged", "regression", ... */
 
-/* --- the night's rules (used by plots/track.c, which judges a whole run) ---------------------------- */
+/* --- the night's rules (used by track_night.c, which judges a whole run) ---------------------------- */
 
 /* The night's false-alarm budget (family-wise, docs/decisions/0030-nightly-detector-and-budget.md): the
  * chance that a night with no change calls any regression, split between the headline cells and the
@@ -72,9 +72,9 @@ const char *track_kind_name(track_kind k); /* "unchanged", "regression", ... */
 #define TRACK_ALPHA_RING 0.005
 
 /* How far the figures as measured must confirm a ring cell's change beyond the machine's shift (or,
- * for the pooled figures judged as measured, plots/track.c add_pooled_headlines, the figures beyond
+ * for the pooled figures judged as measured, track_night.c add_pooled_headlines, the figures beyond
  * the shift confirm a change as measured): the same direction, at least min_effect (as every
- * change), and at least this share of the |z| its family needs (plots/track.c apply_budget).
+ * change), and at least this share of the |z| its family needs (track_night.c apply_budget).
  * The shift is one number for the whole machine (the median change of ~30 references) and not every
  * cell follows it: on night 11 of one H100 calibration series the references ran 8.3% faster, CUDA
  * call costs 10-47%, while the 8 B zero-copy round trip stayed where it was (+1.6% as measured);
@@ -121,7 +121,7 @@ int track_best_trial_family(const char *family);
  * Widths are scaled in log space around est; other points are left as they are. */
 void track_unwiden_trials_interval(track_point *p, size_t k);
 
-/* The standard error given to each point of a pooled headline figure (plots/track.c load_pooled), so
+/* The standard error given to each point of a pooled headline figure (track_night.c load_pooled), so
  * that it is the floor under its noise. The best trial of many cells carries no interval of its own,
  * and the MAD of a short history of it looks smaller than its spread: control-block writes are timed
  * in steps of 1/16 ns, 1.7 % of a 3.7 ns write, and 12 quick runs of one build on one H100 held 4

@@ -320,20 +320,7 @@ const char *report_mode_str(const mode_spec *m)
     return mode_label(m, b, sizeof bufs[0]);
 }
 
-char *report_size_str(uint64_t bytes, char *buf, size_t n)
-{
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    double v = (double)bytes;
-    /* Only exact multiples move up a unit, so "1536 B" stays honest rather than "1.5 KiB". */
-    while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
-        bytes /= 1024;
-        v /= 1024;
-        u++;
-    }
-    snprintf(buf, n, "%.0f %s", v, units[u]);
-    return buf;
-}
+char *report_size_str(uint64_t bytes, char *buf, size_t n) { return rb_size_label(bytes, buf, n); }
 
 /* v rounded to 3 significant digits into b, without an exponent (a value of 1000 or more keeps its
  * integer digits). */
@@ -448,4 +435,4 @@ void report_md_text(FILE *f, const char *s)
     }
 }
 
-int report_unit_is_rate(const char *unit) { return strcmp(unit, rb_family_unit(RB_FAM_THROUGHPUT)) == 0; }
+int report_unit_is_rate(const char *unit) { return rb_unit_is_rate(unit); }

@@ -81,4 +81,26 @@ void export_bmf_measure(json_t *bench, const char *slug, double v, double lo, do
 /* A CSV field: quoted (with "" for ") when it holds a comma, quote or line break. */
 void export_csv_field(FILE *out, const char *s);
 
+/* One cell's judgement by `ringbench track` (harness/track_night.h), as the judgement export writes
+ * it. Numbers are NAN where there is none. */
+typedef struct export_judgement {
+    const char *cell, *unit, *verdict; /* verdict: track_kind_name's word */
+    double newest, baseline, change, change_lo, change_hi, z;
+    size_t baseline_runs;
+    const char *first_run;          /* the run file that first showed the change */
+    const char *environment_change; /* the environment change it coincides with ("" when none) */
+    int both;                       /* judged both ways: as measured and beyond a shift */
+    double change_as_measured, z_as_measured, change_beyond_shift, z_beyond_shift; /* where both */
+    int as_measured;    /* the verdict came from the figures as measured, the other series confirmed it */
+    int shift_only;     /* the change showed in the verdict's series only, not in the other one */
+    int this_mode_only; /* one mode's control-block operation that its control block's modes did not confirm */
+    const char *shift;  /* the shift divided out where both: "machine", "host" or "calls" */
+} export_judgement;
+
+/* Writes the judgements of run (its file name) of machine (its fingerprint) to path: JSON
+ * {"run", "machine", "cells": [...]} (json = 1; needs jansson) or CSV with a header and one line per
+ * cell. Returns 0, or -1 with a one-line message in err. */
+int export_judgements(const char *path, int json, const char *run, const char *machine, const export_judgement *j,
+                      size_t n, char *err, size_t errlen);
+
 #endif

@@ -39,6 +39,23 @@ const char *rb_family_unit(rb_family f) { return family_valid(f) ? family_units[
 
 const char *rb_family_doc(rb_family f) { return family_valid(f) ? family_docs[f] : NULL; }
 
+int rb_unit_is_rate(const char *unit) { return strcmp(unit, rb_family_unit(RB_FAM_THROUGHPUT)) == 0; }
+
+char *rb_size_label(uint64_t bytes, char *buf, size_t n)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    double v = (double)bytes;
+    /* Only exact multiples move up a unit, so "1536 B" stays honest rather than "1.5 KiB". */
+    while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        v /= 1024;
+        u++;
+    }
+    snprintf(buf, n, "%.0f %s", v, units[u]);
+    return buf;
+}
+
 int rb_family_parse(const char *name)
 {
     if (name == NULL)

@@ -120,6 +120,10 @@ const char *rb_family_name(rb_family f); /* "latency", ...; NULL when out of ran
 const char *rb_family_unit(rb_family f);
 const char *rb_family_doc(rb_family f);
 int rb_family_parse(const char *name); /* the enum value, or -1 */
+/* 1 for a unit of a rate (GB/s, the throughput families': bigger is better), 0 for a time. */
+int rb_unit_is_rate(const char *unit);
+/* "8 B", "4 KiB", "4 MiB" into buf; only exact multiples move up a unit. Returns buf. */
+char *rb_size_label(uint64_t bytes, char *buf, size_t n);
 
 #define RB_NAME_LEN 32
 #define RB_REASON_LEN 192

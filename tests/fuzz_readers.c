@@ -78,10 +78,14 @@ static void track_one(void)
         abort();
     if (hist_open(hdir, sink, &h, err, sizeof err) == 0) {
         long long id = 0;
-        int already = 0, regressions = 0;
-        track_options o = {TRACK_PARAMS_DEFAULT, 0, NULL, 0};
-        if (hist_add(h, input, &id, &already, err, sizeof err) == 0)
-            track_judge_run(h, id, &o, sink, &regressions, err, sizeof err);
+        int already = 0;
+        track_options o = {TRACK_PARAMS_DEFAULT, 0, 0, 0};
+        track_night night;
+        memset(&night, 0, sizeof night);
+        if (hist_add(h, input, &id, &already, err, sizeof err) == 0 &&
+            track_night_judge(h, id, &o, &night, err, sizeof err) == 0)
+            track_print_night(sink, &night);
+        track_night_free(&night);
         hist_close(h);
     }
     fclose(sink);

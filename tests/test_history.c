@@ -170,7 +170,7 @@ static char *track_with(const char *dir, const char *path, int raw, int *regr, l
     hist *h = NULL;
     char err[1024];
     FILE *notes = tmpfile(), *out = tmpfile();
-    track_options o = {TRACK_PARAMS_DEFAULT, 0, NULL, 0, raw, 0};
+    track_options o = {TRACK_PARAMS_DEFAULT, 0, raw, 0};
     *regr = -1;
     CHECK_MSG(hist_open(dir, notes, &h, err, sizeof err) == 0, "%s", err);
     if (!h)
@@ -178,7 +178,11 @@ static char *track_with(const char *dir, const char *path, int raw, int *regr, l
     long long id;
     int already;
     CHECK_MSG(hist_add(h, path, &id, &already, err, sizeof err) == 0, "%s", err);
-    CHECK_MSG(track_judge_run(h, id, &o, out, regr, err, sizeof err) == 0, "%s", err);
+    track_night night;
+    CHECK_MSG(track_night_judge(h, id, &o, &night, err, sizeof err) == 0, "%s", err);
+    track_print_night(out, &night);
+    *regr = (int)night.count[TRACK_REGRESSION];
+    track_night_free(&night);
     *nruns = hist_nruns(h);
     hist_close(h);
     char *s = slurp(out), *n = slurp(notes);
@@ -549,7 +553,7 @@ static void write_run_e(const char *path, int day, double refs, double ring)
  * series, track_detect.h TRACK_RAW_CONFIRM), median exactly 1. */
 #define E_NIGHTS 12
 /* The headline figures of a run of machine E: its one ring cell, the smallest size's round trip, and
- * the same pooled as the native modes' best trial (plots/track.c add_pooled_headlines). */
+ * the same pooled as the native modes' best trial (harness/track_night.c add_pooled_headlines). */
 #define E_HEADLINES 2
 static double e_machine(int day)
 {
@@ -559,7 +563,7 @@ static double e_machine(int day)
 
 /* The ring factor whose change as measured has |z| = frac x the |z| the night's headline ring cell
  * needs (*thr), from the detector itself: E's ring series as the tracker reads it (p50, trial-level
- * interval of 5 trials unwidened, plots/track.c run_figure) judged by track_judge, whose sigma_d does
+ * interval of 5 trials unwidened, harness/track_night.c run_figure) judged by track_judge, whose sigma_d does
  * not depend on the newest figure (its own standard error is under the history's spread). */
 static double e_raw_factor(double frac, double *thr)
 {
@@ -623,8 +627,8 @@ static void test_raw_confirm_factor(void)
     }
 }
 
-/* The catches figure of the headline cells (plots/track.c print_judgement): machine F is machine E with
- * the ring's own noise apart from the machine's. Night k moves the ring by exp(own x f_own[k]) beyond
+/* The catches figure of the headline cells (track_night_catch, printed by plots/track.c): machine F is
+ * machine E with the ring's own noise apart from the machine's. Night k moves the ring by exp(own x f_own[k]) beyond
  * the machine, and the whole machine, ring and references alike, by exp(mach x f_mach[k]). The pairs
  * (f_own[k], f_mach[k]) are symmetric under negation, so the ring's baseline median is exactly 2 us both
  * beyond the shift and as measured, and a night whose references are at 1 has a shift of exactly 0. */
@@ -680,7 +684,7 @@ static double catches_exact(const catches_case *c, int *sets)
 
 /* The line of the ring cell (write_run_e), one of the night's two headlines, in a list of cells. */
 #define F_CELL_LINE "\n  latency/pinned/async/coop/mapped/8B "
-/* The other: the same cell pooled as the native modes' best trial (plots/track.c add_pooled_headlines). */
+/* The other: the same cell pooled as the native modes' best trial (harness/track_night.c add_pooled_headlines). */
 #define F_POOL_LINE "\n  latency/native-best "
 
 /* The ring cell's catches figure printed in s (whole percent), checked to be one of exactly two (the
