@@ -177,12 +177,12 @@ void headline_compute(const headline_source *native, const headline_source *fall
     }
 }
 
-const char *headline_claim_word(const headline_fig *f)
+verdict_claim headline_claim(const headline_fig *f)
 {
-    return f->ratio_ok ? verdict_claim_word(f->ratio_lo - 1, f->ratio_hi - 1) : "n/a";
+    return f->ratio_ok ? verdict_claim_of(f->ratio_lo - 1, f->ratio_hi - 1) : VERDICT_CLAIM_NONE;
 }
 
-const char *headline_verdict(const headline_fig f[HL_COUNT], double *lo, double *hi)
+verdict_claim headline_verdict(const headline_fig f[HL_COUNT], double *lo, double *hi)
 {
     int n = 0, above = 0, inside = 0, below = 0;
     *lo = INFINITY;
@@ -190,15 +190,15 @@ const char *headline_verdict(const headline_fig f[HL_COUNT], double *lo, double 
     for (int k = 0; k < HL_COUNT; k++) {
         if (!f[k].def->claim || !f[k].ratio_ok)
             continue;
-        const char *w = headline_claim_word(&f[k]);
+        const verdict_claim v = headline_claim(&f[k]);
         n++;
-        above += strcmp(w, "above") == 0;
-        inside += strcmp(w, "inside") == 0;
-        below += strcmp(w, "below") == 0;
+        above += v == VERDICT_ABOVE;
+        inside += v == VERDICT_INSIDE;
+        below += v == VERDICT_BELOW;
         *lo = fmin(*lo, f[k].ratio);
         *hi = fmax(*hi, f[k].ratio);
     }
     if (n == 0)
-        return "n/a";
-    return above == n ? "above" : inside == n ? "inside" : below == n ? "below" : "mixed";
+        return VERDICT_CLAIM_NONE;
+    return above == n ? VERDICT_ABOVE : inside == n ? VERDICT_INSIDE : below == n ? VERDICT_BELOW : VERDICT_MIXED;
 }

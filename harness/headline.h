@@ -28,6 +28,7 @@
 #include "modes.h"
 #include "schema.h"
 #include "stats.h"
+#include "verdict.h"
 
 /* The headline figures, in the order every output lists them. */
 typedef enum headline_id {
@@ -100,14 +101,14 @@ typedef struct headline_fig {
 void headline_compute(const headline_source *native, const headline_source *fallback, int reps, uint64_t seed,
                       headline_fig out[HL_COUNT]);
 
-/* The claim's word for a figure's ratio: "above", "inside", "below" the claimed 10-30 %, or
- * "straddles 10%" / "straddles 30%" (verdict.h); "n/a" without a ratio. */
-const char *headline_claim_word(const headline_fig *f);
+/* Where a figure's ratio lies against the claimed 10-30 % (verdict.h): VERDICT_ABOVE, _INSIDE,
+ * _BELOW, _STRADDLES_LO or _HI; VERDICT_CLAIM_NONE without a ratio. */
+verdict_claim headline_claim(const headline_fig *f);
 
-/* The verdict over the claim's figures (the control-block operations): "above" when every measured
- * one is above 10-30 %, "inside" or "below" likewise, "mixed" otherwise, "n/a" when none was
- * measured; *lo and *hi get the smallest and largest of their ratios. */
-const char *headline_verdict(const headline_fig f[HL_COUNT], double *lo, double *hi);
+/* The verdict over the claim's figures (the control-block operations): VERDICT_ABOVE when every
+ * measured one is above 10-30 %, VERDICT_INSIDE or VERDICT_BELOW likewise, VERDICT_MIXED otherwise,
+ * VERDICT_CLAIM_NONE when none was measured; *lo and *hi get the smallest and largest of their ratios. */
+verdict_claim headline_verdict(const headline_fig f[HL_COUNT], double *lo, double *hi);
 
 /* The smallest (largest: 1) size of family f among the source's rows; 0 when none. */
 uint64_t headline_size_end(const headline_source *s, rb_family f, int largest);

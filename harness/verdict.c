@@ -1,5 +1,5 @@
-/* verdict.c - the decisions made from intervals: a cell's interval, pairing, and the overhead words
- * (see verdict.h). */
+/* verdict.c - the decisions made from intervals: a cell's interval, pairing, and the verdicts on an
+ * overhead (see verdict.h). */
 #include "verdict.h"
 
 #include <errno.h>
@@ -90,24 +90,24 @@ int verdict_overhead(const stats_trial *a, size_t ka, const stats_trial *b, size
 
 int verdict_excludes_zero(double lo, double hi) { return lo > 0 || hi < 0; }
 
-const char *verdict_speed_word(double est, double lo, double hi, double min_effect)
+verdict_speed verdict_speed_of(double est, double lo, double hi, double min_effect)
 {
     /* A difference must be both real (the interval excludes 0) and large enough to matter: with
      * hundreds of cells, a few tiny but "significant" differences are what noise looks like. */
     if (lo > 0 && est >= min_effect)
-        return "slower";
+        return VERDICT_SLOWER;
     if (hi < 0 && -est >= min_effect)
-        return "faster";
-    return "same within noise";
+        return VERDICT_FASTER;
+    return VERDICT_SAME;
 }
 
-const char *verdict_claim_word(double lo, double hi)
+verdict_claim verdict_claim_of(double lo, double hi)
 {
     if (hi < VERDICT_CLAIM_LO)
-        return "below";
+        return VERDICT_BELOW;
     if (lo > VERDICT_CLAIM_HI)
-        return "above";
+        return VERDICT_ABOVE;
     if (lo >= VERDICT_CLAIM_LO && hi <= VERDICT_CLAIM_HI)
-        return "inside";
-    return lo < VERDICT_CLAIM_LO ? "straddles 10%" : "straddles 30%";
+        return VERDICT_INSIDE;
+    return lo < VERDICT_CLAIM_LO ? VERDICT_STRADDLES_LO : VERDICT_STRADDLES_HI;
 }

@@ -1,6 +1,8 @@
 /* verdict.h - the decisions made from intervals, beside the statistics they use (stats.h): the
- * interval a cell reports, how two rows are compared (paired or not), and the words a report prints
- * for an overhead ("slower", "inside the claim", ...).
+ * interval a cell reports, how two rows are compared (paired or not), and the verdicts on an overhead
+ * (its speed: slower, faster or the same within noise; against the claim: inside, below, above or
+ * straddling). Verdicts are enums; their words are printed from one table at the edge
+ * (plots/report_verdict.c, report_speed_name and report_claim_name).
  *
  * A cell's p50 and interval (verdict_cell_interval) are the median of its trial lower medians with the
  * hierarchical bootstrap over trials, calibrated for their number, with the same method and seed that
@@ -13,8 +15,8 @@
  * of at least the minimum effect; against the claim under test (REFERENCE.md: the WSL2 fallback path is
  * "10-30% slower for control block operations") an interval is inside, below, above or straddling.
  *
- * bench/sweep.c uses the cell interval; plots/report_verdict.c renders the overhead words. Tests:
- * tests/test_stats.c (the bootstraps), tests/test_report.c (the words, through the report).
+ * bench/sweep.c uses the cell interval; plots/report_verdict.c renders the verdicts' words. Tests:
+ * tests/test_stats.c (the bootstraps), tests/test_report.c (the verdicts, through the report).
  */
 #ifndef RINGBENCH_VERDICT_H
 #define RINGBENCH_VERDICT_H
@@ -56,11 +58,32 @@ int verdict_overhead(const stats_trial *a, size_t ka, const stats_trial *b, size
 /* 1 when [lo, hi] excludes 0. */
 int verdict_excludes_zero(double lo, double hi);
 
-/* "slower" when lo > 0 and est >= min_effect, "faster" when hi < 0 and -est >= min_effect, else
- * "same within noise". */
-const char *verdict_speed_word(double est, double lo, double hi, double min_effect);
+/* What an overhead's interval says about speed. */
+typedef enum verdict_speed {
+    VERDICT_SAME = 0,  /* the same within noise */
+    VERDICT_SLOWER,    /* the interval is above 0 and the overhead at least the minimum effect */
+    VERDICT_FASTER,    /* the interval is below 0 and the saving at least the minimum effect */
+    VERDICT_SPEED_NONE /* no overhead to judge: a row missing, not measured or without samples */
+} verdict_speed;
+#define VERDICT_SPEEDS 4
 
-/* "inside", "below", "above" the claimed 10-30%, or "straddles 10%" / "straddles 30%". */
-const char *verdict_claim_word(double lo, double hi);
+/* Where an overhead's interval lies against the claim's bounds. */
+typedef enum verdict_claim {
+    VERDICT_INSIDE = 0,   /* wholly within [VERDICT_CLAIM_LO, VERDICT_CLAIM_HI] */
+    VERDICT_BELOW,        /* wholly below VERDICT_CLAIM_LO */
+    VERDICT_ABOVE,        /* wholly above VERDICT_CLAIM_HI */
+    VERDICT_STRADDLES_LO, /* crosses VERDICT_CLAIM_LO */
+    VERDICT_STRADDLES_HI, /* crosses VERDICT_CLAIM_HI (and not the lower bound) */
+    VERDICT_MIXED,        /* a set of intervals that do not all lie on one side (a summary: headline.h) */
+    VERDICT_CLAIM_NONE    /* no overhead to judge */
+} verdict_claim;
+#define VERDICT_CLAIMS 7
+
+/* VERDICT_SLOWER when lo > 0 and est >= min_effect, VERDICT_FASTER when hi < 0 and -est >= min_effect,
+ * else VERDICT_SAME. */
+verdict_speed verdict_speed_of(double est, double lo, double hi, double min_effect);
+
+/* Where [lo, hi] lies against the claim (VERDICT_INSIDE ... VERDICT_STRADDLES_HI). */
+verdict_claim verdict_claim_of(double lo, double hi);
 
 #endif

@@ -171,12 +171,12 @@ static void summary_md(FILE *md, const compare_ctx *c, const report_opts *o)
             const report_ov *ov = &c->pairs[i].ov;
             if (report_row_family(a) != f)
                 continue;
-            const char *t = compare_token(ov);
+            const verdict_speed v = report_speed(ov);
             n++;
-            slower += strcmp(t, "slower") == 0;
-            faster += strcmp(t, "faster") == 0;
-            same += strcmp(t, "same") == 0;
-            na += strcmp(t, "n/a") == 0;
+            slower += v == VERDICT_SLOWER;
+            faster += v == VERDICT_FASTER;
+            same += v == VERDICT_SAME;
+            na += v == VERDICT_SPEED_NONE;
             excl += report_ov_excludes_zero(ov);
             if (ov->state == REPORT_OV_OK)
                 est[ne++] = ov->est;
@@ -223,12 +223,12 @@ static tallies count_pairs(const compare_ctx *c)
 {
     tallies t = {0, 0, 0, 0, 0};
     for (size_t i = 0; i < c->npairs; i++) {
-        const char *w = compare_token(&c->pairs[i].ov);
+        const verdict_speed v = report_speed(&c->pairs[i].ov);
         t.n++;
-        t.same += strcmp(w, "same") == 0;
-        t.slower += strcmp(w, "slower") == 0;
-        t.faster += strcmp(w, "faster") == 0;
-        t.na += strcmp(w, "n/a") == 0;
+        t.same += v == VERDICT_SAME;
+        t.slower += v == VERDICT_SLOWER;
+        t.faster += v == VERDICT_FASTER;
+        t.na += v == VERDICT_SPEED_NONE;
     }
     return t;
 }

@@ -19,16 +19,12 @@
 
 // --- shared with compare.c ----------------------------------------------------------------------------
 
-const char *compare_token(const report_ov *ov)
-{
-    const char *w = report_speed_word(ov);
-    return strcmp(w, "same within noise") == 0 ? "same" : w;
-}
+const char *compare_token(const report_ov *ov) { return report_speed_token(report_speed(ov)); }
 
 int compare_changed(const report_ov *ov)
 {
-    const char *w = compare_token(ov);
-    return strcmp(w, "slower") == 0 || strcmp(w, "faster") == 0;
+    const verdict_speed v = report_speed(ov);
+    return v == VERDICT_SLOWER || v == VERDICT_FASTER;
 }
 
 const pair *compare_find(const compare_ctx *c, rb_family f, const mode_spec *m, uint64_t size)
@@ -100,7 +96,7 @@ double compare_noise(const compare_ctx *c)
     double *d = malloc((c->npairs + 1) * sizeof *d), p95 = NAN;
     size_t n = 0;
     for (size_t i = 0; d && i < c->npairs; i++)
-        if (c->pairs[i].ov.state == REPORT_OV_OK && strcmp(compare_token(&c->pairs[i].ov), "same") == 0)
+        if (c->pairs[i].ov.state == REPORT_OV_OK && report_speed(&c->pairs[i].ov) == VERDICT_SAME)
             d[n++] = fabs(c->pairs[i].ov.est);
     if (n > 0) {
         qsort(d, n, sizeof *d, cmp_dbl);

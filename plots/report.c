@@ -744,13 +744,14 @@ int report_write(const char *file, const report_opts *opts)
         char *md = outfs_path("%s/report.md", d.path);
         rc = report_dir_end(&d, "report", md != NULL && report_into(&run, &o, label, d.stage, figs)) == 0 ? 0 : 1;
         double lo, hi;
-        const char *v = rc == 0 ? headline_verdict(figs, &lo, &hi) : NULL;
-        if (v && report_claim_applies(&run, &run) && isfinite(lo)) /* the verdict in one line, as report.md's first */
+        const verdict_claim v = rc == 0 ? headline_verdict(figs, &lo, &hi) : VERDICT_CLAIM_NONE;
+        if (rc == 0 && report_claim_applies(&run, &run) &&
+            isfinite(lo)) /* the verdict in one line, as report.md's first */
             printf("ringbench report: %s the claim: control-block operations take %s to %s the native path's time; ",
-                   strcmp(v, "mixed") == 0 ? "mixed against" : v, report_times(lo), report_times(hi));
-        else if (v)
+                   v == VERDICT_MIXED ? "mixed against" : report_claim_name(v), report_times(lo), report_times(hi));
+        else if (rc == 0)
             printf("ringbench report: ");
-        if (v)
+        if (rc == 0)
             printf("wrote %s\n", md);
         free(md);
     }

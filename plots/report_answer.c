@@ -76,7 +76,8 @@ static void csv_out(FILE *out, const headline_fig *figs)
             else
                 fputs(",,,,,", out);
             if (f->ratio_ok)
-                fprintf(out, "%.6g,%.6g,%.6g,%s,", f->ratio, f->ratio_lo, f->ratio_hi, headline_claim_word(f));
+                fprintf(out, "%.6g,%.6g,%.6g,%s,", f->ratio, f->ratio_lo, f->ratio_hi,
+                        report_claim_name(headline_claim(f)));
             else
                 fputs(",,,,", out);
             export_csv_field(out, d->ok ? (f->ratio_ok ? "" : f->why) : d->why);

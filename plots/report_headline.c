@@ -131,7 +131,8 @@ void report_answer_table_md(FILE *md, const headline_fig figs[HL_COUNT], int acr
         side_md(md, f, &f->side[HL_FALLBACK]);
         if (f->ratio_ok)
             fprintf(md, " **%s** [%s, %s] | %s |\n", report_times(f->ratio), report_times(f->ratio_lo),
-                    report_times(f->ratio_hi), claim ? headline_claim_word(f) : "not judged: CPU backend");
+                    report_times(f->ratio_hi),
+                    claim ? report_claim_name(headline_claim(f)) : "not judged: CPU backend");
         else {
             fputs(" no ratio: ", md);
             report_md_text(md, f->why);
@@ -146,7 +147,7 @@ void report_answer_table_md(FILE *md, const headline_fig figs[HL_COUNT], int acr
 static void verdict_md(FILE *md, const report_run *base, const report_run *other, const headline_fig *figs)
 {
     double lo, hi;
-    const char *v = headline_verdict(figs, &lo, &hi);
+    const verdict_claim v = headline_verdict(figs, &lo, &hi);
     const headline_fig *rt = &figs[HL_RT_SMALL];
     char sz[32];
     mode_spec fb = mode_wsl2_fallback();
@@ -154,12 +155,12 @@ static void verdict_md(FILE *md, const report_run *base, const report_run *other
         fputs("**No verdict: these are CPU reference backend numbers, not GPU numbers.** For checking the tools "
               "only, on this machine's CPUs: ",
               md);
-    else if (strcmp(v, "n/a") == 0)
+    else if (v == VERDICT_CLAIM_NONE)
         fputs("**No verdict:** the control-block operations of the two paths were not both measured (the table "
               "says why); ",
               md);
     else
-        fprintf(md, "**Verdict: %s the claim.** ", strcmp(v, "mixed") == 0 ? "mixed against" : v);
+        fprintf(md, "**Verdict: %s the claim.** ", v == VERDICT_MIXED ? "mixed against" : report_claim_name(v));
     fprintf(md, "The WSL2 fallback path `%s`%s ", report_mode_str(&fb), base != other ? " (OTHER)" : "");
     if (isfinite(lo))
         fprintf(md,

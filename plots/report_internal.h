@@ -239,14 +239,25 @@ typedef struct report_ov {
 /* ia / ib: row indices from report_find (-1 = missing); la / lb name the two sides in messages. */
 void report_overhead(const report_run *ra, long ia, const char *la, const report_run *rb, long ib, const char *lb,
                      const report_opts *o, report_ov *ov);
-/* "faster" or "slower" when the CI excludes 0 and |est| >= the minimum effect, else "same within
- * noise"; "n/a" when there is no overhead. */
+/* The verdicts on an overhead (verdict.h): its speed (VERDICT_SLOWER or _FASTER when the CI excludes 0
+ * and |est| >= the minimum effect, else VERDICT_SAME) and where it lies against the claim;
+ * VERDICT_SPEED_NONE and VERDICT_CLAIM_NONE when there is no overhead. */
+verdict_speed report_speed(const report_ov *ov);
+verdict_claim report_claim(const report_ov *ov);
+/* The words of the verdicts, spelled in one table (report_verdict.c): what report.md and compare.md
+ * print ("slower", "same within noise", "inside", "straddles 10%", "n/a"), and a speed's token in
+ * compare_pairs.dat ("same" for the same within noise). */
+const char *report_speed_name(verdict_speed v);
+const char *report_speed_token(verdict_speed v);
+const char *report_claim_name(verdict_claim v);
+/* report_speed_name(report_speed(ov)): "faster", "slower", "same within noise" or "n/a". */
 const char *report_speed_word(const report_ov *ov);
 /* 1 when the overhead's interval excludes 0, whatever its size. */
 int report_ov_excludes_zero(const report_ov *ov);
 /* "trials k=5/5 paired", "trials k=5/5" or "samples (1 trial)": where the interval came from. */
 const char *report_ov_method_str(const report_ov *ov, char *buf, size_t n);
-/* "inside", "below", "above" the claimed 10-30%, or "straddles 10%" / "straddles 30%". */
+/* report_claim_name(report_claim(ov)): "inside", "below", "above" the claimed 10-30%, "straddles 10%"
+ * / "straddles 30%", or "n/a". */
 const char *report_claim_word(const report_ov *ov);
 /* "+25.0% [+23.1%, +26.9%]" into buf, or for an overhead of +100 % or more the ratio "188× [153×, 205×]". */
 char *report_ov_str(const report_ov *ov, char *buf, size_t n);

@@ -80,10 +80,52 @@ int report_ov_excludes_zero(const report_ov *ov)
     return ov->state == REPORT_OV_OK && verdict_excludes_zero(ov->lo, ov->hi);
 }
 
-const char *report_speed_word(const report_ov *ov)
+/* The words of the verdicts: the one place they are spelled. A speed's token is its name in the pairs
+ * table (compare_pairs.dat), one word per verdict. */
+static const struct {
+    const char *name, *token;
+} speed_words[VERDICT_SPEEDS] = {
+    [VERDICT_SAME] = {"same within noise", "same"},
+    [VERDICT_SLOWER] = {"slower", "slower"},
+    [VERDICT_FASTER] = {"faster", "faster"},
+    [VERDICT_SPEED_NONE] = {"n/a", "n/a"},
+};
+static const char *const claim_words[VERDICT_CLAIMS] = {
+    [VERDICT_INSIDE] = "inside",
+    [VERDICT_BELOW] = "below",
+    [VERDICT_ABOVE] = "above",
+    [VERDICT_STRADDLES_LO] = "straddles 10%",
+    [VERDICT_STRADDLES_HI] = "straddles 30%",
+    [VERDICT_MIXED] = "mixed",
+    [VERDICT_CLAIM_NONE] = "n/a",
+};
+
+const char *report_speed_name(verdict_speed v)
 {
-    return ov->state != REPORT_OV_OK ? "n/a" : verdict_speed_word(ov->est, ov->lo, ov->hi, ov->min_effect);
+    return speed_words[(unsigned)v < VERDICT_SPEEDS ? v : VERDICT_SPEED_NONE].name;
 }
+
+const char *report_speed_token(verdict_speed v)
+{
+    return speed_words[(unsigned)v < VERDICT_SPEEDS ? v : VERDICT_SPEED_NONE].token;
+}
+
+const char *report_claim_name(verdict_claim v)
+{
+    return claim_words[(unsigned)v < VERDICT_CLAIMS ? v : VERDICT_CLAIM_NONE];
+}
+
+verdict_speed report_speed(const report_ov *ov)
+{
+    return ov->state != REPORT_OV_OK ? VERDICT_SPEED_NONE : verdict_speed_of(ov->est, ov->lo, ov->hi, ov->min_effect);
+}
+
+verdict_claim report_claim(const report_ov *ov)
+{
+    return ov->state != REPORT_OV_OK ? VERDICT_CLAIM_NONE : verdict_claim_of(ov->lo, ov->hi);
+}
+
+const char *report_speed_word(const report_ov *ov) { return report_speed_name(report_speed(ov)); }
 
 const char *report_ov_method_str(const report_ov *ov, char *buf, size_t n)
 {
@@ -96,10 +138,7 @@ const char *report_ov_method_str(const report_ov *ov, char *buf, size_t n)
     return buf;
 }
 
-const char *report_claim_word(const report_ov *ov)
-{
-    return ov->state != REPORT_OV_OK ? "n/a" : verdict_claim_word(ov->lo, ov->hi);
-}
+const char *report_claim_word(const report_ov *ov) { return report_claim_name(report_claim(ov)); }
 
 int report_claim_applies(const report_run *base, const report_run *other)
 {
@@ -144,11 +183,11 @@ static void tally_add(tally *t, const report_ov *ov, const char *where)
         return;
     }
     t->n++;
-    const char *w = report_claim_word(ov);
-    t->inside += strcmp(w, "inside") == 0;
-    t->below += strcmp(w, "below") == 0;
-    t->above += strcmp(w, "above") == 0;
-    t->straddle += strncmp(w, "straddles", 9) == 0;
+    const verdict_claim v = report_claim(ov);
+    t->inside += v == VERDICT_INSIDE;
+    t->below += v == VERDICT_BELOW;
+    t->above += v == VERDICT_ABOVE;
+    t->straddle += v == VERDICT_STRADDLES_LO || v == VERDICT_STRADDLES_HI;
     if (ov->est < t->min) {
         t->min = ov->est;
         snprintf(t->min_at, sizeof t->min_at, "%s", where);
