@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Fills out's trial spread (min, max, cv) from the trial medians the cell's p50 combines: each trial's
@@ -89,6 +90,12 @@ int verdict_overhead(const stats_trial *a, size_t ka, const stats_trial *b, size
 }
 
 int verdict_excludes_zero(double lo, double hi) { return lo > 0 || hi < 0; }
+
+char *verdict_claim_ratio(char *buf, size_t n)
+{
+    snprintf(buf, n, "%.1f–%.1f×", 1 + VERDICT_CLAIM_LO, 1 + VERDICT_CLAIM_HI);
+    return buf;
+}
 
 verdict_speed verdict_speed_of(double est, double lo, double hi, double min_effect)
 {

@@ -26,9 +26,26 @@
 
 #include "stats.h"
 
-/* The claim under test: "10-30% slower for control block operations". */
-#define VERDICT_CLAIM_LO 0.10
-#define VERDICT_CLAIM_HI 0.30
+/* The claim under test: "10-30% slower for control block operations". Its bounds are these two
+ * numbers (percent), and every output takes the band from them: VERDICT_CLAIM_LO/HI to judge,
+ * VERDICT_CLAIM_LABEL ("10–30 %") to print it, VERDICT_CLAIM_FMT inside a printf format,
+ * VERDICT_CLAIM_LO_LABEL / _HI_LABEL ("10 %", "30 %") for one bound (_LO_FMT, _HI_FMT in a format),
+ * and verdict_claim_ratio for the band as a ratio of times (1.1–1.3×). */
+#define VERDICT_CLAIM_LO_PCT 10
+#define VERDICT_CLAIM_HI_PCT 30
+#define VERDICT_CLAIM_LO (VERDICT_CLAIM_LO_PCT / 100.0)
+#define VERDICT_CLAIM_HI (VERDICT_CLAIM_HI_PCT / 100.0)
+#define VERDICT_STR_(x) #x
+#define VERDICT_STR(x) VERDICT_STR_(x)
+#define VERDICT_CLAIM_LO_LABEL VERDICT_STR(VERDICT_CLAIM_LO_PCT) " %"
+#define VERDICT_CLAIM_HI_LABEL VERDICT_STR(VERDICT_CLAIM_HI_PCT) " %"
+#define VERDICT_CLAIM_LABEL VERDICT_STR(VERDICT_CLAIM_LO_PCT) "–" VERDICT_CLAIM_HI_LABEL
+#define VERDICT_CLAIM_FMT VERDICT_CLAIM_LABEL "%"
+#define VERDICT_CLAIM_LO_FMT VERDICT_CLAIM_LO_LABEL "%"
+#define VERDICT_CLAIM_HI_FMT VERDICT_CLAIM_HI_LABEL "%"
+
+/* "1.1–1.3×": the claimed band as fallback / native times, from the bounds above, into buf. Returns buf. */
+char *verdict_claim_ratio(char *buf, size_t n);
 #define VERDICT_CONF 0.95
 
 /* A cell's figures from its ok trials (each a sorted sample set). */

@@ -175,7 +175,7 @@ static int answer_dat(const headline_fig *figs, const char *dir, double *xmin, d
         return -1;
     fputs("# headline figure: row, fallback / native, 95 % interval lo hi, label\n", rf.f);
     *xmin = 1.0;
-    *xmax = 1.3;
+    *xmax = 1 + VERDICT_CLAIM_HI; /* the claimed band always shows */
     *n = 0;
     for (int k = 0; k < HL_COUNT; k++) {
         const headline_fig *f = &figs[k];
@@ -224,19 +224,22 @@ int report_plot_answer(const headline_fig figs[HL_COUNT], const char *title, con
     if (report_file_open(&rf, dir, "answer.gp", err, errlen) != 0)
         return -1;
     FILE *gp = rf.f;
-    report_gp_begin(gp, "answer", "fallback / native per headline figure, beside the claimed 10-30 %",
+    char band[32], sub[160];
+    report_gp_begin(gp, "answer", "fallback / native per headline figure, beside the claimed " VERDICT_CLAIM_LABEL,
                     (report_canvas){REPORT_DOC_W, 480});
-    report_gp_title(gp, title, "fallback / native (time) and its 95 % interval; green: the claimed 1.1-1.3x");
+    snprintf(sub, sizeof sub, "fallback / native (time) and its 95 %% interval; green: the claimed %s",
+             verdict_claim_ratio(band, sizeof band));
+    report_gp_title(gp, title, sub);
     answer_ytics(gp, figs);
     /* The labels sit right of each interval, so the x range leaves a decade's fifth for them. */
     fprintf(gp,
             "unset key\nset logscale x 10\nset format x '%%gx'\nset xrange [%.6g:%.6g]\nset yrange [%d.6:-0.6]\n"
             "set xlabel 'fallback / native (time, log scale; 1x = as fast)'\nset grid xtics mxtics noytics\n"
             "set lmargin 27\nset rmargin 3\n"
-            "set object 1 rect from first 1.1, graph 0 to first 1.3, graph 1 fc rgb '#A5D6A7' fs solid 0.7 "
+            "set object 1 rect from first %.6g, graph 0 to first %.6g, graph 1 fc rgb '#A5D6A7' fs solid 0.7 "
             "noborder behind\n"
             "set arrow 1 from first 1, graph 0 to first 1, graph 1 nohead lc rgb '#444444' dt 2 back\n",
-            xmin / 1.3, xmax * 2.5, HL_COUNT - 1);
+            xmin / 1.3, xmax * 2.5, HL_COUNT - 1, 1 + VERDICT_CLAIM_LO, 1 + VERDICT_CLAIM_HI);
     if (n == 0)
         fputs("set label 1 'no ratio could be computed (see report.md)' at graph 0.5, graph 0.5 center\n"
               "plot [1:10] NaN notitle\n",

@@ -121,7 +121,7 @@ void report_answer_table_md(FILE *md, const headline_fig figs[HL_COUNT], int acr
     char name[160];
     fprintf(md,
             "| headline figure | native%s | WSL2 fallback%s | fallback / native [95 %% interval] | against the "
-            "claimed 10–30 %% |\n| --- | ---: | ---: | --- | --- |\n",
+            "claimed " VERDICT_CLAIM_FMT " |\n| --- | ---: | ---: | --- | --- |\n",
             across ? " (BASE)" : "", across ? " (OTHER)" : "");
     for (int k = 0; k < HL_COUNT; k++) {
         const headline_fig *f = &figs[k];
@@ -162,11 +162,13 @@ static void verdict_md(FILE *md, const report_run *base, const report_run *other
     else
         fprintf(md, "**Verdict: %s the claim.** ", v == VERDICT_MIXED ? "mixed against" : report_claim_name(v));
     fprintf(md, "The WSL2 fallback path `%s`%s ", report_mode_str(&fb), base != other ? " (OTHER)" : "");
+    char band[32];
     if (isfinite(lo))
         fprintf(md,
-                "takes %s%s%s the native path's time for control-block operations (claimed: 1.1–1.3×, "
-                "\"10–30 %% slower\")",
-                report_times(lo), lo != hi ? " to " : "", lo != hi ? report_times(hi) : "");
+                "takes %s%s%s the native path's time for control-block operations (claimed: %s, "
+                "\"" VERDICT_CLAIM_FMT " slower\")",
+                report_times(lo), lo != hi ? " to " : "", lo != hi ? report_times(hi) : "",
+                verdict_claim_ratio(band, sizeof band));
     else
         fputs("could not be set against the native path for control-block operations", md);
     if (rt->ratio_ok)
@@ -208,10 +210,12 @@ void report_first_screen_md(FILE *md, const report_run *base, const report_run *
     report_answer_table_md(md, figs, base != other, report_claim_applies(base, other));
     fputs("\n", md);
     references_md(md, figs);
-    fputs("\nVerdict words: **above** / **inside** / **below**: the whole 95 % interval of fallback / native lies "
-          "above / inside / below the claimed 1.1–1.3×; **straddles**: it crosses a bound. The method is under "
-          "[Method](#method).\n\n",
-          md);
+    char band[32];
+    fprintf(md,
+            "\nVerdict words: **above** / **inside** / **below**: the whole 95 %% interval of fallback / native lies "
+            "above / inside / below the claimed %s; **straddles**: it crosses a bound. The method is under "
+            "[Method](#method).\n\n",
+            verdict_claim_ratio(band, sizeof band));
     if (plot != NULL)
         fprintf(md, "![the answer: fallback / native per headline figure](%s.png)\n\n", plot);
 }

@@ -532,7 +532,7 @@ int report_plot_cb(const report_run *run, const char *dir, char *err, size_t err
 // --- the registry -------------------------------------------------------------------------------------
 
 const report_plot_def report_plot_defs[] = {
-    {"answer", "The answer: fallback / native per headline figure, beside the claimed 10-30 %", NULL},
+    {"answer", "The answer: fallback / native per headline figure, beside the claimed " VERDICT_CLAIM_LABEL, NULL},
     {"latency",
      "(a) Round-trip latency against message size, one panel per control block, with the round-trip floor and "
      "the launch-per-message baselines",

@@ -94,8 +94,8 @@ static const char *const claim_words[VERDICT_CLAIMS] = {
     [VERDICT_INSIDE] = "inside",
     [VERDICT_BELOW] = "below",
     [VERDICT_ABOVE] = "above",
-    [VERDICT_STRADDLES_LO] = "straddles 10%",
-    [VERDICT_STRADDLES_HI] = "straddles 30%",
+    [VERDICT_STRADDLES_LO] = "straddles " VERDICT_STR(VERDICT_CLAIM_LO_PCT) "%",
+    [VERDICT_STRADDLES_HI] = "straddles " VERDICT_STR(VERDICT_CLAIM_HI_PCT) "%",
     [VERDICT_MIXED] = "mixed",
     [VERDICT_CLAIM_NONE] = "n/a",
 };
@@ -224,7 +224,7 @@ static void tally_md(FILE *md, const tally *t, const char *what, const char *aga
         fprintf(md, "overhead from %s (%s) to %s (%s)", ov_short(t->min), t->min_at, ov_short(t->max), t->max_at);
     if (claim)
         fprintf(md,
-                "; against the claimed 10–30%%: **inside** in %d, **below** in %d, **above** in %d, "
+                "; against the claimed " VERDICT_CLAIM_FMT ": **inside** in %d, **below** in %d, **above** in %d, "
                 "inconclusive (CI crosses a bound) in %d of %d cells",
                 t->inside, t->below, t->above, t->straddle, t->n);
     else
@@ -248,8 +248,8 @@ static void ov_table_head(FILE *md, const char *first)
     fprintf(
         md,
         "\n| %s | fallback against | reference p50 | fallback p50 | overhead [95%% CI] | "
-        "fallback is | against the claimed 10–30%% | interval from |\n| --- | --- | ---: | ---: | --- | --- | --- | --- |\n",
-        first);
+        "fallback is | against the claimed %s | interval from |\n| --- | --- | ---: | ---: | --- | --- | --- | --- |\n",
+        first, VERDICT_CLAIM_LABEL);
 }
 
 /* The control-block operations (size 0): one row per operation and target. */
@@ -479,9 +479,10 @@ void report_method_md(FILE *md, const report_run *base, const report_run *other,
             "sample-level interval, labelled \"samples\", which does not cover run-to-run variation. "
             "\"slower\"/\"faster\" need an interval that excludes 0 and an overhead of at least %.0f%% "
             "(--min-effect); otherwise \"same within noise\". Against the claim, an interval wholly within "
-            "10–30%% is inside, wholly under 10%% below, wholly over 30%% above. An overhead of 100%% or more (twice "
+            "%s is inside, wholly under %s below, wholly over %s above. An overhead of 100%% or more (twice "
             "the time) is written as a ratio (×). docs/method.md has the whole method.\n",
-            o->reps, (unsigned long long)o->seed, 100 * o->min_effect);
+            o->reps, (unsigned long long)o->seed, 100 * o->min_effect, VERDICT_CLAIM_LABEL, VERDICT_CLAIM_LO_LABEL,
+            VERDICT_CLAIM_HI_LABEL);
 }
 
 void report_verdict_md(FILE *md, const report_run *base, const report_run *other, const report_opts *o)
@@ -504,11 +505,11 @@ void report_verdict_md(FILE *md, const report_run *base, const report_run *other
         fputs("**No verdict on the WSL2 claim is drawn from these rows:** the CPU reference backend plays the "
               "kernel with a host thread and the copies with memcpy, so its fallback and native modes differ only "
               "in host-side bookkeeping. The tables below check that the comparison works end to end; the "
-              "\"against the claimed 10–30%\" column is n/a.\n\n",
+              "\"against the claimed " VERDICT_CLAIM_LABEL "\" column is n/a.\n\n",
               md);
     }
     fprintf(md,
-            "The claim under test: the WSL2 fallback is \"10–30%% slower for control block operations "
+            "The claim under test: the WSL2 fallback is \"" VERDICT_CLAIM_FMT " slower for control block operations "
             "compared to native Linux with pinned memory\". Fallback path: **%s**. Native path: **%s**, and "
             "the same with ctrl **managed**; both are shown.\n\n",
             report_mode_str(&fb), report_mode_str(&nat));

@@ -399,18 +399,20 @@ static void breakeven_md(FILE *md, const sens *S)
     const double maxc = S->costs[S->nc - 1];
     fprintf(
         md,
-        "\n## Break-even: where the fallback's slowdown sits against the claimed %.0f-%.0f%%\n\n"
+        "\n## Break-even: where the fallback's slowdown sits against the claimed " VERDICT_CLAIM_FMT "\n\n"
         "Slowdown = fallback over native - 1 (latency; throughput on time per message). Cost ranges are "
-        "the measured costs whose slowdown point falls in the zone (above 30%%, inside, below 10%% including "
+        "the measured costs whose slowdown point falls in the zone (above " VERDICT_CLAIM_HI_FMT
+        ", inside, below " VERDICT_CLAIM_LO_FMT " including "
         "below 0, where the native path is the slower); a line crossed is the first crossing, interpolated "
         "linearly between measured costs, falling (the fallback catches up) or rising (\"-\": not crossed "
         "within %g us), then in brackets where the two ends of the slowdown's interval cross it: its "
         "spread (0: that end is past the line already without injection; >MAX: it does not get there). The table after it gives every slowdown with "
         "its interval (the ratio of the two rows' 95%% interval ends: conservative).\n\n"
-        "| calls slowed | metric | size | native path | at 0 us | above 30%% | inside 10-30%% | below 10%% | "
-        "crosses 30%% at | crosses 10%% at | crosses 0 at (falling: the native path falls behind) |\n"
+        "| calls slowed | metric | size | native path | at 0 us | above " VERDICT_CLAIM_HI_FMT
+        " | inside " VERDICT_CLAIM_FMT " | below " VERDICT_CLAIM_LO_FMT " | crosses " VERDICT_CLAIM_HI_FMT
+        " at | crosses " VERDICT_CLAIM_LO_FMT " at | crosses 0 at (falling: the native path falls behind) |\n"
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
-        100 * REPORT_CLAIM_LO, 100 * REPORT_CLAIM_HI, maxc);
+        maxc);
     for (size_t t = 0; t < S->nt; t++)
         for (int met = 0; met < NMET; met++)
             for (size_t s = 0; s < S->ns; s++)
