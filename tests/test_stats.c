@@ -854,6 +854,31 @@ static void test_trial_spread(void)
               time.trial_p50_min, time.trial_p50_max);
 }
 
+/* The verdicts on an overhead are decided from its interval alone (verdict.h): speed needs an interval
+ * clear of 0 and an effect of at least the minimum; the claim's verdict places the interval against
+ * the bounds, and the printed band is made from the same two numbers. */
+static void test_verdicts(void)
+{
+    CHECK_INT(verdict_speed_of(0.20, 0.10, 0.30, 0.05), VERDICT_SLOWER);
+    CHECK_INT(verdict_speed_of(0.03, 0.01, 0.05, 0.05), VERDICT_SAME);  /* real but under the minimum effect */
+    CHECK_INT(verdict_speed_of(0.20, -0.01, 0.40, 0.05), VERDICT_SAME); /* large but the interval holds 0 */
+    CHECK_INT(verdict_speed_of(-0.20, -0.30, -0.10, 0.05), VERDICT_FASTER);
+    CHECK_INT(verdict_speed_of(-0.04, -0.06, -0.02, 0.05), VERDICT_SAME);
+    CHECK_INT(verdict_claim_of(0.12, 0.28), VERDICT_INSIDE);
+    CHECK_INT(verdict_claim_of(0.01, 0.09), VERDICT_BELOW);
+    CHECK_INT(verdict_claim_of(0.31, 5.00), VERDICT_ABOVE);
+    CHECK_INT(verdict_claim_of(0.05, 0.20), VERDICT_STRADDLES_LO);
+    CHECK_INT(verdict_claim_of(0.05, 0.50), VERDICT_STRADDLES_LO);
+    CHECK_INT(verdict_claim_of(0.20, 0.40), VERDICT_STRADDLES_HI);
+    CHECK_INT(verdict_claim_of(VERDICT_CLAIM_LO, VERDICT_CLAIM_HI), VERDICT_INSIDE); /* the bounds belong to it */
+    CHECK(VERDICT_CLAIM_LO == 0.10 && VERDICT_CLAIM_HI == 0.30);
+    CHECK_STR(VERDICT_CLAIM_LABEL, "10–30 %");
+    CHECK_STR(VERDICT_CLAIM_LO_LABEL, "10 %");
+    CHECK_STR(VERDICT_CLAIM_HI_LABEL, "30 %");
+    char band[32];
+    CHECK_STR(verdict_claim_ratio(band, sizeof band), "1.1–1.3×"); /* the same band as fallback / native */
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "coverage") == 0) {
@@ -873,5 +898,6 @@ int main(int argc, char **argv)
     test_fast_vs_naive();
     test_ratio_interval_bounds();
     test_trial_spread();
+    test_verdicts();
     CHECK_DONE();
 }
