@@ -34,8 +34,8 @@
 #include "sweep.h"
 #include "timing.h"
 
-/* The sweep's definition: one place (the report reads the same names back from the files). */
-#define SENS_MODES "malloc/sync/noncoop/device,pinned/async/coop/mapped,pinned/zerocopy/coop/mapped"
+/* The sweep's definition: one place (the report reads the same names back from the files). Its modes
+ * are sensitivity_modes' (plots/report.h), from the mode table. */
 #define SENS_SIZES "8,4K,1M"
 #define SENS_WINDOWS "1,cap"
 #define SENS_COSTS "0,1,2,5,10,20"
@@ -45,6 +45,7 @@
 
 static void usage(FILE *f)
 {
+    char modes[256];
     fprintf(f,
             "usage: ringbench sensitivity run [-o DIR] [options] [-- RUN-OPTIONS...]\n"
             "       ringbench sensitivity report DIR [-o OUTDIR] [--no-render]\n"
@@ -64,9 +65,9 @@ static void usage(FILE *f)
             "  --report        write the report into DIR/report afterwards\n"
             "  --quiet         no progress from the runs\n"
             "  -- ARGS         passed to every run (e.g. -- --cpu 2-7 --timeout 10)\n"
-            "Modes " SENS_MODES ", windows " SENS_WINDOWS ", the quick preset's budgets.\n"
+            "Modes %s, windows " SENS_WINDOWS ", the quick preset's budgets.\n"
             "Exit status: 0 every run ok; 1 a run failed or was interrupted; 2 a usage error.\n",
-            SENS_TRIALS);
+            SENS_TRIALS, sensitivity_modes(modes, sizeof modes));
 }
 
 static int sens_report_cmd(int argc, char **argv);
@@ -128,9 +129,9 @@ static int plan_runs(const char *costs, const char *targets, sens_run *out, size
 static size_t trials_per_run(const preset_sizes *sizes, int trials)
 {
     mode_set set;
-    char err[256];
+    char err[256], modes[256];
     plan_schedule p;
-    if (mode_set_parse(SENS_MODES, &set, err, sizeof err) != 0 ||
+    if (mode_set_parse(sensitivity_modes(modes, sizeof modes), &set, err, sizeof err) != 0 ||
         plan_build(set.selected, sizes->v, sizes->n, trials, 1, &p) != 0)
         return 0;
     size_t n = p.nsteps;
@@ -142,14 +143,15 @@ static size_t trials_per_run(const preset_sizes *sizes, int trials)
 static int run_child(const sens_run *r, const char *path, const char *sizes, int trials, const char *backend, int quiet,
                      int nextra, char **extra)
 {
-    char tr[16];
+    char tr[16], modes[256];
     snprintf(tr, sizeof tr, "%d", trials);
+    sensitivity_modes(modes, sizeof modes);
     char *argv[64];
     int a = 0;
     argv[a++] = "ringbench";
     argv[a++] = "run";
-    const char *fixed[] = {"--preset", "quick", "--modes",   SENS_MODES, "--sizes",  sizes, "--window", SENS_WINDOWS,
-                           "--trials", tr,      "--backend", backend,    "--warmup", "1",   "-o",       path};
+    const char *fixed[] = {"--preset", "quick", "--modes",   modes,   "--sizes",  sizes, "--window", SENS_WINDOWS,
+                           "--trials", tr,      "--backend", backend, "--warmup", "1",   "-o",       path};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         argv[a++] = (char *)fixed[i];
     if (r->spec[0]) {
@@ -264,7 +266,7 @@ static int sens_parse(int argc, char **argv, sens_args *a)
 static int sens_plan(sens_args *a, char *dbuf, size_t dlen, sens_run *runs, size_t max, size_t *nruns)
 {
     preset_sizes sz;
-    char err[256];
+    char err[256], modes[256];
     if (preset_sizes_parse(a->sizes, &sz, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench sensitivity run: %s\n", err);
         return CLI_EXIT_USAGE;
@@ -278,7 +280,7 @@ static int sens_plan(sens_args *a, char *dbuf, size_t dlen, sens_run *runs, size
     const size_t per = trials_per_run(&sz, a->trials), n = *nruns;
     printf("sensitivity plan: %zu runs (1 plain + %zu injected) x %zu trials = %zu trials; modes %s, sizes %s, "
            "windows %s, %d trials per cell, the quick preset's budgets; into %s\n",
-           n, n - 1, per, n * per, SENS_MODES, a->sizes, SENS_WINDOWS, a->trials, a->dir);
+           n, n - 1, per, n * per, sensitivity_modes(modes, sizeof modes), a->sizes, SENS_WINDOWS, a->trials, a->dir);
     for (size_t i = 0; i < n; i++)
         printf("  %-28s --inject-call-us %s\n", runs[i].file, runs[i].spec[0] ? runs[i].spec : "(none)");
     return 0;

@@ -826,7 +826,7 @@ void sweep_summary(const sweep_result *res, FILE *out)
         fprintf(out, "floor %.3f us [%.3f, %.3f], %llu trials, spread %.1f%%\n", fl->p50, fl->ci_lo, fl->ci_hi,
                 (unsigned long long)fl->trials, 100 * fl->trial_cv);
     fprintf(out, "%-9s  %-32s %9s %7s  %-32s %9s  %9s %9s %7s\n", "size", "best mode", "p50", "spread", "worst mode",
-            "p50", "native", "fallback", "fb/nat");
+            "p50", mode_path_name(MODE_PATH_NATIVE), mode_path_name(MODE_PATH_FALLBACK), "fb/nat");
     for (size_t k = 0; k < nsizes; k++) {
         const rb_row *best = NULL, *worst = NULL;
         for (size_t i = 0; i < res->nrows; i++) {
@@ -849,14 +849,17 @@ void sweep_summary(const sweep_result *res, FILE *out)
                 preset_size_name(sizes[k], name, sizeof name), bl, best->p50, 100 * best->trial_cv, wl, worst->p50,
                 n ? n->p50 : NAN, f ? f->p50 : NAN, n && f ? f->p50 / n->p50 : NAN);
     }
-    fprintf(out, "\nControl-block operations p50 (us): native %s vs WSL2 fallback %s\n", "pinned/async/coop/mapped",
-            "malloc/sync/noncoop/device");
+    char nat_label[64], fb_label[64];
+    fprintf(out, "\nControl-block operations p50 (us): %s %s vs %s %s\n", mode_path_title(MODE_PATH_NATIVE),
+            mode_label(&nat, nat_label, sizeof nat_label), mode_path_title(MODE_PATH_FALLBACK),
+            mode_label(&fb, fb_label, sizeof fb_label));
     static const rb_family cbf[3] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
     for (int i = 0; i < 3; i++) {
         const rb_row *n = find_row(res, cbf[i], &nat, 0), *f = find_row(res, cbf[i], &fb, 0);
-        fprintf(out, "  %-13s native %9.3f (spread %5.1f%%)  fallback %9.3f (spread %5.1f%%)  fallback/native %8.1fx\n",
-                rb_family_name(cbf[i]), n ? n->p50 : NAN, n ? 100 * n->trial_cv : NAN, f ? f->p50 : NAN,
-                f ? 100 * f->trial_cv : NAN, n && f ? f->p50 / n->p50 : NAN);
+        fprintf(out, "  %-13s %s %9.3f (spread %5.1f%%)  %s %9.3f (spread %5.1f%%)  %s/%s %8.1fx\n",
+                rb_family_name(cbf[i]), mode_path_name(MODE_PATH_NATIVE), n ? n->p50 : NAN, n ? 100 * n->trial_cv : NAN,
+                mode_path_name(MODE_PATH_FALLBACK), f ? f->p50 : NAN, f ? 100 * f->trial_cv : NAN,
+                mode_path_name(MODE_PATH_FALLBACK), mode_path_name(MODE_PATH_NATIVE), n && f ? f->p50 / n->p50 : NAN);
     }
     fprintf(out, "\nRows: %zu ok, %zu unsupported, %zu invalid, %zu failed%s\n", res->ok, res->unsupported,
             res->invalid, res->failed, res->interrupted ? " (INTERRUPTED: incomplete)" : "");

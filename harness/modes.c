@@ -115,17 +115,25 @@ char *mode_label(const mode_spec *m, char *buf, size_t n)
     return buf;
 }
 
-mode_spec mode_wsl2_fallback(void)
-{
-    mode_spec m = {{RB_HOST_MALLOC, RB_XFER_SYNC, RB_LAUNCH_NONCOOP, RB_CTRL_DEVICE}};
-    return m;
-}
+static const struct {
+    const char *name, *title;
+    mode_spec mode;
+} paths[MODE_PATH_COUNT] = {
+    [MODE_PATH_FALLBACK] = {"fallback",
+                            "WSL2 fallback",
+                            {{RB_HOST_MALLOC, RB_XFER_SYNC, RB_LAUNCH_NONCOOP, RB_CTRL_DEVICE}}},
+    [MODE_PATH_NATIVE] = {"native", "native", {{RB_HOST_PINNED, RB_XFER_ASYNC, RB_LAUNCH_COOP, RB_CTRL_MAPPED}}},
+};
 
-mode_spec mode_native(void)
-{
-    mode_spec m = {{RB_HOST_PINNED, RB_XFER_ASYNC, RB_LAUNCH_COOP, RB_CTRL_MAPPED}};
-    return m;
-}
+mode_spec mode_path_spec(mode_path p) { return paths[(unsigned)p < MODE_PATH_COUNT ? p : MODE_PATH_NATIVE].mode; }
+
+const char *mode_path_name(mode_path p) { return (unsigned)p < MODE_PATH_COUNT ? paths[p].name : NULL; }
+
+const char *mode_path_title(mode_path p) { return (unsigned)p < MODE_PATH_COUNT ? paths[p].title : NULL; }
+
+mode_spec mode_wsl2_fallback(void) { return mode_path_spec(MODE_PATH_FALLBACK); }
+
+mode_spec mode_native(void) { return mode_path_spec(MODE_PATH_NATIVE); }
 
 /* Parses "V1|V2|..." of one axis into a bit mask of values. */
 static int parse_values(mode_axis a, const char *s, size_t len, unsigned *mask, char *err, size_t errlen)

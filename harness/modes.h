@@ -47,9 +47,16 @@ char *mode_label(const mode_spec *m, char *buf, size_t n);
  * every axis, in axis order, separated by '/'. */
 int mode_parse_label(const char *label, mode_spec *m);
 
-/* The WSL2 fallback path of the document under test, and the native path it is compared with. */
-mode_spec mode_wsl2_fallback(void); /* malloc/sync/noncoop/device */
-mode_spec mode_native(void);        /* pinned/async/coop/mapped */
+/* The named paths: the WSL2 fallback of the document under test and the native path it is compared
+ * with. Their modes and the words outputs call them by are defined here (the paths table of modes.c)
+ * and nowhere else. */
+typedef enum mode_path { MODE_PATH_FALLBACK = 0, MODE_PATH_NATIVE, MODE_PATH_COUNT } mode_path;
+mode_spec mode_path_spec(mode_path p);
+const char *mode_path_name(mode_path p);  /* "fallback", "native": a side or a column */
+const char *mode_path_title(mode_path p); /* "WSL2 fallback", "native": a legend or a mode's note */
+
+mode_spec mode_wsl2_fallback(void); /* mode_path_spec(MODE_PATH_FALLBACK): malloc/sync/noncoop/device */
+mode_spec mode_native(void);        /* mode_path_spec(MODE_PATH_NATIVE): pinned/async/coop/mapped */
 
 /* A set of modes: selected[i] for mode_at(i). */
 typedef struct mode_set {

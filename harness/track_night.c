@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "modes.h"
 #include "schema.h"
 #include "stats.h"
 
@@ -39,8 +40,15 @@ static int same_env(const hist_run *a, const hist_run *b)
 
 /* --- judging ----------------------------------------------------------------------------------- */
 
-/* The control block of the WSL2 fallback: a pool or pairing of native cells leaves it out. */
-static const char FALLBACK_CTRL[] = "device";
+/* The control block of the WSL2 fallback (the mode table's, "device"): a pool or pairing of native
+ * cells leaves it out. */
+static const char *fallback_ctrl(void)
+{
+    return mode_axis_value(RB_AXIS_CTRL, mode_path_spec(MODE_PATH_FALLBACK).v[RB_AXIS_CTRL]);
+}
+
+/* Is ctrl, a cell's control block, the fallback's? */
+static int is_fallback_ctrl(const char *ctrl) { return strcmp(ctrl, fallback_ctrl()) == 0; }
 
 static int cmp_id(const void *a, const void *b)
 {
@@ -482,7 +490,7 @@ static void pool_add(pool_run *p, const hist_figures *f)
 static size_t load_pooled(const judge_ctx *c, const track_judged *x, const char *ctrl, double floor)
 {
     blank_series(c->series, c->slow, c->n);
-    const hist_select sel = {x->family, (long long)x->size, (long long)x->window, ctrl, FALLBACK_CTRL, NULL};
+    const hist_select sel = {x->family, (long long)x->size, (long long)x->window, ctrl, fallback_ctrl(), NULL};
     hist_figures *f;
     size_t nf, newest = 0;
     if (hist_pool_cells(c->h, &sel, &f, &nf) != 0) {
@@ -519,10 +527,7 @@ static int beyond_shift(const judge_ctx *c, const track_judged *x)
  * from 2.0-2.7 % to 1.3-1.8 % and removed the series' one red night (the driver's calls 4-17 % slower
  * for a run, these cells +9-16 % with them, the machine's references +2 %;
  * docs/decisions/0034-control-block-cells-own-shifts.md). */
-static int staged_cb(const track_judged *x)
-{
-    return strncmp(x->family, "cb_", 3) == 0 && strcmp(x->ctrl, "device") == 0;
-}
+static int staged_cb(const track_judged *x) { return strncmp(x->family, "cb_", 3) == 0 && is_fallback_ctrl(x->ctrl); }
 
 /* Is x judged beyond the host's shift (host_paired): a native control-block read or write (one mode's,
  * or their pool), when tonight's run measured host_ref and enough of its baseline did (host_shift)? Such
@@ -552,7 +557,7 @@ static const double *host_paired(const judge_ctx *c, const char *family, const c
 {
     const size_t n = c->n;
     double w[POOL_CELLS_MAX], r[POOL_CELLS_MAX], *tmp = malloc(n * sizeof *tmp);
-    const hist_select sel = {family, -1, -1, ctrl, FALLBACK_CTRL, mode};
+    const hist_select sel = {family, -1, -1, ctrl, fallback_ctrl(), mode};
     hist_pair *pr = NULL;
     size_t np = 0;
     if (tmp && hist_paired_cells(c->h, &sel, "host_ref", &pr, &np) != 0)
@@ -676,7 +681,7 @@ static int judge_both(const judge_ctx *c, track_judged *x, double z_min, double 
 static int ctrl_pooled(const judge_ctx *c, const track_judged *x)
 {
     return x->role == TRACK_CELL_RING && !x->pooled && !c->o->p50 && track_pool_is_median(x->family) && x->ctrl[0] &&
-           strcmp(x->ctrl, "device") != 0;
+           !is_fallback_ctrl(x->ctrl);
 }
 
 /* Does x's control-block group (ctrl_pooled) confirm its change: judged into x->grp the way x->r is
@@ -774,9 +779,12 @@ static int add_pooled_headlines(const judge_ctx *c, track_judged **j, size_t *nj
     long lat = -1, thr = -1, win = -1;
     mark_headline(*j, *nj, &lat, &thr, &win);
     if (c->o->p50) { /* the single cells, as before pooling */
+        char native_label[64];
+        const mode_spec nat = mode_native();
+        mode_label(&nat, native_label, sizeof native_label);
         for (size_t i = 0; i < *nj; i++)
             for (int k = 0; k < 3; k++)
-                if (strcmp((*j)[i].mode, "pinned/async/coop/mapped") == 0 && strcmp((*j)[i].family, cb[k]) == 0)
+                if (strcmp((*j)[i].mode, native_label) == 0 && strcmp((*j)[i].family, cb[k]) == 0)
                     (*j)[i].role = TRACK_CELL_HEADLINE;
         if (thr >= 0)
             (*j)[thr].role = TRACK_CELL_HEADLINE;
@@ -787,7 +795,7 @@ static int add_pooled_headlines(const judge_ctx *c, track_judged **j, size_t *nj
     long native[3] = {-1, -1, -1}; /* a native cell of each control-block family: its size, window and unit */
     for (size_t i = 0; i < *nj; i++)
         for (int k = 0; k < 3; k++)
-            if (native[k] < 0 && strcmp((*j)[i].family, cb[k]) == 0 && strcmp((*j)[i].ctrl, "device") != 0)
+            if (native[k] < 0 && strcmp((*j)[i].family, cb[k]) == 0 && !is_fallback_ctrl((*j)[i].ctrl))
                 native[k] = (long)i;
     const struct {
         long pick;       /* a cell of the pool: its family, size, window and unit */

@@ -322,10 +322,7 @@ static void ops_table_md(FILE *md, const report_run *run, const char *title, con
         mode_spec m = report_plot_mode(k);
         if (mode_invalid_reason(&m) != NULL)
             continue;
-        fprintf(md, "| %s%s |", report_mode_str(&m),
-                report_mode_is_native(&m)     ? " (native)"
-                : report_mode_is_fallback(&m) ? " (WSL2 fallback)"
-                                              : "");
+        fprintf(md, "| %s%s |", report_mode_str(&m), report_mode_note(&m));
         for (size_t j = 0; j < nf; j++)
             cell_md(md, run, fams[j], &m, 0);
         fputs("\n", md);

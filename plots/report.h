@@ -11,6 +11,7 @@
 #define RINGBENCH_REPORT_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -53,5 +54,10 @@ int report_headline_export(const char *file, int bmf, FILE *out, char *err, size
 
 /* The runs `ringbench sensitivity run` wrote into dir, into o->out_dir (default DIR/report). */
 int sensitivity_report_write(const char *dir, const report_opts *o);
+
+/* The modes a sensitivity sweep measures, as a --modes list, into buf: the WSL2 fallback, the native
+ * path and the native path with zero-copy rings (from the mode table; the report reads the same
+ * three back). Returns buf. */
+char *sensitivity_modes(char *buf, size_t n);
 
 #endif

@@ -312,6 +312,17 @@ int report_mode_is_fallback(const mode_spec *m)
     return report_mode_eq(&f, m);
 }
 
+const char *report_mode_note(const mode_spec *m)
+{
+    static char notes[MODE_PATH_COUNT][48];
+    const int p = report_mode_is_native(m) ? MODE_PATH_NATIVE : report_mode_is_fallback(m) ? MODE_PATH_FALLBACK : -1;
+    if (p < 0)
+        return "";
+    if (!notes[p][0])
+        snprintf(notes[p], sizeof notes[p], " (%s)", mode_path_title((mode_path)p));
+    return notes[p];
+}
+
 const char *report_mode_str(const mode_spec *m)
 {
     static char bufs[8][4 * RB_NAME_LEN];

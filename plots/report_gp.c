@@ -106,11 +106,11 @@ static void facet_legend(FILE *gp, const report_facet *p, double height)
         fprintf(gp, "  keyentry with points lc rgb 'black' pt %d ps 1.5 title 'host %s', \\\n", host_point[h],
                 mode_axis_value(RB_AXIS_HOST, h));
     mode_spec nat = mode_native(), fb = mode_wsl2_fallback();
-    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'native: %s/%s/%s', \\\n", NATIVE_UNDERLAY,
-            mode_axis_value(RB_AXIS_HOST, nat.v[RB_AXIS_HOST]), mode_axis_value(RB_AXIS_XFER, nat.v[RB_AXIS_XFER]),
-            mode_axis_value(RB_AXIS_LAUNCH, nat.v[RB_AXIS_LAUNCH]));
-    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title 'fallback: %s'", FALLBACK_UNDERLAY,
-            report_mode_str(&fb));
+    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title '%s: %s/%s/%s', \\\n", NATIVE_UNDERLAY,
+            mode_path_name(MODE_PATH_NATIVE), mode_axis_value(RB_AXIS_HOST, nat.v[RB_AXIS_HOST]),
+            mode_axis_value(RB_AXIS_XFER, nat.v[RB_AXIS_XFER]), mode_axis_value(RB_AXIS_LAUNCH, nat.v[RB_AXIS_LAUNCH]));
+    fprintf(gp, "  keyentry with lines lc rgb '%s' lw 10 title '%s: %s'", FALLBACK_UNDERLAY,
+            mode_path_name(MODE_PATH_FALLBACK), report_mode_str(&fb));
     for (size_t i = 0; i < p->nrefs; i++) {
         fprintf(gp, ", \\\n  keyentry with lines %s title ", p->refs[i].style);
         report_gp_quote(gp, p->refs[i].title);

@@ -91,6 +91,9 @@ size_t report_mode_index(const mode_spec *m);
 mode_spec report_plot_mode(size_t k);
 int report_mode_is_native(const mode_spec *m);   /* pinned/async/coop with mapped or managed ctrl */
 int report_mode_is_fallback(const mode_spec *m); /* malloc/sync/noncoop/device */
+/* " (native)" or " (WSL2 fallback)" (mode_path_title) after the label of a mode on one of those paths;
+ * "" for another mode. */
+const char *report_mode_note(const mode_spec *m);
 int report_mode_eq(const mode_spec *a, const mode_spec *b);
 const char *report_mode_str(const mode_spec *m); /* label in a rotating static buffer (8 in flight) */
 

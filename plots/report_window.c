@@ -178,10 +178,10 @@ static void window_legend(FILE *gp, double height)
             "  keyentry with linespoints lc rgb '%s' lw 2.5 pt 7 title 'best mode at the size (in the panel "
             "title)', \\\n",
             win_colour[0]);
-    fprintf(gp, "  keyentry with linespoints lc rgb '%s' lw 2.5 pt 7 title 'native path %s', \\\n", win_colour[1],
-            report_mode_str(&nat));
-    fprintf(gp, "  keyentry with linespoints lc rgb '%s' lw 2.5 pt 7 title 'WSL2 fallback %s', \\\n", win_colour[2],
-            report_mode_str(&fb));
+    fprintf(gp, "  keyentry with linespoints lc rgb '%s' lw 2.5 pt 7 title '%s path %s', \\\n", win_colour[1],
+            mode_path_title(MODE_PATH_NATIVE), report_mode_str(&nat));
+    fprintf(gp, "  keyentry with linespoints lc rgb '%s' lw 2.5 pt 7 title '%s %s', \\\n", win_colour[2],
+            mode_path_title(MODE_PATH_FALLBACK), report_mode_str(&fb));
     fputs("  keyentry with lines lc rgb 'black' lw 1.5 dt (6,4) title 'dashed: the bound W / RTT, capped by the "
           "full window'\n",
           gp);

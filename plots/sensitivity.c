@@ -36,12 +36,32 @@
 #define MAXS 8
 enum { MET_LAT, MET_TPUT1, MET_TPUTF, NMET };
 
-static const char *const path_label[NPATH] = {"malloc/sync/noncoop/device", "pinned/async/coop/mapped",
-                                              "pinned/zerocopy/coop/mapped"};
 static const char *const path_color[NPATH] = {"#D62728", "#1F77B4", "#2CA02C"};
 static const char *const met_name[NMET] = {"latency p50 (us)", "throughput, window 1 (msg/s)",
                                            "throughput, full window (msg/s)"};
 static const char *const met_short[NMET] = {"latency", "throughput w1", "throughput full"};
+
+/* Path p of the sweep (p < NPATH): the WSL2 fallback, the native path, and the native path with its
+ * rings in mapped pinned memory (zero-copy). */
+static mode_spec sens_path(int p)
+{
+    mode_spec m = mode_path_spec(p == 0 ? MODE_PATH_FALLBACK : MODE_PATH_NATIVE);
+    if (p == 2)
+        m.v[RB_AXIS_XFER] = RB_XFER_ZEROCOPY;
+    return m;
+}
+
+char *sensitivity_modes(char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int p = 0; p < NPATH && len < n; p++) {
+        char label[64];
+        const mode_spec m = sens_path(p);
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", p ? "," : "", mode_label(&m, label, sizeof label));
+    }
+    return buf;
+}
 
 typedef struct sens_file {
     report_run run;
@@ -62,6 +82,7 @@ typedef struct sens {
     uint64_t sizes[MAXS];
     size_t ns;
     mode_spec path[NPATH];
+    char path_label[NPATH][64]; /* the paths' labels, "malloc/sync/noncoop/device" */
 } sens;
 
 /* A measured value: p50 with its interval, in the metric's unit (us, msg/s), and the MODEL. */
@@ -182,8 +203,10 @@ static int load(sens *S, const char *dir, char *err, size_t errlen)
     for (size_t i = 0; i < n && S->ns < MAXS; i++)
         S->sizes[S->ns++] = sz[i];
     free(sz);
-    for (int p = 0; p < NPATH; p++)
-        mode_parse_label(path_label[p], &S->path[p]);
+    for (int p = 0; p < NPATH; p++) {
+        S->path[p] = sens_path(p);
+        mode_label(&S->path[p], S->path_label[p], sizeof S->path_label[p]);
+    }
     return 0;
 }
 
@@ -277,7 +300,7 @@ static int write_dat(const sens *S, const char *dir, int met, const char *name, 
         for (size_t s = 0; s < S->ns; s++)
             for (int p = 0; p < NPATH; p++) {
                 fprintf(rf.f, "# target %s, size %llu, %s\n", S->tname[t], (unsigned long long)S->sizes[s],
-                        path_label[p]);
+                        S->path_label[p]);
                 for (size_t c = 0; c < S->nc; c++) {
                     point pt = value(S, t, met, p, S->sizes[s], S->costs[c]);
                     fprintf(rf.f, "%g %.6g %.6g %.6g %.6g\n", S->costs[c], pt.v, pt.lo, pt.hi, pt.model);
@@ -314,7 +337,7 @@ static int write_gp(const sens *S, const char *dir, int met, const char *stem, c
                 fprintf(gp,
                         "%s'%s' index %zu using 1:2:3:4 with yerrorlines lc rgb '%s' pt 7 lw 2 title '%s', \\\n"
                         "  '' index %zu using 1:5 with lines dt 2 lc rgb '%s' lw 1.5 %s",
-                        p ? ", \\\n  " : "", dat, b, path_color[p], path_label[p], b, path_color[p],
+                        p ? ", \\\n  " : "", dat, b, path_color[p], S->path_label[p], b, path_color[p],
                         p + 1 == NPATH ? "title 'dashed: MODEL, in the path colour'" : "notitle");
             }
             fputs("\n", gp);
@@ -433,7 +456,7 @@ static void breakeven_md(FILE *md, const sens *S)
                     if (!isfinite(v[0]) && !isfinite(zf[0]) && !isfinite(zf[1]) && !isfinite(zf[2]))
                         continue;
                     fprintf(md, "| %s | %s | %s | %s | %s |", S->tname[t], met_short[met],
-                            report_size_str(S->sizes[s], sz, sizeof sz), path_label[p],
+                            report_size_str(S->sizes[s], sz, sizeof sz), S->path_label[p],
                             isfinite(v[0]) ? (snprintf(buf, sizeof buf, "%+.0f%%", 100 * v[0]), buf) : "n/a");
                     for (int z = 0; z < 3; z++)
                         zone_cell(md, zf[z], zt[z], zopen[z], maxc);
@@ -454,7 +477,7 @@ static void breakeven_md(FILE *md, const sens *S)
             for (size_t s = 0; s < S->ns; s++)
                 for (int p = 1; p < NPATH; p++) {
                     fprintf(md, "| %s | %s | %s | %s |", S->tname[t], met_short[met],
-                            report_size_str(S->sizes[s], sz, sizeof sz), path_label[p]);
+                            report_size_str(S->sizes[s], sz, sizeof sz), S->path_label[p]);
                     for (size_t c = 0; c < S->nc; c++) {
                         double v, lo, hi;
                         slowdown(S, t, met, p, S->sizes[s], S->costs[c], &v, &lo, &hi);
@@ -485,7 +508,7 @@ static void model_md(FILE *md, const sens *S)
             for (size_t s = 0; s < S->ns; s++) {
                 point z = value(S, t, MET_LAT, p, S->sizes[s], 0), m = value(S, t, MET_LAT, p, S->sizes[s], maxc);
                 const double dm = m.v - z.v, dp = m.model - z.v;
-                fprintf(md, "| %s | %s | %s | %s |", S->tname[t], path_label[p],
+                fprintf(md, "| %s | %s | %s | %s |", S->tname[t], S->path_label[p],
                         report_size_str(S->sizes[s], sz, sizeof sz), report_num(z.v));
                 fprintf(md, " %s |", report_num(m.v));
                 fprintf(md, " %s |", report_num(m.model));

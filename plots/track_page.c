@@ -14,10 +14,14 @@
 
 #define MIB4 4194304LL
 
+/* The mode a series follows: none (a baseline), the two named paths of the mode table, and two
+ * variations of the native one. */
+enum { BASELINE = 0, NATIVE, MANAGED, FALLBACK, ZEROCOPY };
+
 typedef struct series_spec {
-    const char *title, *family;
-    const char *mode[4]; /* host_mem, xfer, launch, ctrl; NULL: a baseline without mode */
-    long long size;      /* -1: any size */
+    const char *title, *family; /* title NULL: the path's (mode_path_title) */
+    int mode;                   /* BASELINE, NATIVE, ... */
+    long long size;             /* -1: any size */
 } series_spec;
 
 typedef struct figure_spec {
@@ -26,30 +30,13 @@ typedef struct figure_spec {
     series_spec s[6];
 } figure_spec;
 
-#define NATIVE                              \
-    {                                       \
-        "pinned", "async", "coop", "mapped" \
-    }
-#define MANAGED                              \
-    {                                        \
-        "pinned", "async", "coop", "managed" \
-    }
-#define FALLBACK                              \
-    {                                         \
-        "malloc", "sync", "noncoop", "device" \
-    }
-#define ZEROCOPY                                  \
-    {                                             \
-        "pinned", "zerocopy", "noncoop", "mapped" \
-    }
-
 static const figure_spec figures[] = {
     {"floor",
      "Floor: one-word ping-pong through mapped pinned memory",
      "p50 (us)",
      0,
      0,
-     {{"floor", "base_floor", {NULL}, -1}}},
+     {{"floor", "base_floor", BASELINE, -1}}},
     {"latency_8B",
      "Round trip, 8 B",
      "p50 (us)",
@@ -57,7 +44,7 @@ static const figure_spec figures[] = {
      0,
      {{"native (mapped)", "latency", NATIVE, 8},
       {"native (managed)", "latency", MANAGED, 8},
-      {"WSL2 fallback", "latency", FALLBACK, 8},
+      {NULL, "latency", FALLBACK, 8},
       {"zero-copy", "latency", ZEROCOPY, 8}}},
     {"latency_4MiB",
      "Round trip, 4 MiB",
@@ -66,7 +53,7 @@ static const figure_spec figures[] = {
      0,
      {{"native (mapped)", "latency", NATIVE, MIB4},
       {"native (managed)", "latency", MANAGED, MIB4},
-      {"WSL2 fallback", "latency", FALLBACK, MIB4}}},
+      {NULL, "latency", FALLBACK, MIB4}}},
     {"throughput_4MiB",
      "Throughput, 4 MiB messages",
      "GB/s",
@@ -74,7 +61,7 @@ static const figure_spec figures[] = {
      0,
      {{"native (mapped)", "throughput", NATIVE, MIB4},
       {"native (managed)", "throughput", MANAGED, MIB4},
-      {"WSL2 fallback", "throughput", FALLBACK, MIB4}}},
+      {NULL, "throughput", FALLBACK, MIB4}}},
     {"control_block",
      "Control-block operations",
      "p50 (us)",
@@ -104,10 +91,26 @@ typedef struct pt {
 } pt;
 
 /* One run's point of series s; NAN where the run did not measure it. A failed query sets *failed. */
+/* The four mode fields of series s, from the mode table (mode[0] NULL for a baseline). */
+static void series_mode(const series_spec *s, const char *mode[4])
+{
+    mode_spec m = mode_path_spec(s->mode == FALLBACK ? MODE_PATH_FALLBACK : MODE_PATH_NATIVE);
+    if (s->mode == MANAGED)
+        m.v[RB_AXIS_CTRL] = RB_CTRL_MANAGED;
+    if (s->mode == ZEROCOPY) { /* the rings in mapped pinned memory, an ordinary launch */
+        m.v[RB_AXIS_XFER] = RB_XFER_ZEROCOPY;
+        m.v[RB_AXIS_LAUNCH] = RB_LAUNCH_NONCOOP;
+    }
+    for (int a = 0; a < RB_AXIS_COUNT; a++)
+        mode[a] = s->mode == BASELINE ? NULL : mode_axis_value((mode_axis)a, m.v[a]);
+}
+
 static pt query_point(hist *h, long long run_id, const series_spec *s, int *failed)
 {
     hist_figures f;
-    int found = hist_cell_estimate(h, run_id, s->family, s->mode, s->size, &f);
+    const char *mode[4];
+    series_mode(s, mode);
+    int found = hist_cell_estimate(h, run_id, s->family, mode, s->size, &f);
     if (found < 0)
         *failed = 1;
     return found == 1 ? (pt){f.p50, f.ci_lo, f.ci_hi} : (pt){NAN, NAN, NAN};
@@ -233,7 +236,9 @@ static int write_figure(hist *h, const char *pdir, const char *prefix, const fig
     static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
     fputs("plot ", gp);
     for (size_t k = 0; k < ncols; k++) {
-        const char *title = f->ratio ? f->s[2 * k].title : f->s[k].title;
+        const series_spec *sk = f->ratio ? &f->s[2 * k] : &f->s[k];
+        const char *title =
+            sk->title ? sk->title : mode_path_title(sk->mode == FALLBACK ? MODE_PATH_FALLBACK : MODE_PATH_NATIVE);
         int c = 2 + 3 * (int)k;
         fprintf(gp,
                 "%s'%s.dat' using 1:%d:%d with filledcurves lc rgb '%s' notitle, \\\n  '%s.dat' using 1:%d "

@@ -366,6 +366,14 @@ static void test_mode_grammar(void)
     char label[64];
     mode_spec w = mode_wsl2_fallback();
     CHECK_STR(mode_label(&w, label, sizeof label), "malloc/sync/noncoop/device");
+    /* The named paths: their modes and the words outputs call them by, one table (modes.c). */
+    mode_spec nat = mode_path_spec(MODE_PATH_NATIVE);
+    CHECK_STR(mode_label(&nat, label, sizeof label), "pinned/async/coop/mapped");
+    CHECK(memcmp(mode_path_spec(MODE_PATH_FALLBACK).v, w.v, sizeof w.v) == 0);
+    CHECK_STR(mode_path_name(MODE_PATH_FALLBACK), "fallback");
+    CHECK_STR(mode_path_title(MODE_PATH_FALLBACK), "WSL2 fallback");
+    CHECK_STR(mode_path_name(MODE_PATH_NATIVE), "native");
+    CHECK(mode_path_name(MODE_PATH_COUNT) == NULL);
     /* Canonical order covers each combination exactly once. */
     int seen[RB_HOST_COUNT][RB_XFER_COUNT][RB_LAUNCH_COUNT][RB_CTRL_COUNT] = {{{{0}}}};
     for (size_t i = 0; i < RB_MODE_COUNT; i++) {
