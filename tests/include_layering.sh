@@ -2,7 +2,10 @@
 # include_layering.sh - includes go one way, bench -> plots -> harness -> results | kernels, never back up
 # (CTest test_house_include_layering). A file may include the headers of its own folder and of the
 # folders below it; results/ and kernels/ are both at the bottom and include neither each other nor
-# anything above. tests/ may include anything.
+# anything above (so harness/ never includes plots/ or bench/). tests/ may include anything.
+# The history's database stays behind the typed calls of results/history.h: outside results/history*.c
+# no file includes a database client header (sqlite3.h, libpq-fe.h), calls or names SQLite or libpq,
+# or holds an SQL statement.
 #
 #   tests/include_layering.sh SOURCE_DIR
 #
@@ -19,6 +22,15 @@ map=$(for d in $folders; do
 done | sort)
 dups=$(echo "$map" | awk '{ print $1 }' | uniq -d)
 [ -z "$dups" ] || { echo "include_layering: header names used in two folders: $dups" >&2; exit 1; }
+
+db=$(for d in $folders; do
+    find "$d" -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.h.in' \)
+done | grep -v '^results/history' | sort | xargs grep -nE \
+    '#[[:space:]]*include[[:space:]]*<(sqlite3|libpq-fe)\.h>|\bsqlite3_?[a-z_]*\b|\bPQ[a-z]+\(|"[[:space:]]*(SELECT|INSERT|UPDATE|DELETE|CREATE|PRAGMA|BEGIN|COMMIT)[[:space:]]')
+if [ -n "$db" ]; then
+    echo "$db" | sed 's/^/FAIL (the history database outside results\/history*.c: use the typed calls of history.h) /' >&2
+    exit 1
+fi
 
 # One line per include, "FILE FOLDER NAME", judged in one pass against the map.
 for d in $folders; do
@@ -44,6 +56,6 @@ done | awk -v map="$map" '
         }
     }
     END {
-        if (!bad) printf "include_layering: %d includes, none goes up (bench -> plots -> harness -> results | kernels)\n", n
+        if (!bad) printf "include_layering: %d includes, none goes up (bench -> plots -> harness -> results | kernels); the history database only in results/history*.c\n", n
         exit bad
     }'
