@@ -38,7 +38,40 @@ static int same_env(const hist_run *a, const hist_run *b)
     return track_env_diff(a, b, tmp, sizeof tmp) == 0;
 }
 
-/* --- judging ----------------------------------------------------------------------------------- */
+/* The runs of run_id's machine up to and including it, oldest first; incomplete runs (and, with
+ * --same-env, runs of another environment) never form a baseline. Returns 0, or -1 with err set (or
+ * err empty: out of memory or an index error). */
+static int machine_runs(hist *h, long long run_id, const hist_run *one, const track_options *o, hist_run **out,
+                        size_t *nout, char *err, size_t errlen)
+{
+    hist_run *all = NULL, *runs = NULL;
+    size_t nall = 0, n = 0;
+    if (hist_machine_runs(h, run_id, &all, &nall) != 0)
+        return -1;
+    runs = malloc((nall + 1) * sizeof *runs);
+    if (!runs) {
+        free(all);
+        return -1;
+    }
+    int seen = 0;
+    for (size_t i = 0; i < nall && !seen; i++) {
+        seen = all[i].id == run_id;
+        if (!seen && (!all[i].complete || (o->same_env && !same_env(&all[i], one))))
+            continue;
+        runs[n++] = all[i];
+    }
+    free(all);
+    if (!seen || n == 0) {
+        snprintf(err, errlen, "run %lld is not among the runs of its own machine: the index is inconsistent", run_id);
+        free(runs);
+        return -1;
+    }
+    *out = runs;
+    *nout = n;
+    return 0;
+}
+
+/* --- cells, runs and medians ------------------------------------------------------------------- */
 
 /* The control block of the WSL2 fallback (the mode table's, "device"): a pool or pairing of native
  * cells leaves it out. */
@@ -105,6 +138,8 @@ static double baseline_median(const double *v, size_t n, size_t window, double *
         *finite = k;
     return median_of(tmp, w);
 }
+
+/* --- the machine's shift: every machine reference against its baseline ------------------------- */
 
 /* Is a reference cell of this family one of the cudaMemcpy call costs (a blocking copy of a few bytes,
  * pinned or pageable, each way): the calls the fallback's staged control block is made of. */
@@ -259,6 +294,24 @@ static int refs_common(hist *h, const id_pos *map, size_t n, size_t window, doub
     return rc;
 }
 
+/* How far the machine moved in each run: the median change of every machine reference against the
+ * baseline's median (common), and of the cudaMemcpy call costs (calls), divided out of the ring cells
+ * before they are judged (o->raw: not; the raw figures stay in the files and the index); tonight's
+ * movement by kind into *md. Returns 0, or -1 on an index error. */
+static int machine_shifts(hist *h, const id_pos *map, size_t n, const track_options *o, double *common, double *calls,
+                          track_machine_detail *md)
+{
+    if (refs_common(h, map, n, o->params.window, common, calls, md) != 0)
+        return -1;
+    double med[64];
+    for (size_t k = 0; k < md->nsizes; k++)
+        med[k] = md->change[k] = md->sum[k] / md->count[k];
+    md->median = median_of(med, md->nsizes);
+    return 0;
+}
+
+/* --- a cell's series: its figure in each run --------------------------------------------------- */
+
 /* The figure a run gives one cell: its p50 with its trial-level interval unwidened to a standard
  * error's (track_unwiden_trials_interval), or with best, its best trial (track_use_best_trial; the
  * lowest trial median of a time, the highest of a rate). A run without them keeps its p50. */
@@ -313,115 +366,7 @@ int track_pool_is_median(const char *family)
     return strcmp(family, "cb_read") == 0 || strcmp(family, "cb_write") == 0 || strcmp(family, "host_ref") == 0;
 }
 
-static int cmp_change(const void *a, const void *b)
-{
-    double x = fabs(((const track_judged *)a)->r.change), y = fabs(((const track_judged *)b)->r.change);
-    return (x < y) - (x > y);
-}
-
-/* The headline cells of tonight's run, chosen from what it measured (seven at most, so each can have
- * its share of the budget): the best latency at the smallest size, a single cell (its index also in
- * *lat, whose size and window its pool takes). "Best" is by the baseline, so the choice does not move
- * with tonight's noise. That latency, the control-block reads, writes and handshakes, the throughput
- * at the largest size and the throughput at the largest window of the smallest size are headline
- * figures pooled over modes (add_pooled_headlines): the index of the best throughput cell at the
- * largest size is set in *thr and that of the best at the smallest size's largest window in *win (the
- * best throughput_procs cell when the run has the leg of run --window-procs),
- * whose sizes and windows those pools take (-1: none). */
-static void mark_headline(track_judged *j, size_t nj, long *lat, long *thr, long *win)
-{
-    uint64_t smin = UINT64_MAX, smax = 0;
-    for (size_t i = 0; i < nj; i++)
-        if (strcmp(j[i].family, "latency") == 0 || strcmp(j[i].family, "throughput") == 0) {
-            smin = j[i].size < smin ? j[i].size : smin;
-            smax = j[i].size > smax ? j[i].size : smax;
-        }
-    uint64_t wmax = 0;
-    int procs = 0; /* the run has the full window measured in fresh processes (run --window-procs) */
-    for (size_t i = 0; i < nj; i++) {
-        if (strcmp(j[i].family, "throughput") == 0 && j[i].size == smin && j[i].window > wmax)
-            wmax = j[i].window;
-        procs |= strcmp(j[i].family, "throughput_procs") == 0 && isfinite(j[i].r.baseline);
-    }
-    const char *win_family = procs ? "throughput_procs" : "throughput";
-    long best_lat = -1, best_thr = -1, best_win = -1;
-    for (size_t i = 0; i < nj; i++) {
-        const track_judged *x = &j[i];
-        if (!isfinite(x->r.baseline))
-            continue;
-        if (strcmp(x->family, "latency") == 0 && x->size == smin &&
-            (best_lat < 0 || x->r.baseline < j[best_lat].r.baseline))
-            best_lat = (long)i;
-        if (strcmp(x->family, "throughput") == 0 && x->size == smax &&
-            (best_thr < 0 || x->r.baseline > j[best_thr].r.baseline))
-            best_thr = (long)i;
-        if (strcmp(x->family, win_family) == 0 && (procs || (x->size == smin && x->window == wmax)) &&
-            (best_win < 0 || x->r.baseline > j[best_win].r.baseline))
-            best_win = (long)i;
-    }
-    if (best_lat >= 0)
-        j[best_lat].role = TRACK_CELL_HEADLINE;
-    *lat = best_lat;
-    *thr = best_thr;
-    *win = best_win;
-}
-
-/* A cell's judgement on the figures as measured (*m) and beyond the machine's shift (*b): r is the one
- * its verdict came from, raw the other (judged.as_measured says which). */
-static void judged_series(const track_judged *x, const track_result **m, const track_result **b)
-{
-    *m = x->as_measured ? &x->r : &x->raw;
-    *b = x->as_measured ? &x->raw : &x->r;
-}
-
-/* The runs of run_id's machine up to and including it, oldest first; incomplete runs (and, with
- * --same-env, runs of another environment) never form a baseline. Returns 0, or -1 with err set (or
- * err empty: out of memory or an index error). */
-static int machine_runs(hist *h, long long run_id, const hist_run *one, const track_options *o, hist_run **out,
-                        size_t *nout, char *err, size_t errlen)
-{
-    hist_run *all = NULL, *runs = NULL;
-    size_t nall = 0, n = 0;
-    if (hist_machine_runs(h, run_id, &all, &nall) != 0)
-        return -1;
-    runs = malloc((nall + 1) * sizeof *runs);
-    if (!runs) {
-        free(all);
-        return -1;
-    }
-    int seen = 0;
-    for (size_t i = 0; i < nall && !seen; i++) {
-        seen = all[i].id == run_id;
-        if (!seen && (!all[i].complete || (o->same_env && !same_env(&all[i], one))))
-            continue;
-        runs[n++] = all[i];
-    }
-    free(all);
-    if (!seen || n == 0) {
-        snprintf(err, errlen, "run %lld is not among the runs of its own machine: the index is inconsistent", run_id);
-        free(runs);
-        return -1;
-    }
-    *out = runs;
-    *nout = n;
-    return 0;
-}
-
-/* How far the machine moved in each run: the median change of every machine reference against the
- * baseline's median (common), and of the cudaMemcpy call costs (calls), divided out of the ring cells
- * before they are judged (o->raw: not; the raw figures stay in the files and the index); tonight's
- * movement by kind into *md. Returns 0, or -1 on an index error. */
-static int machine_shifts(hist *h, const id_pos *map, size_t n, const track_options *o, double *common, double *calls,
-                          track_machine_detail *md)
-{
-    if (refs_common(h, map, n, o->params.window, common, calls, md) != 0)
-        return -1;
-    double med[64];
-    for (size_t k = 0; k < md->nsizes; k++)
-        med[k] = md->change[k] = md->sum[k] / md->count[k];
-    md->median = median_of(med, md->nsizes);
-    return 0;
-}
+/* --- judging one cell: pools, shifts and confirmations ----------------------------------------- */
 
 /* What judging a cell needs: the runs, the series query and its buffers, the machine's shift. */
 typedef struct judge_ctx {
@@ -713,6 +658,55 @@ static void judge_one(const judge_ctx *c, track_judged *x)
     x->first_run = x->r.first;
 }
 
+/* --- the headline figures ---------------------------------------------------------------------- */
+
+/* The headline cells of tonight's run, chosen from what it measured (seven at most, so each can have
+ * its share of the budget): the best latency at the smallest size, a single cell (its index also in
+ * *lat, whose size and window its pool takes). "Best" is by the baseline, so the choice does not move
+ * with tonight's noise. That latency, the control-block reads, writes and handshakes, the throughput
+ * at the largest size and the throughput at the largest window of the smallest size are headline
+ * figures pooled over modes (add_pooled_headlines): the index of the best throughput cell at the
+ * largest size is set in *thr and that of the best at the smallest size's largest window in *win (the
+ * best throughput_procs cell when the run has the leg of run --window-procs),
+ * whose sizes and windows those pools take (-1: none). */
+static void mark_headline(track_judged *j, size_t nj, long *lat, long *thr, long *win)
+{
+    uint64_t smin = UINT64_MAX, smax = 0;
+    for (size_t i = 0; i < nj; i++)
+        if (strcmp(j[i].family, "latency") == 0 || strcmp(j[i].family, "throughput") == 0) {
+            smin = j[i].size < smin ? j[i].size : smin;
+            smax = j[i].size > smax ? j[i].size : smax;
+        }
+    uint64_t wmax = 0;
+    int procs = 0; /* the run has the full window measured in fresh processes (run --window-procs) */
+    for (size_t i = 0; i < nj; i++) {
+        if (strcmp(j[i].family, "throughput") == 0 && j[i].size == smin && j[i].window > wmax)
+            wmax = j[i].window;
+        procs |= strcmp(j[i].family, "throughput_procs") == 0 && isfinite(j[i].r.baseline);
+    }
+    const char *win_family = procs ? "throughput_procs" : "throughput";
+    long best_lat = -1, best_thr = -1, best_win = -1;
+    for (size_t i = 0; i < nj; i++) {
+        const track_judged *x = &j[i];
+        if (!isfinite(x->r.baseline))
+            continue;
+        if (strcmp(x->family, "latency") == 0 && x->size == smin &&
+            (best_lat < 0 || x->r.baseline < j[best_lat].r.baseline))
+            best_lat = (long)i;
+        if (strcmp(x->family, "throughput") == 0 && x->size == smax &&
+            (best_thr < 0 || x->r.baseline > j[best_thr].r.baseline))
+            best_thr = (long)i;
+        if (strcmp(x->family, win_family) == 0 && (procs || (x->size == smin && x->window == wmax)) &&
+            (best_win < 0 || x->r.baseline > j[best_win].r.baseline))
+            best_win = (long)i;
+    }
+    if (best_lat >= 0)
+        j[best_lat].role = TRACK_CELL_HEADLINE;
+    *lat = best_lat;
+    *thr = best_thr;
+    *win = best_win;
+}
+
 /* Appends the pooled headline figure of family at size and window (unit as its cells') to *j, judged
  * on every z like the cells. Returns 0, or -1 when out of memory. */
 static int add_pooled(const judge_ctx *c, track_judged **j, size_t *nj, const char *family, uint64_t size,
@@ -828,6 +822,8 @@ static int add_pooled_headlines(const judge_ctx *c, track_judged **j, size_t *nj
     return 0;
 }
 
+/* --- the night: every cell, the false-alarm budget --------------------------------------------- */
+
 /* First pass over the run's ok cells: every z (the families' thresholds decide later). Returns 0, or
  * -1 when out of memory (*j then holds what was judged, for the caller to free). */
 static int judge_cells(const judge_ctx *c, long long run_id, track_judged **j, size_t *nj)
@@ -913,6 +909,12 @@ static void apply_budget(const judge_ctx *c, track_judged *j, size_t nj, const s
         }
         count[x->r.kind]++;
     }
+}
+
+static int cmp_change(const void *a, const void *b)
+{
+    double x = fabs(((const track_judged *)a)->r.change), y = fabs(((const track_judged *)b)->r.change);
+    return (x < y) - (x > y);
 }
 
 /* The night's buffers: the position of each run's id, the series and the shifts (common: the machine's,
@@ -1019,6 +1021,16 @@ double track_night_catch(const track_night *night, const track_judged *x, double
     *thr = track_family_threshold(TRACK_ALPHA_HEADLINE, night->nfam[TRACK_CELL_HEADLINE], x->r.n_baseline);
     double sd = x->has_raw ? fmax(x->r.sd, TRACK_RAW_CONFIRM * x->raw.sd) : x->r.sd;
     return fmax(expm1(*thr * sd), night->o.params.min_effect);
+}
+
+/* --- the export -------------------------------------------------------------------------------- */
+
+/* A cell's judgement on the figures as measured (*m) and beyond the machine's shift (*b): r is the one
+ * its verdict came from, raw the other (judged.as_measured says which). */
+static void judged_series(const track_judged *x, const track_result **m, const track_result **b)
+{
+    *m = x->as_measured ? &x->r : &x->raw;
+    *b = x->as_measured ? &x->raw : &x->r;
 }
 
 /* One judged cell as the export writes it. */

@@ -11,6 +11,9 @@
 
 #include "report_internal.h"
 
+/* One judged cell: its change with interval, the two figures, its noise and z (and the z it needs), what
+ * it is to the night and how it was judged; for a regression or improvement, the first run that shows
+ * it and the environment change it coincides with. */
 static void print_judged(FILE *out, const track_judged *j, const hist_run *runs)
 {
     fprintf(out, "  %-52s %+7.1f%% [%+.1f%%, %+.1f%%]  %.4g vs %.4g %s (baseline %zu runs, noise %.1f%%, z %.1f",
