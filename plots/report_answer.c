@@ -42,7 +42,9 @@ static void fig_key(const headline_fig *f, char *buf, size_t n)
 /* The side's name: "native" (the claim's native path), "fastest" (the fastest pinned mode), "fallback". */
 static const char *side_name(const headline_fig *f, int side)
 {
-    return side == HL_FALLBACK ? "fallback" : f->def->fastest ? "fastest" : "native";
+    return side == HL_FALLBACK ? mode_path_name(MODE_PATH_FALLBACK)
+           : f->def->fastest   ? "fastest"
+                               : mode_path_name(MODE_PATH_NATIVE);
 }
 
 /* 1 when figure k's side is a cell an earlier figure already names (the fallback's 8 B round trip). */

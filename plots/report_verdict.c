@@ -266,7 +266,7 @@ static void verdict_cb(FILE *md, const report_run *fb_run, const target *tg, siz
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
         for (size_t g = 0; g < ntg; g++) {
             report_overhead(tg[g].run, report_find(tg[g].run, ops[k], &tg[g].mode, 0), tg[g].name, fb_run,
-                            report_find(fb_run, ops[k], &fb, 0), "fallback", o, &ov);
+                            report_find(fb_run, ops[k], &fb, 0), mode_path_name(MODE_PATH_FALLBACK), o, &ov);
             tally_add(&t[g], &ov, rb_family_name(ops[k]));
             ov_row_md(md, rb_family_name(ops[k]), tg[g].name, &ov, claim, rb_family_unit(ops[k]));
         }
@@ -300,7 +300,7 @@ static void verdict_sized(FILE *md, rb_family fam, const char *number, const cha
     for (size_t i = 0; i < ns; i++)
         for (size_t g = 0; g < ntg; g++) {
             report_overhead(tg[g].run, report_find(tg[g].run, fam, &tg[g].mode, sizes[i]), tg[g].name, fb_run,
-                            report_find(fb_run, fam, &fb, sizes[i]), "fallback", o, &ov);
+                            report_find(fb_run, fam, &fb, sizes[i]), mode_path_name(MODE_PATH_FALLBACK), o, &ov);
             report_size_str(sizes[i], sz, sizeof sz);
             tally_add(&t[g], &ov, sz);
             ov_row_md(md, sz, tg[g].name, &ov, claim, rb_family_unit(fam));
