@@ -73,6 +73,8 @@ void report_machine_str(const report_run *run, char *buf, size_t n)
     cuda_version(known(run, "runtime_version"), cuda, sizeof cuda);
     if (!drv[0])
         drv = known(run, "driver_version");
+    if (strcmp(drv, "0") == 0) /* cudaDriverGetVersion's answer where no driver is loaded */
+        drv = "none";
     if (strcmp(run->backend, "cuda") != 0)
         gpu = "CPU reference backend (not a GPU)";
     snprintf(buf, n, "%s · driver %s · CUDA %s · %.10s · commit %.12s%s", gpu[0] ? gpu : "GPU not recorded",
