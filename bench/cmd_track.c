@@ -22,7 +22,7 @@
 typedef struct track_args {
     const char *run, *dir, *export_path;
     double window, min_history, z, min_effect;
-    int same_env, page, raw, p50;
+    int same_env, page, raw, p50, verbose;
     char default_dir[4096]; /* the history when --history is not given (default_history_dir) */
 } track_args;
 
@@ -95,6 +95,8 @@ static void usage_track(FILE *f)
         "  --export FILE      write every cell's judgement to FILE (.json: JSON, needs jansson; else CSV);\n"
         "  -o, --output FILE  the same\n"
         "  --no-page          do not refresh history.md and the plots\n"
+        "  -v, --verbose      the shifts, the method and its budget, every headline cell's noise and every\n"
+        "                     watched cell (the first line is the verdict either way)\n"
         "Method and false-alarm rate: docs/tracking.md.\n"
         "Exit status: 0 no regression; 1 a regression; 2 a usage or file error.\n");
 }
@@ -127,6 +129,7 @@ static const struct option track_opts[] = {
     {"p50", no_argument, NULL, OPT_P50},
     {"no-page", no_argument, NULL, OPT_NO_PAGE},
     {"page", no_argument, NULL, OPT_PAGE},
+    {"verbose", no_argument, NULL, 'v'},
     {NULL, 0, NULL, 0}};
 
 /* One option into *a. Returns 0, or -1 after one line on stderr. */
@@ -145,6 +148,7 @@ static int track_option(int c, const char *v, track_args *a)
     case OPT_P50: a->p50 = 1; return 0;
     case OPT_NO_PAGE: a->page = 0; return 0;
     case OPT_PAGE: a->page = 1; return 0;
+    case 'v': a->verbose = 1; return 0;
     default: return -1; /* cli_getopt said why */
     }
 }
@@ -155,7 +159,7 @@ static int track_parse(int argc, char **argv, track_args *a)
     *a = (track_args){.window = 20, .min_history = 5, .z = 3.5, .min_effect = 3, .page = 1};
     cli_getopt_begin();
     int c;
-    while ((c = cli_getopt("track", argc, argv, ":ho:", track_opts)) != -1) {
+    while ((c = cli_getopt("track", argc, argv, ":ho:v", track_opts)) != -1) {
         if (c == 'h') {
             usage_track(stdout);
             return CLI_EXIT_OK;
@@ -168,6 +172,11 @@ static int track_parse(int argc, char **argv, track_args *a)
         return CLI_EXIT_USAGE;
     }
     a->run = optind < argc ? argv[optind] : NULL;
+    if (a->export_path && !a->run) {
+        fprintf(stderr, "ringbench track: --export %s needs a run to judge: ringbench track RUN.h5 --export FILE\n",
+                a->export_path);
+        return CLI_EXIT_USAGE;
+    }
     if (a->dir == NULL) {
         if (default_history_dir(a->default_dir, sizeof a->default_dir) != 0)
             return CLI_EXIT_USAGE;
@@ -185,7 +194,7 @@ static int judge_night(hist *h, long long id, const track_args *a, const track_o
     track_night night;
     int rc = CLI_EXIT_USAGE;
     if (track_night_judge(h, id, o, &night, err, sizeof err) == 0) {
-        track_print_night(stdout, &night);
+        track_print_night(stdout, &night, a->verbose);
         if (!a->export_path || track_night_export(&night, a->export_path, export_json, err, sizeof err) == 0)
             rc = night.count[TRACK_REGRESSION] ? CLI_EXIT_FAIL : CLI_EXIT_OK;
     }

@@ -197,6 +197,17 @@ track_point track_floored_point(double est, double floor)
     return (track_point){est, est * exp(-Z95 * floor), est * exp(Z95 * floor)};
 }
 
+void track_floor_point(track_point *p, double floor)
+{
+    if (!(p->est > 0 && isfinite(p->est)))
+        return;
+    const double lo = p->est * exp(-Z95 * floor), hi = p->est * exp(Z95 * floor);
+    if (!(p->lo > 0 && p->lo <= lo))
+        p->lo = lo;
+    if (!(p->hi >= hi && isfinite(p->hi)))
+        p->hi = hi;
+}
+
 void track_use_best_trial(track_point *p, double best)
 {
     if (!(best > 0 && isfinite(best) && p->est > 0))

@@ -142,8 +142,23 @@ void track_unwiden_trials_interval(track_point *p, size_t k);
  * runs with the leg of fresh processes are judged on it instead, 0035). */
 #define TRACK_POOL_FLOOR_WINDOW 0.10
 
+/* The floor under each point's standard error of a headline cell judged on its own (one cell of the
+ * file that report.md quotes, harness/headline.h: the claim's native and the fallback's round trips,
+ * the fallback's control-block operations, throughputs and full window). One cell's short history can
+ * claim less noise than it has: on one H100 series the best 8 B round-trip cell's 7 nights held 0.9 %
+ * and a +5.3 % night went red (docs/decisions/0032-pooled-headline-figures.md); with the pools' 2.5 %
+ * the seven calibration series with run files keep their red nights where they were
+ * (docs/decisions/0140-report-figures-are-headline-cells.md). */
+#define TRACK_HEADLINE_FLOOR TRACK_POOL_FLOOR
+
 /* A point est whose interval is +- floor in log space as a 95% interval's standard error. */
 track_point track_floored_point(double est, double floor);
+
+/* p's interval widened, where it is narrower, to +- floor in log space as a 95% interval's standard
+ * error around its estimate (an interval it lacks is set so): a floor under one cell's noise, as
+ * TRACK_POOL_FLOOR is under a pool's (track_night.c, the headline cells of harness/headline.h). A
+ * point without a positive finite estimate is left as it is. */
+void track_floor_point(track_point *p, double floor);
 
 /* The figure replaced by best (> 0; else p is left as it is), its interval moved with it (same log
  * widths around the new figure). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "headline.h"
 #include "modes.h"
 #include "schema.h"
 #include "stats.h"
@@ -353,9 +354,10 @@ static int load_series(hist *h, track_judged *x, const id_pos *map, size_t n, tr
             x->bimodal = 1;
             s[i] = (track_point){f[k].mode_lo, NAN, NAN};
             slow[i] = f[k].slow_share;
-            continue;
-        }
-        s[i] = run_figure(&f[k], x, best);
+        } else
+            s[i] = run_figure(&f[k], x, best);
+        if (x->pool_floor > 0) /* a headline cell of the file (mark_report_cells) */
+            track_floor_point(&s[i], x->pool_floor);
     }
     free(f);
     return 0;
@@ -660,44 +662,48 @@ static void judge_one(const judge_ctx *c, track_judged *x)
 
 /* --- the headline figures ---------------------------------------------------------------------- */
 
-/* The headline cells of tonight's run, chosen from what it measured (seven at most, so each can have
- * its share of the budget): the best latency at the smallest size, a single cell (its index also in
- * *lat, whose size and window its pool takes). "Best" is by the baseline, so the choice does not move
- * with tonight's noise. That latency, the control-block reads, writes and handshakes, the throughput
- * at the largest size and the throughput at the largest window of the smallest size are headline
- * figures pooled over modes (add_pooled_headlines): the index of the best throughput cell at the
- * largest size is set in *thr and that of the best at the smallest size's largest window in *win (the
- * best throughput_procs cell when the run has the leg of run --window-procs),
- * whose sizes and windows those pools take (-1: none). */
+/* The figure a cell is chosen by (mark_headline): its baseline, or tonight's figure where no cell of the
+ * run has a baseline yet (the first nights of a machine, judged on nothing). */
+static double choice_value(const track_judged *x, int by_newest) { return by_newest ? x->r.newest : x->r.baseline; }
+
+/* The cells tonight's pools take their family, size and window from: the best latency at the smallest
+ * size, a single cell (its index in *lat, marked a headline: where no pool can be judged it stays one);
+ * the best throughput cell at the largest size (*thr) and the best at the smallest size's largest window
+ * (*win; the best throughput_procs cell when the run has the leg of run --window-procs); -1: none.
+ * "Best" is by the baseline, so the choice does not move with tonight's noise. */
 static void mark_headline(track_judged *j, size_t nj, long *lat, long *thr, long *win)
 {
     uint64_t smin = UINT64_MAX, smax = 0;
-    for (size_t i = 0; i < nj; i++)
+    int by_newest = 1;
+    for (size_t i = 0; i < nj; i++) {
         if (strcmp(j[i].family, "latency") == 0 || strcmp(j[i].family, "throughput") == 0) {
             smin = j[i].size < smin ? j[i].size : smin;
             smax = j[i].size > smax ? j[i].size : smax;
         }
+        by_newest &= !isfinite(j[i].r.baseline);
+    }
     uint64_t wmax = 0;
     int procs = 0; /* the run has the full window measured in fresh processes (run --window-procs) */
     for (size_t i = 0; i < nj; i++) {
         if (strcmp(j[i].family, "throughput") == 0 && j[i].size == smin && j[i].window > wmax)
             wmax = j[i].window;
-        procs |= strcmp(j[i].family, "throughput_procs") == 0 && isfinite(j[i].r.baseline);
+        procs |= strcmp(j[i].family, "throughput_procs") == 0 && isfinite(choice_value(&j[i], by_newest));
     }
     const char *win_family = procs ? "throughput_procs" : "throughput";
     long best_lat = -1, best_thr = -1, best_win = -1;
     for (size_t i = 0; i < nj; i++) {
         const track_judged *x = &j[i];
-        if (!isfinite(x->r.baseline))
+        const double v = choice_value(x, by_newest);
+        if (!isfinite(v))
             continue;
         if (strcmp(x->family, "latency") == 0 && x->size == smin &&
-            (best_lat < 0 || x->r.baseline < j[best_lat].r.baseline))
+            (best_lat < 0 || v < choice_value(&j[best_lat], by_newest)))
             best_lat = (long)i;
         if (strcmp(x->family, "throughput") == 0 && x->size == smax &&
-            (best_thr < 0 || x->r.baseline > j[best_thr].r.baseline))
+            (best_thr < 0 || v > choice_value(&j[best_thr], by_newest)))
             best_thr = (long)i;
         if (strcmp(x->family, win_family) == 0 && (procs || (x->size == smin && x->window == wmax)) &&
-            (best_win < 0 || x->r.baseline > j[best_win].r.baseline))
+            (best_win < 0 || v > choice_value(&j[best_win], by_newest)))
             best_win = (long)i;
     }
     if (best_lat >= 0)
@@ -769,42 +775,40 @@ static int add_pooled(const judge_ctx *c, track_judged **j, size_t *nj, const ch
  * the leg. --p50 judges cells on their p50s and adds none. */
 static int add_pooled_headlines(const judge_ctx *c, track_judged **j, size_t *nj)
 {
-    static const char *const cb[] = {"cb_read", "cb_write", "cb_handshake"};
+    static const headline_id cb[] = {HL_CB_READ, HL_CB_WRITE, HL_CB_HANDSHAKE};
     long lat = -1, thr = -1, win = -1;
     mark_headline(*j, *nj, &lat, &thr, &win);
-    if (c->o->p50) { /* the single cells, as before pooling */
-        char native_label[64];
-        const mode_spec nat = mode_native();
-        mode_label(&nat, native_label, sizeof native_label);
-        for (size_t i = 0; i < *nj; i++)
-            for (int k = 0; k < 3; k++)
-                if (strcmp((*j)[i].mode, native_label) == 0 && strcmp((*j)[i].family, cb[k]) == 0)
-                    (*j)[i].role = TRACK_CELL_HEADLINE;
-        if (thr >= 0)
-            (*j)[thr].role = TRACK_CELL_HEADLINE;
-        if (win >= 0)
+    if (c->o->p50) { /* the single cells, as before pooling: the fastest sides are the best cells */
+        if (lat >= 0)
+            (*j)[lat].hl_sides |= TRACK_HL_BIT(HL_RT_FASTEST, HL_NATIVE);
+        if (win >= 0) {
             (*j)[win].role = TRACK_CELL_HEADLINE;
+            (*j)[win].hl_sides |= TRACK_HL_BIT(HL_FULL_WINDOW, HL_NATIVE);
+        }
         return 0;
     }
     long native[3] = {-1, -1, -1}; /* a native cell of each control-block family: its size, window and unit */
     for (size_t i = 0; i < *nj; i++)
         for (int k = 0; k < 3; k++)
-            if (native[k] < 0 && strcmp((*j)[i].family, cb[k]) == 0 && !is_fallback_ctrl((*j)[i].ctrl))
+            if (native[k] < 0 && strcmp((*j)[i].family, rb_family_name(headline_defs[cb[k]].family)) == 0 &&
+                !is_fallback_ctrl((*j)[i].ctrl))
                 native[k] = (long)i;
     const struct {
         long pick;       /* a cell of the pool: its family, size, window and unit */
         double floor;    /* the floor under the pool's noise */
         int as_measured; /* judged as measured, confirmed beyond the shift */
+        headline_id fig; /* the headline figure whose native side it is */
     } pools[] = {
-        {lat, TRACK_POOL_FLOOR, 1},       /* the smallest size's round trip */
-        {native[0], TRACK_POOL_FLOOR, 0}, /* control-block reads */
-        {native[1], TRACK_POOL_FLOOR, 0}, /* writes */
-        {native[2], TRACK_POOL_FLOOR, 1}, /* the handshake */
-        {thr, TRACK_POOL_FLOOR, 1},       /* the largest size's throughput */
+        {lat, TRACK_POOL_FLOOR, 1, HL_RT_FASTEST},         /* the smallest size's round trip */
+        {native[0], TRACK_POOL_FLOOR, 0, HL_CB_READ},      /* control-block reads */
+        {native[1], TRACK_POOL_FLOOR, 0, HL_CB_WRITE},     /* writes */
+        {native[2], TRACK_POOL_FLOOR, 1, HL_CB_HANDSHAKE}, /* the handshake */
+        {thr, TRACK_POOL_FLOOR, 1, HL_THR_LARGE},          /* the largest size's throughput */
         /* the smallest size's full window: the leg's best cell where the run has one (its floor is the
          * others': a median of processes, not one process's level), else the best trial of the run's own */
         {win,
-         win >= 0 && strcmp((*j)[win].family, "throughput_procs") == 0 ? TRACK_POOL_FLOOR : TRACK_POOL_FLOOR_WINDOW, 0},
+         win >= 0 && strcmp((*j)[win].family, "throughput_procs") == 0 ? TRACK_POOL_FLOOR : TRACK_POOL_FLOOR_WINDOW, 0,
+         HL_FULL_WINDOW},
     };
     long lat_pool = -1;
     for (size_t k = 0; k < sizeof pools / sizeof pools[0]; k++)
@@ -812,6 +816,7 @@ static int add_pooled_headlines(const judge_ctx *c, track_judged **j, size_t *nj
             track_judged x = (*j)[pools[k].pick];
             if (add_pooled(c, j, nj, x.family, x.size, x.window, x.unit, pools[k].floor, pools[k].as_measured) != 0)
                 return -1;
+            (*j)[*nj - 1].hl_sides = TRACK_HL_BIT(pools[k].fig, HL_NATIVE);
             if (k == 0)
                 lat_pool = (long)*nj - 1;
         }
@@ -819,7 +824,86 @@ static int add_pooled_headlines(const judge_ctx *c, track_judged **j, size_t *nj
      * like any other; files without them (no pool to judge) keep the cell. */
     if (lat >= 0 && lat_pool >= 0 && isfinite((*j)[lat_pool].r.baseline))
         (*j)[lat].role = TRACK_CELL_RING;
+    if (lat >= 0 && !(lat_pool >= 0 && isfinite((*j)[lat_pool].r.newest))) { /* no best trials tonight */
+        (*j)[lat].hl_sides |= TRACK_HL_BIT(HL_RT_FASTEST, HL_NATIVE);
+        if (lat_pool >= 0)
+            (*j)[lat_pool].hl_sides = 0;
+    }
     return 0;
+}
+
+/* The size of headline figure d in tonight's run as harness/headline.c takes it from a file: the
+ * smallest or largest size its family measured (0 for a control-block operation, or when none). */
+static uint64_t report_size(const track_judged *j, size_t nj, const headline_def *d)
+{
+    const char *family = rb_family_name(d->family);
+    uint64_t v = 0;
+    int any = 0;
+    for (size_t i = 0; i < nj && d->size != HL_SIZE_NONE; i++)
+        if (!j[i].pooled && strcmp(j[i].family, family) == 0 &&
+            (!any++ || (d->size == HL_SIZE_LARGEST ? j[i].size > v : j[i].size < v)))
+            v = j[i].size;
+    return v;
+}
+
+/* The cell of family, mode label and size at its widest window (headline.c find_row); -1 when none. */
+static long report_cell(const track_judged *j, size_t nj, const char *family, const char *mode, uint64_t size)
+{
+    long best = -1;
+    for (size_t i = 0; i < nj; i++)
+        if (!j[i].pooled && j[i].size == size && strcmp(j[i].family, family) == 0 && strcmp(j[i].mode, mode) == 0 &&
+            (best < 0 || j[i].window > j[best].window))
+            best = (long)i;
+    return best;
+}
+
+/* Every side of harness/headline.h's figures that no pool stands for (add_pooled_headlines) is judged on
+ * the cell report.md quotes: the claim's native path's or the WSL2 fallback's, at the figure's size and
+ * widest window. Each becomes a headline cell with its share of the night's budget and a floor under its
+ * noise (TRACK_HEADLINE_FLOOR), and is judged again with it. The native sides of the control-block
+ * operations and of the largest size's throughput stay their pools, the steadier measure of the same
+ * native operation (docs/decisions/0032-pooled-headline-figures.md); the round trips' native sides are
+ * the claim's path's own cells, for its round trip is not the fastest mode's: with --no-early-take the
+ * async path's 8 B round trips were 23-28 % slower while the pool held, and the report's fallback / native
+ * ratio would have drifted with every night green (docs/decisions/0140-report-figures-are-headline-cells.md).
+ * A "fastest" figure's fallback side is the same cell as its other figure's. */
+static void mark_report_cells(const judge_ctx *c, track_judged *j, size_t nj)
+{
+    char label[2][64];
+    const mode_spec path[2] = {mode_native(), mode_wsl2_fallback()};
+    unsigned taken = 0;
+    for (size_t i = 0; i < nj; i++)
+        taken |= j[i].hl_sides;
+    for (int s = 0; s < 2; s++)
+        mode_label(&path[s], label[s], sizeof label[s]);
+    for (int k = 0; k < HL_COUNT; k++)
+        for (int s = 0; s < 2; s++) {
+            const headline_def *d = &headline_defs[k];
+            if ((taken & TRACK_HL_BIT(k, s)) || (d->fastest && s == HL_NATIVE))
+                continue;
+            long i = report_cell(j, nj, rb_family_name(d->family), label[s], report_size(j, nj, d));
+            if (i < 0)
+                continue;
+            track_judged *x = &j[i];
+            x->hl_sides |= TRACK_HL_BIT(k, s);
+            if (x->role == TRACK_CELL_HEADLINE && x->pool_floor > 0)
+                continue; /* judged already, for another figure */
+            x->role = TRACK_CELL_HEADLINE;
+            x->pool_floor = TRACK_HEADLINE_FLOOR;
+            judge_one(c, x);
+        }
+}
+
+/* night->headline: where each side of each headline figure is among the night's cells (sorted). */
+static void index_headlines(track_night *night)
+{
+    for (int k = 0; k < HL_COUNT; k++)
+        night->headline[k][HL_NATIVE] = night->headline[k][HL_FALLBACK] = -1;
+    for (size_t i = 0; i < night->ncells; i++)
+        for (int k = 0; k < HL_COUNT; k++)
+            for (int s = 0; s < 2; s++)
+                if (night->cells[i].hl_sides & TRACK_HL_BIT(k, s))
+                    night->headline[k][s] = (long)i;
 }
 
 /* --- the night: every cell, the false-alarm budget --------------------------------------------- */
@@ -950,6 +1034,7 @@ static int judge_night(judge_ctx *c, long long run_id, track_night *night)
     night->ncells = nj;
     if (rc != 0)
         return -1;
+    mark_report_cells(c, j, nj);
     for (size_t i = 0; i < nj; i++)
         night->nfam[j[i].role]++;
     apply_budget(c, j, nj, night->nfam, night->count);
@@ -957,6 +1042,7 @@ static int judge_night(judge_ctx *c, long long run_id, track_night *night)
         return -1;
     if (nj > 1) /* j is NULL when the run has no ok cell (one interrupted before its first) */
         qsort(j, nj, sizeof *j, cmp_change);
+    index_headlines(night);
     night->host_ok = c->host_ok;
     night->host_tonight = c->host_tonight;
     night->host_shift = c->host_shift;
@@ -973,6 +1059,7 @@ int track_night_judge(hist *h, long long run_id, const track_options *o, track_n
     id_pos *map = NULL;
     int rc = -1;
     memset(night, 0, sizeof *night);
+    index_headlines(night); /* none yet */
     night->o = *o;
     err[0] = '\0';
     if (hist_run_get(h, run_id, &one) != 0) {

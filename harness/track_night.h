@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "headline.h"
 #include "history.h"
 #include "track_detect.h"
 
@@ -41,7 +42,10 @@ typedef struct track_judged {
     int bimodal;       /* a latency cell with two modes in some run of its series: judged on its fast mode */
     int pooled;        /* a headline figure pooled over modes (load_pooled), not one cell of the file */
     size_t pool_n;     /* pooled: how many cells the newest run's figure was taken from */
-    double pool_floor; /* pooled: each point's standard error (TRACK_POOL_FLOOR, _WINDOW) */
+    double pool_floor; /* pooled: each point's standard error (TRACK_POOL_FLOOR, _WINDOW); a headline cell of
+                          the file: the floor under each point's (TRACK_HEADLINE_FLOOR); 0: none */
+    unsigned hl_sides; /* the sides of harness/headline.h's figures this cell stands for: bit 2 x figure + side
+                          (HL_NATIVE, HL_FALLBACK); 0 for a cell that is no headline figure's */
     double slow_share; /* the newest run's share of samples in the slow mode (NAN: unimodal) */
     double thr;        /* the |z| its family needs tonight */
     track_result r;    /* the judgement: a ring cell's figures beyond the machine's shift, or as measured for
@@ -75,6 +79,9 @@ typedef struct track_machine_detail {
     int ncalls;        /* cudaMemcpy call costs (is_memcpy_call) with a change */
 } track_machine_detail;
 
+/* The bit of track_judged.hl_sides for side (HL_NATIVE, HL_FALLBACK) of headline figure fig (headline_id). */
+#define TRACK_HL_BIT(fig, side) (1u << (2 * (unsigned)(fig) + (unsigned)(side)))
+
 /* A judged night. */
 typedef struct track_night {
     track_options o;
@@ -90,8 +97,10 @@ typedef struct track_night {
     size_t host_cells;                    /* how many cells tonight's host_ref figure was taken from */
     track_judged *cells;                  /* every judged cell and pooled figure, largest change first */
     size_t ncells;
-    size_t nfam[TRACK_ROLES];  /* cells per role */
-    size_t count[TRACK_KINDS]; /* cells per final kind */
+    long headline[HL_COUNT][2]; /* the cell each side of each headline figure is judged on: an index into
+                                   cells, -1 where tonight's run has none */
+    size_t nfam[TRACK_ROLES];   /* cells per role */
+    size_t count[TRACK_KINDS];  /* cells per final kind */
 } track_night;
 
 /* Judges run run_id of h against the earlier runs of its machine into *night (freed with

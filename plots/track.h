@@ -11,15 +11,31 @@
 #include "history.h"
 #include "track_night.h"
 
-/* Prints the judged night on out: the fingerprint and environment changes, the shifts divided out,
- * the method and headline cells, the regressions (size, interval, first run that shows it,
- * coinciding environment changes), improvements, watched cells and the unchanged count. */
-void track_print_night(FILE *out, const track_night *night);
+/* Prints the judged night on out. The first line is the verdict (track_verdict_line); then the run,
+ * and the headline figures of harness/headline.h with their change and the smallest change the night
+ * would call; the regressions (at most 8, with where each was first seen) and one line each for
+ * improvements and watched cells. verbose adds the shifts divided out, the method and its false-alarm
+ * budget, every headline cell's z and noise, and every changed cell. */
+void track_print_night(FILE *out, const track_night *night, int verbose);
 
-/* Writes DIR/plots/trend_*.{dat,gp,png,svg} and DIR/history.md for every machine of the history
- * (figures: floor, latency at 8 B and 4 MiB, throughput at 4 MiB, control-block operations, and the
- * fallback/native ratio, intervals as bands and environment changes marked). Images need gnuplot;
- * without it the data and scripts are written and the page says so. Returns 0, or -1 with err. */
+/* The night's verdict in one line into buf: "OK: no regression in N judged cells (shift +x %)", "OK: not
+ * judged yet (k of 5 runs): ...", or "REGRESSION (exit 1): K cells — " and the three worst (headline
+ * figures first, by the size of their change). Returns snprintf's count. */
+int track_verdict_line(const track_night *night, char *buf, size_t n);
+
+/* A relative change as a reader takes it into buf: "+4.1 %", "-56 %", or for a figure that more than
+ * doubled "3.17×" (ratios of 2 or more as ×); "n/a" when not finite. Returns buf. */
+const char *track_change_str(double change, char *buf, size_t n);
+/* A change with its 95 % interval, "+56 % [+48 %, +65 %]", all three as ratios where the interval reaches
+ * twice the figure: "1.99× [1.81×, 2.18×]". Returns buf. */
+const char *track_change_interval_str(double change, double lo, double hi, char *buf, size_t n);
+
+/* Writes DIR/history.md and DIR/plots/ for every machine of the history: the newest run's verdict and
+ * its regressed cells; per machine a table of its last nights (date, commit, verdict, counts), one plot
+ * per headline figure as the nights judged it (figure, the band the night would not call, the nights it
+ * called), its environment changes, and the floor, a reference. Each night is judged with options o, as
+ * `track` judges it. Images (PNG and SVG) need gnuplot; without it the data and scripts are written and
+ * the page says so. Returns 0, or -1 with err. */
 int track_history_page(hist *h, char *err, size_t errlen);
 
 #endif

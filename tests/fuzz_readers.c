@@ -84,7 +84,7 @@ static void track_one(void)
         memset(&night, 0, sizeof night);
         if (hist_add(h, input, &id, &already, err, sizeof err) == 0 &&
             track_night_judge(h, id, &o, &night, err, sizeof err) == 0)
-            track_print_night(sink, &night);
+            track_print_night(sink, &night, 1);
         track_night_free(&night);
         hist_close(h);
     }

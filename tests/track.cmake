@@ -18,6 +18,15 @@ foreach(what export pandas track)
   set_tests_properties(test_track_cli_${what} PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77)
 endforeach()
 
+# The nightly's terminal output, exit status and history page on a synthetic quiet machine
+# (make_night.c): twelve quiet nights, then the async path's 8 B round trips 15 % slower.
+add_executable(make_night make_night.c)
+target_link_libraries(make_night PRIVATE rb_results)
+add_test(NAME test_track_cli_nightly
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/track_cli.sh $<TARGET_FILE:ringbench>
+                 ${CMAKE_CURRENT_BINARY_DIR}/track_cli_nightly nightly ${RINGBENCH_HAVE_JANSSON} $<TARGET_FILE:make_night>)
+set_tests_properties(test_track_cli_nightly PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77)
+
 # Every optional feature whose library is installed is built: a listed Debian package present (dpkg)
 # while its feature is OFF in this build fails (the configure missed it, as it once missed jansson
 # without pkg-config). Skipped (77) where there is no dpkg-query.

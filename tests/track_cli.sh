@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # track_cli.sh - `ringbench export` and `ringbench track` end to end on a tiny CPU-backend run.
 #
-#   track_cli.sh RINGBENCH WORKDIR export|pandas|track
+#   track_cli.sh RINGBENCH WORKDIR export|pandas|track|nightly [HAVE_JANSSON [MAKE_NIGHT]]
 #
 # export  BMF output has the published shape of Bencher Metric Format (JSON Schema at
 #         https://bencher.dev/bmf.json: an object of benchmarks, each an object of measures, each an
@@ -10,9 +10,14 @@
 # pandas  the CSV export reads back with pandas (skipped, 77, without pandas)
 # track   a first run is a new fingerprint (exit 0), tracking it again copies nothing, a damaged file
 #         and bad options exit 2 with one line; without --history the history is under XDG_STATE_HOME
-#         or HOME, never in the working directory
+#         or HOME, never in the working directory; --export without a run is a usage error (exit 2)
+# nightly twelve quiet nights of a synthetic machine (MAKE_NIGHT, tests/make_night.c) tracked in turn:
+#         the verdict is line 1 of every night, the first five say "not judged yet (k of 5 runs)", a
+#         green night is at most 20 lines with its method only under --verbose; then the async path's
+#         8 B round trips 15 % slower: exit 1 with REGRESSION on line 1 naming the claim's round trip;
+#         no "nan" in any output
 set -u
-rb=$1 work=$2 what=$3 have_jansson=${4:-OFF}
+rb=$1 work=$2 what=$3 have_jansson=${4:-OFF} make_night=${5:-}
 rm -rf "$work" && mkdir -p "$work" || exit 1
 # shellcheck source=cli_lib.sh
 . "$(dirname "$0")/cli_lib.sh"
@@ -27,6 +32,68 @@ if [ "$what" = pandas ]; then
         echo "SKIPPED: no python3 with pandas (apt-get install python3-pandas)"
         exit 77
     fi
+fi
+
+if [ "$what" = nightly ]; then
+    "$rb" track --history "$work/probe" --no-page >/dev/null 2>"$work/err"
+    if grep -q "without SQLite" "$work/err"; then
+        echo "SKIPPED: built without SQLite (libsqlite3-dev): track is not built"
+        exit 77
+    fi
+    h=$work/h
+    # nan_free FILE...: no "nan" as a word (a number printf could not write) in any of them
+    nan_free() { ! grep -iwn 'nan' "$@"; }
+    for night in $(seq 1 12); do
+        n2=$(printf %02d "$night")
+        "$make_night" "$work/n$n2.h5" "$night" || { bad "make_night $night"; break; }
+        "$rb" track "$work/n$n2.h5" --history "$h" >"$work/out$n2" 2>"$work/err$n2"
+        st=$?
+        first=$(head -1 "$work/out$n2")
+        [ $st -eq 0 ] && ok || bad "night $night: exit $st: $(head -3 "$work/out$n2") $(cat "$work/err$n2")"
+        if [ "$night" -le 5 ]; then
+            case $first in
+            "OK: not judged yet ($((night - 1)) of 5 runs)"*) ok ;;
+            *) bad "night $night: line 1 is not 'OK: not judged yet ($((night - 1)) of 5 runs)': $first" ;;
+            esac
+        else
+            case $first in
+            "OK: no regression in "*" judged cells (shift "*" %)") ok ;;
+            *) bad "night $night: line 1 is not the OK verdict: $first" ;;
+            esac
+        fi
+        nan_free "$work/out$n2" "$work/err$n2" >/dev/null && ok ||
+            bad "night $night: nan in the output: $(nan_free "$work/out$n2" "$work/err$n2")"
+    done
+    grep -q "not judged yet (3 of 5 runs)" "$work/out04" && ok || bad "night 4 does not say 'not judged yet (3 of 5 runs)'"
+    [ "$(wc -l <"$work/out12")" -le 20 ] && ok || bad "a green night is $(wc -l <"$work/out12") lines, over 20"
+    ! grep -q "^method:" "$work/out12" && ok || bad "the method prints without --verbose"
+    grep -q "catches" "$work/out12" && grep -q "round trip, 8 B" "$work/out12" && ok ||
+        bad "night 12 names no headline figure with what it catches: $(cat "$work/out12")"
+    echo "--- night 12, a green night:"; cat "$work/out12"
+    # --verbose: the method and the budget, still after the verdict
+    cp -r "$h" "$work/hv"
+    "$rb" track "$work/n12.h5" --history "$work/hv" --verbose --no-page >"$work/outv" 2>/dev/null
+    [ "$(head -c 3 "$work/outv")" = "OK:" ] && grep -q "^method:" "$work/outv" && grep -q "^budget:" "$work/outv" &&
+        nan_free "$work/outv" >/dev/null && ok || bad "--verbose: $(head -20 "$work/outv")"
+    # night 13: the async path's 8 B round trips 15 % slower (what run --no-early-take does on an H100)
+    "$make_night" "$work/n13.h5" 13 1.15 || bad "make_night 13"
+    "$rb" track "$work/n13.h5" --history "$h" --export "$work/n13.csv" >"$work/out13" 2>"$work/err13"
+    st=$?
+    first=$(head -1 "$work/out13")
+    [ $st -eq 1 ] && ok || bad "the slower round trips: exit $st, not 1"
+    case $first in
+    "REGRESSION (exit 1): "*"round trip, 8 B, native path +1"*) ok ;;
+    *) bad "the slower round trips: line 1 is not a REGRESSION naming the claim's round trip: $first" ;;
+    esac
+    nan_free "$work/out13" >/dev/null && ok || bad "nan on the regression night"
+    [ "$(grep -c 'first seen' "$work/out13")" -le 1 ] && ok || bad "'first seen' said more than once"
+    echo "--- night 13, a regression night:"; cat "$work/out13"
+    # --export without a run to judge: a usage error
+    expect 2 track --history "$h" --export "$work/nothing.csv"
+    [ ! -e "$work/nothing.csv" ] && ok || bad "--export without a run wrote a file"
+    echo "$checks checks, $fails failed"
+    [ "$fails" -eq 0 ]
+    exit
 fi
 
 "$rb" run --backend cpu --preset quick --quiet --timeout 60 --sizes 8 \
@@ -159,7 +226,7 @@ PY
     ;;
 track)
     if "$rb" track "$work/q.h5" --history "$work/h" >"$work/out" 2>"$work/err"; then
-        grep -q "fingerprint: NEW" "$work/out" && ok || bad "first run not reported as a new fingerprint"
+        grep -q "a new machine: no earlier complete run" "$work/out" && ok || bad "first run not reported as a new machine"
         [ -f "$work/h/q.h5" ] && [ -f "$work/h/index.sqlite" ] && [ -f "$work/h/history.md" ] && ok \
             || bad "history files missing: $(ls "$work/h")"
         expect 0 track "$work/q.h5" --history "$work/h"
