@@ -251,7 +251,7 @@ static int track_history(const track_args *a)
     } else {
         printf("history %s: %lld runs indexed\n", a->dir, hist_nruns(h));
     }
-    if (a->page && track_history_page(h, err, sizeof err) != 0) {
+    if (a->page && track_history_page(h, &o, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench track: %s\n", err);
         rc = CLI_EXIT_USAGE;
     } else if (a->page) {

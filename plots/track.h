@@ -36,6 +36,6 @@ const char *track_change_interval_str(double change, double lo, double hi, char 
  * called), its environment changes, and the floor, a reference. Each night is judged with options o, as
  * `track` judges it. Images (PNG and SVG) need gnuplot; without it the data and scripts are written and
  * the page says so. Returns 0, or -1 with err. */
-int track_history_page(hist *h, char *err, size_t errlen);
+int track_history_page(hist *h, const track_options *o, char *err, size_t errlen);
 
 #endif

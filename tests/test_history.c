@@ -785,6 +785,45 @@ static void test_catches(void)
     g_min_effect = 0.03;
 }
 
+/* Reads path into a malloc'd string ("" when it cannot be read). */
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return strdup("");
+    fseek(f, 0, SEEK_END);
+    char *s = slurp(f);
+    fclose(f);
+    return s;
+}
+
+/* The history page of machines A and B (test_history): it opens with the newest run's verdict (B's day
+ * 17, green: it started with A's day 17 and was added after it), has each machine's table of nights and one plot per
+ * headline figure before the floor (a reference, last), the plots' nights labelled by date and time (not one day for
+ * all), and no "nan". */
+static void check_page(const char *dir)
+{
+    char path[1300];
+    snprintf(path, sizeof path, "%s/history.md", dir);
+    char *md = read_file(path);
+    const char *line3 = strchr(md, '\n') ? strchr(strchr(md, '\n') + 1, '\n') : NULL;
+    CHECK_MSG(line3 && strncmp(line3 + 1, "**Last night: OK: no regression in ", 35) == 0,
+              "history.md does not open with the newest night's verdict:\n%.600s", md);
+    CHECK_MSG(strstr(md, "`B-day17.h5`") != NULL, "the newest run is not B's day 17:\n%.600s", md);
+    const char *table = strstr(md, "| date (UTC) | commit | run | verdict | regressions |");
+    const char *rt = strstr(md, "(plots/m0_round_trip_small.png)"), *floor = strstr(md, "(plots/m0_floor.png)");
+    CHECK_MSG(table && rt && floor && table < rt && rt < floor, "history.md: nights, headline plots, floor last:\n%s",
+              md);
+    CHECK_MSG(strstr(md, "| **REGRESSION** | 1 |") != NULL, "A's regressed nights are not in its table:\n%s", md);
+    CHECK_MSG(strstr(md, "nan") == NULL && strstr(md, "NaN") == NULL, "history.md says nan:\n%s", md);
+    free(md);
+    snprintf(path, sizeof path, "%s/plots/m0_round_trip_small.gp", dir);
+    char *gp = read_file(path);
+    CHECK_MSG(strstr(gp, "'11-14 02:00") != NULL && strstr(gp, "'11-17 02:00") != NULL,
+              "the round trip's nights are not labelled by date and time:\n%s", gp);
+    free(gp);
+}
+
 static void test_history(void)
 {
     char dir[1100], path[1300];
@@ -847,10 +886,12 @@ static void test_history(void)
     free(s);
     fclose(notes);
     CHECK_INT(hist_nruns(h), 34);
-    CHECK(track_history_page(h, err, sizeof err) == 0);
+    const track_options page_opts = {TRACK_PARAMS_DEFAULT, 0, 0, 0};
+    CHECK(track_history_page(h, &page_opts, err, sizeof err) == 0);
     hist_close(h);
     snprintf(path, sizeof path, "%s/history.md", dir);
     CHECK(access(path, R_OK) == 0);
+    check_page(dir);
 
     /* A deleted index is rebuilt from the files. */
     snprintf(path, sizeof path, "%s/%s", dir, HIST_INDEX_NAME);

@@ -15,7 +15,7 @@
 #         the verdict is line 1 of every night, the first five say "not judged yet (k of 5 runs)", a
 #         green night is at most 20 lines with its method only under --verbose; then the async path's
 #         8 B round trips 15 % slower: exit 1 with REGRESSION on line 1 naming the claim's round trip;
-#         no "nan" in any output
+#         no "nan" in any output or on the history page, which opens with the last night's verdict
 set -u
 rb=$1 work=$2 what=$3 have_jansson=${4:-OFF} make_night=${5:-}
 rm -rf "$work" && mkdir -p "$work" || exit 1
@@ -61,8 +61,8 @@ if [ "$what" = nightly ]; then
             *) bad "night $night: line 1 is not the OK verdict: $first" ;;
             esac
         fi
-        nan_free "$work/out$n2" "$work/err$n2" >/dev/null && ok ||
-            bad "night $night: nan in the output: $(nan_free "$work/out$n2" "$work/err$n2")"
+        nan_free "$work/out$n2" "$work/err$n2" "$h/history.md" >/dev/null && ok ||
+            bad "night $night: nan in the output or the page: $(nan_free "$work/out$n2" "$work/err$n2" "$h/history.md")"
     done
     grep -q "not judged yet (3 of 5 runs)" "$work/out04" && ok || bad "night 4 does not say 'not judged yet (3 of 5 runs)'"
     [ "$(wc -l <"$work/out12")" -le 20 ] && ok || bad "a green night is $(wc -l <"$work/out12") lines, over 20"
@@ -85,9 +85,17 @@ if [ "$what" = nightly ]; then
     "REGRESSION (exit 1): "*"round trip, 8 B, native path +1"*) ok ;;
     *) bad "the slower round trips: line 1 is not a REGRESSION naming the claim's round trip: $first" ;;
     esac
-    nan_free "$work/out13" >/dev/null && ok || bad "nan on the regression night"
+    nan_free "$work/out13" "$h/history.md" >/dev/null && ok || bad "nan on the regression night"
     [ "$(grep -c 'first seen' "$work/out13")" -le 1 ] && ok || bad "'first seen' said more than once"
     echo "--- night 13, a regression night:"; cat "$work/out13"
+    # the history page opens with the last night's verdict, then its regressed cells and the nights
+    sed -n 3p "$h/history.md" | grep -q '^\*\*Last night: REGRESSION (exit 1): ' && ok ||
+        bad "history.md does not open with the last night's verdict: $(head -5 "$h/history.md")"
+    grep -q '^| regressed cell |' "$h/history.md" && grep -q '^| date (UTC) | commit | run | verdict |' "$h/history.md" &&
+        ok || bad "history.md has no regressed cells or nights table"
+    grep -q 'plots/m0_round_trip_small.png' "$h/history.md" && [ -s "$h/plots/m0_round_trip_small.dat" ] && ok ||
+        bad "history.md has no plot of the round trip"
+    echo "--- history.md:"; head -30 "$h/history.md"
     # --export without a run to judge: a usage error
     expect 2 track --history "$h" --export "$work/nothing.csv"
     [ ! -e "$work/nothing.csv" ] && ok || bad "--export without a run wrote a file"
