@@ -429,6 +429,18 @@ const char *report_times(double ratio)
     return b;
 }
 
+void report_put_padded(FILE *out, const char *s, size_t width, int right)
+{
+    size_t w = 0;
+    for (const char *c = s; *c; c++)
+        w += ((unsigned char)*c & 0xC0) != 0x80;
+    for (; right && w < width; w++)
+        fputc(' ', out);
+    fputs(s, out);
+    for (; !right && w < width; w++)
+        fputc(' ', out);
+}
+
 void report_md_text(FILE *f, const char *s)
 {
     if (s == NULL || *s == '\0') {

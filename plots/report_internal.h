@@ -122,6 +122,9 @@ const char *report_rate(double gb_s);
 const char *report_msgs(double per_s);
 const char *report_value(double v, const char *unit);
 const char *report_times(double ratio);
+/* s on out padded with spaces to width characters as a terminal shows them (UTF-8 continuation bytes
+ * take none: "µs", "×"); right: aligned right. A longer s is written whole. */
+void report_put_padded(FILE *out, const char *s, size_t width, int right);
 /* Markdown cell text: '|' escaped, control characters as spaces, "" as "-". */
 void report_md_text(FILE *f, const char *s);
 /* 1 for a unit in GB/s (bigger is better), 0 for time (smaller is better). */

@@ -43,28 +43,6 @@ const char *track_change_interval_str(double change, double lo, double hi, char 
     return buf;
 }
 
-/* Characters s takes on a terminal (UTF-8: continuation bytes take none). */
-static size_t text_width(const char *s)
-{
-    size_t w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
-/* s padded with spaces to width (right: aligned right). */
-static void put_padded(FILE *out, const char *s, size_t width, int right)
-{
-    size_t w = text_width(s);
-    if (right)
-        for (; w < width; w++)
-            fputc(' ', out);
-    fputs(s, out);
-    if (!right)
-        for (; w < width; w++)
-            fputc(' ', out);
-}
-
 /* A judged cell's figure in its unit: a time or a rate scaled; the full window in messages per second. */
 static const char *figure_str(const track_judged *x, double v, int msgs)
 {
@@ -88,9 +66,10 @@ static const char *not_judged(const track_night *night, const track_judged *x, c
 
 // --- the verdict line --------------------------------------------------------------------------------------
 
-/* A headline figure's name with its size, as report.md's table names it: "round trip, 8 B", "round trip,
- * 8 B, fastest", "control-block read", "full window, 8 B" (size 0: none known). */
-static const char *figure_name(const headline_def *d, uint64_t size, char *buf, size_t n)
+/* A headline figure's name with its size, as report.md's table names it: "round trip, 8 B", "control-block
+ * read", "full window, 8 B" (size 0: none known), and with fastest ", fastest" where the figure is the
+ * fastest native mode's round trip. */
+static const char *figure_name(const headline_def *d, uint64_t size, int fastest, char *buf, size_t n)
 {
     char sz[32];
     const int sized = d->size != HL_SIZE_NONE && size > 0;
@@ -99,12 +78,13 @@ static const char *figure_name(const headline_def *d, uint64_t size, char *buf, 
              : d->fastest   ? "round trip"
                             : d->label,
              sized ? ", " : "", sized ? report_size_str(size, sz, sizeof sz) : "",
-             d->fastest && !d->full_window ? ", fastest" : "");
+             fastest && d->fastest && !d->full_window ? ", fastest" : "");
     return buf;
 }
 
-/* The headline figure x stands for and its side ("round trip, 8 B, native path", "control-block read,
- * native modes", "round trip, 8 B, WSL2 fallback"), into buf; "" when it is no headline figure's. */
+/* The headline figure x stands for and its side ("round trip, 8 B, native path", "round trip, 8 B,
+ * fastest native mode", "control-block read, native modes", "round trip, 8 B, WSL2 fallback"), into buf;
+ * "" when it is no headline figure's. */
 static const char *headline_name(const track_judged *x, char *buf, size_t n)
 {
     char fig[96];
@@ -113,10 +93,10 @@ static const char *headline_name(const track_judged *x, char *buf, size_t n)
         for (int s = 0; s < 2; s++)
             if (x->hl_sides & TRACK_HL_BIT(k, s)) {
                 const headline_def *d = &headline_defs[k];
-                figure_name(d, x->size, fig, sizeof fig);
-                snprintf(buf, n, "%s, %s", fig,
+                snprintf(buf, n, "%s, %s", figure_name(d, x->size, 0, fig, sizeof fig),
                          s == HL_FALLBACK ? mode_path_title(MODE_PATH_FALLBACK)
-                         : x->pooled      ? (d->fastest ? "the best native mode" : "native modes")
+                         : d->fastest     ? "fastest native mode"
+                         : x->pooled      ? "native modes"
                                           : "native path");
                 return buf;
             }
@@ -199,18 +179,18 @@ static void print_side(FILE *out, const track_night *night, int fig, int side, s
     char buf[160], ch[32], note[96];
     const long i = night->headline[fig][side];
     if (i < 0) {
-        put_padded(out, "not in this run", width, 0);
+        report_put_padded(out, "not in this run", width, 0);
         return;
     }
     for (int k = 0; k < fig; k++)
         if (night->headline[k][side] == i) { /* the same cell as an earlier figure's, shown there */
-            put_padded(out, "as above", width, 0);
+            report_put_padded(out, "as above", width, 0);
             return;
         }
     const track_judged *x = &night->cells[i];
     const int msgs = headline_defs[fig].full_window;
     if (x->r.kind == TRACK_NO_DATA) {
-        put_padded(out, "no figure tonight", width, 0);
+        report_put_padded(out, "no figure tonight", width, 0);
         return;
     }
     if (x->r.kind == TRACK_NO_HISTORY)
@@ -223,11 +203,11 @@ static void print_side(FILE *out, const track_night *night, int fig, int side, s
                  x->r.kind == TRACK_WATCH ? " watch" : "");
     }
     snprintf(buf, sizeof buf, "%s", figure_str(x, x->r.newest, msgs));
-    put_padded(out, buf, 12, 1);
+    report_put_padded(out, buf, 12, 1);
     fputc(' ', out);
-    put_padded(out, x->r.kind == TRACK_NO_HISTORY ? "" : track_change_str(x->r.change, ch, sizeof ch), 7, 1);
+    report_put_padded(out, x->r.kind == TRACK_NO_HISTORY ? "" : track_change_str(x->r.change, ch, sizeof ch), 7, 1);
     fputc(' ', out);
-    put_padded(out, note, width > 21 ? width - 21 : 0, 0);
+    report_put_padded(out, note, width > 21 ? width - 21 : 0, 0);
 }
 
 /* The headline figures' table: one row per figure of harness/headline.h, its native and fallback sides. */
@@ -235,15 +215,15 @@ static void print_headlines(FILE *out, const track_night *night)
 {
     char name[96];
     const size_t wname = 26, wside = 38;
-    put_padded(out, "headline figure", wname, 0);
-    put_padded(out, mode_path_title(MODE_PATH_NATIVE), wside, 0);
+    report_put_padded(out, "headline figure", wname, 0);
+    report_put_padded(out, mode_path_title(MODE_PATH_NATIVE), wside, 0);
     fputs(mode_path_title(MODE_PATH_FALLBACK), out);
     fputs(judged_cells(night) ? "\n" : "   (not judged yet)\n", out);
     for (int k = 0; k < HL_COUNT; k++) {
         const long n = night->headline[k][HL_NATIVE], f = night->headline[k][HL_FALLBACK];
         const long any = n >= 0 ? n : f;
-        put_padded(out, figure_name(&headline_defs[k], any >= 0 ? night->cells[any].size : 0, name, sizeof name), wname,
-                   0);
+        report_put_padded(
+            out, figure_name(&headline_defs[k], any >= 0 ? night->cells[any].size : 0, 1, name, sizeof name), wname, 0);
         print_side(out, night, k, HL_NATIVE, wside);
         print_side(out, night, k, HL_FALLBACK, 0);
         fputc('\n', out);
