@@ -87,9 +87,25 @@ static void usage(FILE *f)
         RB_ANATOMY_MAX, RING_POST_MAX_DEFAULT, RING_VERIFY_SPLIT_DEFAULT / 1024u);
 }
 
+/* A number of the tables: v (times scale) in width characters with prec decimals and suffix, or "n/a"
+ * where the run saw none (a quantile of no samples, a rate of nothing: never "nan"); in one of 32
+ * rotating buffers, so that a line can hold many. */
+static const char *num(double v, int width, int prec, double scale, const char *suffix)
+{
+    static char bufs[32][32];
+    static unsigned next;
+    char *b = bufs[next++ % 32];
+    if (isfinite(v))
+        snprintf(b, sizeof bufs[0], "%*.*f%s", width, prec, v * scale, suffix);
+    else
+        snprintf(b, sizeof bufs[0], "%*s", width + (int)strlen(suffix), "n/a");
+    return b;
+}
+
 static void row(const char *name, const anatomy_quantiles *q, const char *what)
 {
-    printf("| %-10s | %8.3f | %8.3f | %8.3f | %s |\n", name, q->p10, q->p50, q->p90, what);
+    printf("| %-10s | %s | %s | %s | %s |\n", name, num(q->p10, 8, 3, 1, ""), num(q->p50, 8, 3, 1, ""),
+           num(q->p90, 8, 3, 1, ""), what);
 }
 
 enum {
@@ -261,17 +277,14 @@ static void window_row(const anatomy_window *w, double rate1, double rate_full)
     if (rate_full > 0 && bound > rate_full)
         bound = rate_full;
     /* k busy needs the last batch's publication stamp, which a batch spread over the grid by an
-     * ordinary launch does not have (another block publishes it): n/a, not "nan". */
-    char busy[16];
-    if (isfinite(w->kernel_busy))
-        snprintf(busy, sizeof busy, "%5.0f %%", 100 * w->kernel_busy);
-    else
-        snprintf(busy, sizeof busy, "%7s", "n/a");
-    printf("| %6u | %8.3f | %8.3f | %5.0f %% | %7.1f | %5.0f | %5.0f %% | %5.0f %% | %5.0f %% | %5.1f | %s "
-           "| %7.1f | %7.1f | %7.1f | %5.0f %% | %5.0f %% | %5.0f %% |\n",
-           w->window, w->msgs_per_s * 1e-6, bound * 1e-6, 100 * w->msgs_per_s / bound, w->per_batch, w->batch.p50,
-           100 * w->single_share, 100 * w->early_share, 100 * w->leader_share, w->polls.p50, busy, w->per_post,
-           w->per_announce, w->per_fetch, 100 * w->early_replies, 100 * w->split_replies, 100 * w->header_replies);
+     * ordinary launch does not have (another block publishes it): n/a, not "nan" (num). */
+    printf("| %6u | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w->window,
+           num(w->msgs_per_s, 8, 3, 1e-6, ""), num(bound, 8, 3, 1e-6, ""), num(w->msgs_per_s / bound, 5, 0, 100, " %"),
+           num(w->per_batch, 7, 1, 1, ""), num(w->batch.p50, 5, 0, 1, ""), num(w->single_share, 5, 0, 100, " %"),
+           num(w->early_share, 5, 0, 100, " %"), num(w->leader_share, 5, 0, 100, " %"), num(w->polls.p50, 5, 1, 1, ""),
+           num(w->kernel_busy, 5, 0, 100, " %"), num(w->per_post, 7, 1, 1, ""), num(w->per_announce, 7, 1, 1, ""),
+           num(w->per_fetch, 7, 1, 1, ""), num(w->early_replies, 5, 0, 100, " %"),
+           num(w->split_replies, 5, 0, 100, " %"), num(w->header_replies, 5, 0, 100, " %"));
 }
 
 /* Where a window's time goes: the kernel's parts of a batch (p50, its own clock) and the host's. */
@@ -280,12 +293,15 @@ static void window_times(const anatomy_window *w, size_t nw)
     printf("\n| window | k poll us | k work us | k publish us | k gap us | h post us | h reap us/msg | h busy |\n");
     printf("| ---    | ---       | ---       | ---          | ---      | ---       | ---           | ---    |\n");
     for (size_t i = 0; i < nw; i++)
-        printf("| %6u | %9.3f | %9.3f | %12.3f | %8.3f | %9.3f | %13.4f | %4.0f %% |\n", w[i].window, w[i].poll.p50,
-               w[i].work.p50, w[i].publish.p50, w[i].gap.p50, w[i].post_us, w[i].reap_us, 100 * w[i].host_busy);
+        printf("| %6u | %s | %s | %s | %s | %s | %s | %s |\n", w[i].window, num(w[i].poll.p50, 9, 3, 1, ""),
+               num(w[i].work.p50, 9, 3, 1, ""), num(w[i].publish.p50, 12, 3, 1, ""), num(w[i].gap.p50, 8, 3, 1, ""),
+               num(w[i].post_us, 9, 3, 1, ""), num(w[i].reap_us, 13, 4, 1, ""), num(w[i].host_busy, 4, 0, 100, " %"));
     printf("\nk poll/work/publish/gap: us per kernel batch at p50 (finding poll issued to its reads back; to every\n"
            "reply written; to in_head/out_tail stored; published to the next finding poll issued); h post: host\n"
            "us per post (staging, announcing and the progress a post makes); h reap: host us per reply taken\n"
-           "outside a post; h busy: share of the pump the host spent posting or taking replies.\n");
+           "outside a post; h busy: share of the pump the host spent posting or taking replies. n/a: nothing of\n"
+           "that kind happened in the window's pump (a gap needs two batches in a row; a busy host may have\n"
+           "answered the whole window in one batch, or posted none).\n");
 }
 
 static void windows_print(const anatomy_args *a, const anatomy_plan *p, const anatomy_window *w, size_t nw,
@@ -383,13 +399,17 @@ static void anatomy_print(const anatomy_args *a, const anatomy_plan *p, const an
     row("publish", &an->publish, "kernel: fence + in_head/out_tail stores after that");
     row("outside", &an->outside, "round trip - (poll + work): the bus both ways, waits, host work");
     row("idle", &an->idle, "kernel: previous message published to the finding poll's issue");
-    printf("| polls      | %8.1f | %8.1f | %8.1f | kernel: polls per message |\n", an->polls.p10, an->polls.p50,
-           an->polls.p90);
-    if (isnan(floor_q->p50))
+    printf("| polls      | %s | %s | %s | kernel: polls per message |\n", num(an->polls.p10, 8, 1, 1, ""),
+           num(an->polls.p50, 8, 1, 1, ""), num(an->polls.p90, 8, 1, 1, ""));
+    if (!isfinite(an->rtt.p50) || !isfinite(an->poll.p50))
+        printf("(n/a: no round trip of this run %s)\n",
+               isfinite(an->rtt.p50) ? "was matched with the kernel's trace" : "was timed");
+    if (!isfinite(floor_q->p50))
         printf("\nfloor: not measured%s%s\n", ferr[0] ? ": " : "", ferr);
     else
-        printf("\nfloor (ping-pong, same process): p10 %.3f, p50 %.3f, p90 %.3f us; round trip / floor at p50: %.2fx\n",
-               floor_q->p10, floor_q->p50, floor_q->p90, an->rtt.p50 / floor_q->p50);
+        printf("\nfloor (ping-pong, same process): p10 %s, p50 %s, p90 %s us; round trip / floor at p50: %s\n",
+               num(floor_q->p10, 0, 3, 1, ""), num(floor_q->p50, 0, 3, 1, ""), num(floor_q->p90, 0, 3, 1, ""),
+               num(an->rtt.p50 / floor_q->p50, 0, 2, 1, "x"));
 }
 
 int cmd_anatomy(int argc, char **argv)

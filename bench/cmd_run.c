@@ -21,6 +21,7 @@
 #include "placement.h"
 #include "platform_faults.h"
 #include "platform_limits.h"
+#include "report.h"
 #include "run_header.h"
 #include "run_label.h"
 #include "sweep.h"
@@ -757,6 +758,9 @@ static int run_sweep_close(const run_args *a, run_plan *p, h5out *w)
     rb_run_label_faults(p->faults.text, label, sizeof label);
     if (label[0])
         printf("\n%s: the figures below are not this machine as it is\n", label);
+    char serr[1024];
+    if (res.nrows > 0 && report_summary_print(stdout, p->path, serr, sizeof serr) != 0)
+        printf("\nno headline figures: %s\n", serr);
     sweep_summary(&res, stdout);
     int code = CLI_EXIT_OK;
     if (rc < 0) {

@@ -785,84 +785,10 @@ int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile si
 
 /* --- summary ---------------------------------------------------------------------------------------- */
 
-static int row_is(const rb_row *r, rb_family f, const mode_spec *m, uint64_t size)
-{
-    if (strcmp(r->family, rb_family_name(f)) != 0 || r->size_bytes != size || strcmp(r->status, RB_STATUS_OK) != 0)
-        return 0;
-    if (!m)
-        return 1;
-    return strcmp(r->host_mem, mode_axis_value(RB_AXIS_HOST, m->v[RB_AXIS_HOST])) == 0 &&
-           strcmp(r->xfer, mode_axis_value(RB_AXIS_XFER, m->v[RB_AXIS_XFER])) == 0 &&
-           strcmp(r->launch, mode_axis_value(RB_AXIS_LAUNCH, m->v[RB_AXIS_LAUNCH])) == 0 &&
-           strcmp(r->ctrl, mode_axis_value(RB_AXIS_CTRL, m->v[RB_AXIS_CTRL])) == 0;
-}
-
-static const rb_row *find_row(const sweep_result *res, rb_family f, const mode_spec *m, uint64_t size)
-{
-    for (size_t i = 0; i < res->nrows; i++)
-        if (row_is(&res->rows[i], f, m, size))
-            return &res->rows[i];
-    return NULL;
-}
-
 void sweep_summary(const sweep_result *res, FILE *out)
 {
-    uint64_t sizes[64];
-    size_t nsizes = 0;
-    for (size_t i = 0; i < res->nrows; i++) {
-        const rb_row *r = &res->rows[i];
-        if (strcmp(r->family, "latency") != 0)
-            continue;
-        size_t k = 0;
-        while (k < nsizes && sizes[k] != r->size_bytes)
-            k++;
-        if (k == nsizes && nsizes < 64)
-            sizes[nsizes++] = r->size_bytes;
-    }
-    const mode_spec fb = mode_wsl2_fallback(), nat = mode_native();
-    const rb_row *fl = find_row(res, RB_FAM_BASE_FLOOR, NULL, 4);
-    fprintf(out, "\nRound-trip latency p50 (us) per size, median of the trial medians; spread = between-trial CV\n");
-    if (fl)
-        fprintf(out, "floor %.3f us [%.3f, %.3f], %llu trials, spread %.1f%%\n", fl->p50, fl->ci_lo, fl->ci_hi,
-                (unsigned long long)fl->trials, 100 * fl->trial_cv);
-    fprintf(out, "%-9s  %-32s %9s %7s  %-32s %9s  %9s %9s %7s\n", "size", "best mode", "p50", "spread", "worst mode",
-            "p50", mode_path_name(MODE_PATH_NATIVE), mode_path_name(MODE_PATH_FALLBACK), "fb/nat");
-    for (size_t k = 0; k < nsizes; k++) {
-        const rb_row *best = NULL, *worst = NULL;
-        for (size_t i = 0; i < res->nrows; i++) {
-            const rb_row *r = &res->rows[i];
-            if (!row_is(r, RB_FAM_LATENCY, NULL, sizes[k]))
-                continue;
-            if (!best || r->p50 < best->p50)
-                best = r;
-            if (!worst || r->p50 > worst->p50)
-                worst = r;
-        }
-        if (!best)
-            continue;
-        const rb_row *n = find_row(res, RB_FAM_LATENCY, &nat, sizes[k]);
-        const rb_row *f = find_row(res, RB_FAM_LATENCY, &fb, sizes[k]);
-        char name[32], bl[160], wl[160];
-        snprintf(bl, sizeof bl, "%s/%s/%s/%s", best->host_mem, best->xfer, best->launch, best->ctrl);
-        snprintf(wl, sizeof wl, "%s/%s/%s/%s", worst->host_mem, worst->xfer, worst->launch, worst->ctrl);
-        fprintf(out, "%-9s  %-32s %9.2f %6.1f%%  %-32s %9.2f  %9.2f %9.2f %7.2f\n",
-                preset_size_name(sizes[k], name, sizeof name), bl, best->p50, 100 * best->trial_cv, wl, worst->p50,
-                n ? n->p50 : NAN, f ? f->p50 : NAN, n && f ? f->p50 / n->p50 : NAN);
-    }
-    char nat_label[64], fb_label[64];
-    fprintf(out, "\nControl-block operations p50 (us): %s %s vs %s %s\n", mode_path_title(MODE_PATH_NATIVE),
-            mode_label(&nat, nat_label, sizeof nat_label), mode_path_title(MODE_PATH_FALLBACK),
-            mode_label(&fb, fb_label, sizeof fb_label));
-    static const rb_family cbf[3] = {RB_FAM_CB_READ, RB_FAM_CB_WRITE, RB_FAM_CB_HANDSHAKE};
-    for (int i = 0; i < 3; i++) {
-        const rb_row *n = find_row(res, cbf[i], &nat, 0), *f = find_row(res, cbf[i], &fb, 0);
-        fprintf(out, "  %-13s %s %9.3f (spread %5.1f%%)  %s %9.3f (spread %5.1f%%)  %s/%s %8.1fx\n",
-                rb_family_name(cbf[i]), mode_path_name(MODE_PATH_NATIVE), n ? n->p50 : NAN, n ? 100 * n->trial_cv : NAN,
-                mode_path_name(MODE_PATH_FALLBACK), f ? f->p50 : NAN, f ? 100 * f->trial_cv : NAN,
-                mode_path_name(MODE_PATH_FALLBACK), mode_path_name(MODE_PATH_NATIVE), n && f ? f->p50 / n->p50 : NAN);
-    }
-    fprintf(out, "\nRows: %zu ok, %zu unsupported, %zu invalid, %zu failed%s\n", res->ok, res->unsupported,
-            res->invalid, res->failed, res->interrupted ? " (INTERRUPTED: incomplete)" : "");
+    fprintf(out, "rows: %zu ok, %zu unsupported, %zu invalid, %zu failed%s\n", res->ok, res->unsupported, res->invalid,
+            res->failed, res->interrupted ? " (INTERRUPTED: incomplete)" : "");
 }
 
 void sweep_result_free(sweep_result *res)

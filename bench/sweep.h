@@ -112,7 +112,8 @@ typedef struct sweep_result {
 int sweep_run(const sweep_opts *o, const probe_caps *caps, h5out *w, volatile sig_atomic_t *stop, sweep_result *res,
               char *err, size_t errlen);
 
-/* Prints the summary table (best and worst modes per size, fallback vs native, the run's spread). */
+/* Prints the run's rows by status in one line (the headline figures are report.h's
+ * report_summary_print, read back from the file). */
 void sweep_summary(const sweep_result *res, FILE *out);
 
 void sweep_result_free(sweep_result *res);

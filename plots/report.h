@@ -45,6 +45,11 @@ int compare_write(const char *base, const char *other, const report_opts *o);
  * README carries them. Returns 0, or 2 when the file cannot be read (said on stderr). */
 int report_answer_print(const char *file, const report_opts *o);
 
+/* `ringbench run`'s summary on out: the machine line, the verdict in one sentence and the headline figures
+ * of report.md's first screen (native, fallback, fallback / native with its 95 % interval, or why a figure
+ * is missing) for the results file at file. Returns 0, or -1 with one line in err. */
+int report_summary_print(FILE *out, const char *file, char *err, size_t errlen);
+
 /* `ringbench export FILE --headline`: only the headline figures, as Bencher Metric Format JSON (bmf:
  * one benchmark per headline cell, measure latency in ns, bandwidth-gb-s or throughput in messages
  * per second, with the cell's 95 % interval; one per figure with the measure "ratio", fallback /

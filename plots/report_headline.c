@@ -251,3 +251,113 @@ int report_answer_print(const char *file, const report_opts *o)
     report_run_close(&run);
     return fflush(stdout) == 0 ? 0 : 1;
 }
+
+// --- the run's summary on the terminal ----------------------------------------------------------------------
+
+/* The reasons figures are missing, numbered in the order met, each once. */
+typedef struct why_notes {
+    const char *why[2 * HL_COUNT];
+    int n;
+} why_notes;
+
+/* The number of reason why among the notes (1, 2, ...), added if new. */
+static int why_note(why_notes *w, const char *why)
+{
+    for (int i = 0; i < w->n; i++)
+        if (strcmp(w->why[i], why) == 0)
+            return i + 1;
+    w->why[w->n] = why;
+    return ++w->n;
+}
+
+/* One side as the terminal shows it: "11.7 µs ±1.6 %", or "not measured [1]" with the reason noted. */
+static void side_text(const headline_fig *f, const headline_side *s, why_notes *w, char *buf, size_t n)
+{
+    if (!s->ok) {
+        snprintf(buf, n, "not measured [%d]", why_note(w, s->why));
+        return;
+    }
+    const char *v =
+        f->def->full_window ? report_msgs(s->msgs_per_s) : report_value(s->value, rb_family_unit(f->def->family));
+    if (isfinite(s->spread))
+        snprintf(buf, n, "%s ±%.*f %%", v, 100 * s->spread >= 10 ? 0 : 1, 100 * s->spread);
+    else
+        snprintf(buf, n, "%s", v);
+}
+
+/* The verdict in one plain sentence (report.md's, without its markup). */
+static void verdict_text(FILE *out, const report_run *run, const headline_fig *figs)
+{
+    double lo, hi;
+    char band[32], sz[32];
+    const verdict_claim v = headline_verdict(figs, &lo, &hi);
+    const headline_fig *rt = &figs[HL_RT_SMALL];
+    if (!report_claim_applies(run, run))
+        fputs("No verdict: CPU reference backend numbers, not GPU numbers (for checking the tools only).\n", out);
+    else if (v == VERDICT_CLAIM_NONE)
+        fputs("No verdict: the control-block operations of the two paths were not both measured (below: why).\n", out);
+    else {
+        fprintf(out,
+                "Verdict: %s the claim. The WSL2 fallback takes %s%s%s the native path's time for control-block "
+                "operations (claimed: %s)",
+                v == VERDICT_MIXED ? "mixed against" : report_claim_name(v), report_times(lo), lo != hi ? " to " : "",
+                lo != hi ? report_times(hi) : "", verdict_claim_ratio(band, sizeof band));
+        if (rt->ratio_ok)
+            fprintf(out, ", and %s for a whole %s round trip", report_times(rt->ratio),
+                    report_size_str(rt->size, sz, sizeof sz));
+        fputs(".\n", out);
+    }
+}
+
+/* The headline figures as an aligned table: name, native, fallback, fallback / native with its interval;
+ * a missing figure or ratio points to its reason, listed under the table. */
+static void figures_text(FILE *out, const headline_fig figs[HL_COUNT])
+{
+    char name[160], a[64], b[64];
+    why_notes w = {.n = 0};
+    report_put_padded(out, "headline figure", 50, 0);
+    report_put_padded(out, mode_path_title(MODE_PATH_NATIVE), 20, 0);
+    report_put_padded(out, mode_path_title(MODE_PATH_FALLBACK), 20, 0);
+    fputs("fallback / native [95 % interval]\n", out);
+    for (int k = 0; k < HL_COUNT; k++) {
+        const headline_fig *f = &figs[k];
+        fig_name(f, name, sizeof name);
+        side_text(f, &f->side[HL_NATIVE], &w, a, sizeof a);
+        side_text(f, &f->side[HL_FALLBACK], &w, b, sizeof b);
+        report_put_padded(out, name, 49, 0);
+        fputc(' ', out);
+        report_put_padded(out, a, 19, 0);
+        fputc(' ', out);
+        report_put_padded(out, b, 19, 0);
+        fputc(' ', out);
+        if (f->ratio_ok)
+            fprintf(out, "%s [%s, %s]\n", report_times(f->ratio), report_times(f->ratio_lo), report_times(f->ratio_hi));
+        else
+            fprintf(out, "no ratio [%d]\n", why_note(&w, f->why));
+    }
+    for (int i = 0; i < w.n; i++)
+        fprintf(out, "[%d] %s\n", i + 1, w.why[i]);
+}
+
+int report_summary_print(FILE *out, const char *file, char *err, size_t errlen)
+{
+    report_run run;
+    report_opts o;
+    char machine[512];
+    headline_fig figs[HL_COUNT];
+    report_opts_default(&o);
+    if (report_run_open(&run, file, err, errlen) != 0)
+        return -1;
+    report_headlines(&run, &run, &o, figs);
+    report_machine_str(&run, machine, sizeof machine);
+    const char *trials = known(&run, "trials");
+    fprintf(out, "\n%s, %s trial%s a figure\n", machine, trials[0] ? trials : "the file's",
+            strcmp(trials, "1") == 0 ? "" : "s");
+    verdict_text(out, &run, figs);
+    figures_text(out, figs);
+    fputs("± is the run-to-run spread (CV of the trial medians); the method and every mode: ringbench report "
+          "FILE\n",
+          out);
+    report_run_close(&run);
+    return 0;
+}

@@ -4,11 +4,12 @@
 #   cli_test.sh RINGBENCH WORKDIR output|quick|interrupt|placement|anatomy|badinput|sizes|procs|grammar [PYTHON_WITH_H5PY] [SCHEMA_H]
 #
 # output     where a run without -o writes: results/runs/ in the source tree (ignored by git)
-# quick      a quick run, read back by h5dump and h5py where installed, then a report
+# quick      a quick run, its summary the headline figures without nan, read back by h5dump and h5py
+#            where installed, then a report
 # interrupt  SIGINT during a run leaves a valid, readable file holding the completed trials and the
 #            rows of their cells, marked incomplete, and exit status 1
 # placement  a one-core CPU list: a loud warning, and the provenance records it
-# anatomy    `ringbench anatomy` on the CPU backend: every part measured, every round trip traced
+# anatomy    `ringbench anatomy` on the CPU backend: every part measured, every round trip traced, no nan
 # badinput   every documented error path: one line on stderr and the documented exit status
 # sizes      a run of 44 sizes: report.md's slow-trial table has a row for each (it once stopped at 40)
 # procs      run --window-procs: the leg's cells and trials (one per process, the median over them), a
@@ -52,7 +53,18 @@ quick)
     st=$?
     [ $st -eq 0 ] && ok || bad "quick run exit $st: $(tail -3 "$work/err")"
     grep -q "CPU REFERENCE" "$work/err" && ok || bad "no CPU-backend notice on stderr"
-    grep -q "Round-trip latency" "$work/out" && ok || bad "no summary table on stdout"
+    # The summary is report.md's first screen: the headline figures, a reason where one is missing, no nan
+    # (two trials: a spread each; the 4 KiB cells are the largest size).
+    grep -q "^headline figure  *native  *WSL2 fallback  *fallback / native \[95 % interval\]" "$work/out" &&
+        grep -q "^round trip, 4 KiB " "$work/out" && grep -q "^rows: [0-9]* ok" "$work/out" && ok ||
+        bad "no headline figures on stdout: $(cat "$work/out")"
+    ! grep -iwq nan "$work/out" && ok || bad "nan in the run's summary: $(grep -iw nan "$work/out")"
+    # One trial a cell, one mode: no spread to give, and every missing figure says why
+    "$rb" run --backend cpu --preset quick --sizes 8 --trials 1 --modes host=pinned,xfer=zerocopy --quiet \
+        --timeout 60 -o "$work/one.h5" >"$work/out1" 2>/dev/null
+    grep -q "^round trip, 8 B  *not measured \[1\]" "$work/out1" &&
+        grep -q "^\[1\] pinned/async/coop/mapped: not in this file" "$work/out1" && ! grep -iwq nan "$work/out1" &&
+        ok || bad "a summary with one trial and missing figures: $(cat "$work/out1")"
     [ -f "$work/q.h5" ] && [ ! -e "$work/q.h5.partial" ] && ok || bad "results file not moved into place"
     if command -v h5dump >/dev/null; then
         h5dump -a /complete "$work/q.h5" | grep -q "(0): 1" && ok || bad "h5dump: complete != 1"
@@ -365,6 +377,7 @@ anatomy)
         grep -Eq "^\| $part +\| +[0-9]" "$work/out" && ok || bad "anatomy: no numbers for '$part'"
     done
     grep -q "^floor (ping-pong, same process): p10 [0-9]" "$work/out" && ok || bad "anatomy: no floor"
+    ! grep -iwq nan "$work/out" && ok || bad "anatomy: nan: $(grep -iw nan "$work/out")"
     # With --window: per window the rate table, then where its time goes - the kernel's parts of a
     # batch and the host's time per post and per reply, its busy share a percentage (ring_stats
     # post_ns and reap_ns, timed with the trace on).
@@ -375,10 +388,11 @@ anatomy)
         bad "anatomy --window: no rate row per window: $(head -8 "$work/out")"
     awk -F'|' '/^\| window \| k poll/ {t = 1; next} t && /^\| +[0-9]+ \|/ {
             n++; busy = $9 + 0
-            for (f = 3; f <= 9; f++) if ($f !~ /^ *[0-9]+(\.[0-9]+)? *%? *$/) bad = 1
+            for (f = 3; f <= 9; f++) if ($f !~ /^ *([0-9]+(\.[0-9]+)? *%?|n\/a) *$/) bad = 1
             if ($3 + 0 <= 0 || $7 + 0 <= 0 || busy > 100) bad = 1
         } END { exit !(n == 2 && !bad) }' "$work/out" && ok ||
         bad "anatomy --window: the time table is missing or out of range: $(tail -12 "$work/out")"
+    ! grep -iwq nan "$work/out" && ok || bad "anatomy --window: nan (a figure not seen says n/a): $(grep -iw nan "$work/out")"
     ;;
 badinput)
     expect 2
