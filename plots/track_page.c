@@ -177,8 +177,9 @@ static void env_md(FILE *md, const hist_run *runs, size_t n)
 
 // --- the plots ---------------------------------------------------------------------------------------------
 
-/* gnuplot for the x labels: every night's index, a date-time (and the commit where commits differ) on
- * every step-th, so that no two labels touch in an 800 px column. */
+/* gnuplot for the x axis: every night's index, a date-time (and the commit where commits differ) on
+ * every step-th, so that no two labels touch in an 800 px column; a dashed line before each night whose
+ * environment changed (driver, CUDA, kernel, ringbench version or commit, ...). */
 static void night_xtics(FILE *gp, const page_night *p, size_t n)
 {
     int commits = 0;
@@ -189,13 +190,20 @@ static void night_xtics(FILE *gp, const page_night *p, size_t n)
     for (size_t i = 0; i < n; i++) {
         const char *t = p[i].run.start;
         if ((n - 1 - i) % step != 0) /* the newest night always labelled */
-            fprintf(gp, "%s'' %zu", i ? ", " : "", i);
+            fprintf(gp, "%s\"\" %zu", i ? ", " : "", i);
         else
-            fprintf(gp, "%s'%.5s %.5s%s%.7s' %zu", i ? ", " : "", strlen(t) > 5 ? t + 5 : t,
+            fprintf(gp, "%s\"%.5s %.5s%s%.7s\" %zu", i ? ", " : "", strlen(t) > 5 ? t + 5 : t,
                     strlen(t) > 11 ? t + 11 : "", commits ? "\\n" : "",
                     commits ? p[i].run.env[HIST_ENV_git_commit] : "", i);
     }
     fprintf(gp, ") font ',12'\nset xrange [-0.5:%zu.5]\n", n ? n - 1 : 0);
+    if (commits)
+        fputs("set bmargin 3\n", gp);
+    char diff[1024];
+    for (size_t i = 1; i < n; i++)
+        if (track_env_diff(&p[i - 1].run, &p[i].run, diff, sizeof diff))
+            fprintf(gp, "set arrow from %zu.5, graph 0 to %zu.5, graph 1 nohead lc rgb '#C04000' dt 2 lw 1.5\n", i - 1,
+                    i - 1);
 }
 
 /* The unit a side of figure k is plotted in, chosen from its newest figure x so that its numbers read
@@ -279,13 +287,14 @@ static void figure_legend(FILE *gp, double y, double h)
 {
     fprintf(gp, "set origin 0,%.3f\nset size 1,%.3f\n", y, h);
     fputs("unset border\nunset tics\nunset grid\nunset xlabel\nunset ylabel\nunset title\nset xrange [0:1]\n"
-          "set yrange [0:1]\nset margins 0,0,0,0\nset key center center horizontal maxrows 1 font ',12' samplen 2\n"
+          "set yrange [0:1]\nset margins 0,0,0,0\nset key center center horizontal maxrows 2 font ',12' samplen 2\n"
           "plot 2 notitle, \\\n"
           "  keyentry with filledcurves lc rgb '#C8D8F0' title 'no-call band', \\\n"
           "  keyentry with lines lc rgb '#5070A0' dt 2 lw 2 title 'baseline', \\\n"
           "  keyentry with linespoints lc rgb 'black' pt 7 ps 0.9 lw 2 title 'the night', \\\n"
           "  keyentry with points lc rgb '#D00000' pt 9 ps 2.4 title 'regression', \\\n"
-          "  keyentry with points lc rgb '#008000' pt 11 ps 2.4 title 'improvement'\n"
+          "  keyentry with points lc rgb '#008000' pt 11 ps 2.4 title 'improvement', \\\n"
+          "  keyentry with lines lc rgb '#C04000' dt 2 lw 1.5 title 'env. change'\n"
           "set border\nset tics\nset grid xtics ytics lc rgb '#DDDDDD' lw 1\nset autoscale\nunset key\n",
           gp);
 }
@@ -315,7 +324,7 @@ static int figure_gp(const char *path, const char *stem, const page_night *p, si
     if (!gp)
         return -1;
     const int panels = has[0] + has[1];
-    const double top = panels == 2 ? 0.89 : 0.80, legend = panels == 2 ? 0.04 : 0.07; /* under title and legend */
+    const double top = panels == 2 ? 0.855 : 0.75, legend = panels == 2 ? 0.07 : 0.12; /* under title and legend */
     report_gp_begin(gp, stem, title, (report_canvas){960, panels == 2 ? 720 : 420});
     report_gp_title(gp, title, NULL);
     figure_legend(gp, top, legend);

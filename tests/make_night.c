@@ -123,7 +123,7 @@ static void provenance(h5out *w, int night)
 {
     char when[32], commit[48];
     snprintf(when, sizeof when, "2027-03-%02dT02:30:00Z", night);
-    snprintf(commit, sizeof commit, "%s", night < 10 ? "1a2b3c4d5e6f" : "7a8b9c0d1e2f");
+    snprintf(commit, sizeof commit, "%s", night < 10 ? "synthetic-a" : "synthetic-b");
     const char *kv[][2] = {{"hostname", "synthetic-nightly"},
                            {"backend", "cuda"},
                            {"gpu_name", "NVIDIA H100 80GB HBM3"},
