@@ -193,8 +193,9 @@ static void print_side(FILE *out, const track_night *night, int fig, int side, s
         report_put_padded(out, "no figure tonight", width, 0);
         return;
     }
-    if (x->r.kind == TRACK_NO_HISTORY)
-        snprintf(note, sizeof note, "(%zu of %zu runs)", x->r.n_baseline, night->o.params.min_history);
+    if (x->r.kind == TRACK_NO_HISTORY) /* the whole night not judged yet: the header says so once */
+        snprintf(note, sizeof note, "%s(%zu of %zu runs)", judged_cells(night) ? "not judged yet " : "",
+                 x->r.n_baseline, night->o.params.min_history);
     else if (x->r.kind == TRACK_REGRESSION || x->r.kind == TRACK_IMPROVEMENT)
         snprintf(note, sizeof note, "%s", x->r.kind == TRACK_REGRESSION ? "REGRESSION" : "improvement");
     else {

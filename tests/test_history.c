@@ -819,7 +819,7 @@ static void check_page(const char *dir)
     free(md);
     snprintf(path, sizeof path, "%s/plots/m0_round_trip_small.gp", dir);
     char *gp = read_file(path);
-    CHECK_MSG(strstr(gp, "'11-14 02:00") != NULL && strstr(gp, "'11-17 02:00") != NULL,
+    CHECK_MSG(strstr(gp, "\"11-14 02:00") != NULL && strstr(gp, "\"11-17 02:00") != NULL,
               "the round trip's nights are not labelled by date and time:\n%s", gp);
     free(gp);
 }
