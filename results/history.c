@@ -5,6 +5,7 @@
  * foreign files, fingerprints).
  */
 #include "history_internal.h"
+#include "sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -234,6 +235,34 @@ int hist_same_bytes(const char *a, const char *b)
     if (fb)
         fclose(fb);
     return same;
+}
+
+int hist_file_key(const char *path, char key[65], char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    sha256_ctx c;
+    sha256_init(&c);
+    unsigned char buf[1 << 16];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        sha256_update(&c, buf, (size_t)n);
+    }
+    close(fd);
+    uint8_t digest[SHA256_DIGEST_LEN];
+    sha256_final(&c, digest);
+    sha256_hex(digest, key);
+    return 0;
 }
 
 int hist_copy_in(const char *src, const char *dir, const char *dst, char *err, size_t errlen)

@@ -77,6 +77,12 @@ void hist_close(hist *h);
  * one-line message in err. */
 int hist_add(hist *h, const char *path, long long *run_id, int *already, char *err, size_t errlen);
 
+/* A run's content key: the SHA-256 of the bytes of the file at path, as 64 lowercase hex characters
+ * and a terminator in key. A run is identified by it in every backend: the same bytes under two
+ * names, or added by two jobs at once, are one run. Returns 0, or -1 with a one-line message in err
+ * ("PATH: strerror" with the errno of the open or read that failed). */
+int hist_file_key(const char *path, char key[65], char *err, size_t errlen);
+
 /* The folder of the history: its run files, history.md and plots/. */
 const char *hist_dir(const hist *h);
 

@@ -12,6 +12,9 @@ set_tests_properties(test_h5_roundtrip PROPERTIES FIXTURES_SETUP rb_h5_file)
 rb_add_test(test_h5_damaged SOURCES test_h5_damaged.c LIBS rb_results LABELS unit
             ARGS "${rb_h5_work}")
 
+# SHA-256, the content key of a run in a history, against the FIPS 180-2 vectors.
+rb_add_test(test_sha256 SOURCES test_sha256.c LIBS rb_results LABELS unit)
+
 # h5dump (hdf5-tools) must be able to show the header of the file: groups, the table, attributes.
 find_program(RB_H5DUMP h5dump)
 if(RB_H5DUMP)

@@ -1259,6 +1259,30 @@ static void test_procs_headline(void)
     g_leg_spread = 1.2;
 }
 
+/* hist_file_key: the SHA-256 of the file's bytes (FIPS 180-2's "abc"), the same for a copy under
+ * another name, another for one byte more, and one line with the errno for a file that is not there. */
+static void test_file_key(void)
+{
+    char a[1100], b[1100], c[1100], key[65], again[65], other[65], err[256] = "";
+    snprintf(a, sizeof a, "%s/key-a.bin", g_work);
+    snprintf(b, sizeof b, "%s/key-b.bin", g_work);
+    snprintf(c, sizeof c, "%s/key-c.bin", g_work);
+    const char *text[3] = {"abc", "abc", "abcd"}, *path[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        FILE *f = fopen(path[i], "wb");
+        CHECK(f && fputs(text[i], f) >= 0 && fclose(f) == 0);
+    }
+    CHECK_INT(hist_file_key(a, key, err, sizeof err), 0);
+    CHECK_STR(key, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK_INT(hist_file_key(b, again, err, sizeof err), 0);
+    CHECK_STR(again, key);
+    CHECK_INT(hist_file_key(c, other, err, sizeof err), 0);
+    CHECK(strcmp(other, key) != 0 && strlen(other) == 64);
+    snprintf(c, sizeof c, "%s/no-such-file.h5", g_work);
+    CHECK_INT(hist_file_key(c, key, err, sizeof err), -1);
+    CHECK_MSG(strstr(err, "no-such-file.h5: No such file or directory") && !strchr(err, '\n'), "%s", err);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -1270,6 +1294,7 @@ int main(int argc, char **argv)
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", g_work, g_work);
     if (system(cmd) != 0)
         return 1;
+    test_file_key();
     test_history();
     test_machine_shift();
     test_calls_shift();

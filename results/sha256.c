@@ -1,0 +1,92 @@
+/* sha256.c - SHA-256 as FIPS 180-4 section 6.2 defines it, one 64-byte block at a time (sha256.h).
+ * Checked against the FIPS 180-2 appendix vectors by tests/test_sha256.c.
+ */
+#include "sha256.h"
+
+#include <string.h>
+
+static const uint32_t k256[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static uint32_t ror(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+
+static void compress(uint32_t s[8], const uint8_t *p)
+{
+    uint32_t w[64], v[8];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    memcpy(v, s, sizeof v);
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 =
+            v[7] + (ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) + k256[i] + w[i];
+        uint32_t t2 = (ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22)) + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+        memmove(v + 1, v, 7 * sizeof v[0]);
+        v[4] += t1;
+        v[0] = t1 + t2;
+    }
+    for (int i = 0; i < 8; i++)
+        s[i] += v[i];
+}
+
+void sha256_init(sha256_ctx *c)
+{
+    static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    memcpy(c->state, h0, sizeof h0);
+    c->bytes = 0;
+    c->used = 0;
+}
+
+void sha256_update(sha256_ctx *c, const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    c->bytes += len;
+    while (len > 0) {
+        size_t take = sizeof c->block - c->used < len ? sizeof c->block - c->used : len;
+        memcpy(c->block + c->used, p, take);
+        c->used += take;
+        p += take;
+        len -= take;
+        if (c->used == sizeof c->block) {
+            compress(c->state, c->block);
+            c->used = 0;
+        }
+    }
+}
+
+void sha256_final(sha256_ctx *c, uint8_t digest[SHA256_DIGEST_LEN])
+{
+    /* The padding: a 1 bit, zeros up to 56 bytes into a block, the message length in bits. */
+    uint64_t bits = c->bytes * 8;
+    uint8_t pad[72] = {0x80};
+    size_t npad = (c->used < 56 ? 56 : 120) - c->used;
+    for (int i = 0; i < 8; i++)
+        pad[npad + i] = (uint8_t)(bits >> (56 - 8 * i));
+    sha256_update(c, pad, npad + 8);
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 4; j++)
+            digest[4 * i + j] = (uint8_t)(c->state[i] >> (24 - 8 * j));
+}
+
+void sha256_hex(const uint8_t digest[SHA256_DIGEST_LEN], char hex[SHA256_HEX_LEN + 1])
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < SHA256_DIGEST_LEN; i++) {
+        hex[2 * i] = digits[digest[i] >> 4];
+        hex[2 * i + 1] = digits[digest[i] & 15];
+    }
+    hex[SHA256_HEX_LEN] = '\0';
+}
