@@ -7,12 +7,14 @@
 #include "history_internal.h"
 #include "sha256.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,15 +28,40 @@ static const char *const env_words[HIST_ENV_COUNT] = {
 
 const char *hist_env_word(int i) { return i >= 0 && i < HIST_ENV_COUNT ? env_words[i] : NULL; }
 
+static void sweep_leftovers(const char *dir, FILE *notes);
+
 int hist_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen)
 {
-    return hist_sqlite_open(dir, notes, out, err, errlen);
+    *out = NULL;
+    struct stat sb;
+    if (strlen(dir) >= 4000) {
+        snprintf(err, errlen, "%s: path too long", dir);
+        return -1;
+    }
+    if (hist_mkdir_p(dir) != 0 || stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        snprintf(err, errlen, "%s: cannot create the history directory: %s", dir, strerror(errno ? errno : ENOTDIR));
+        return -1;
+    }
+    int fd;
+    if (hist_lock(dir, notes, &fd, err, errlen) != 0)
+        return -1;
+    sweep_leftovers(dir, notes);
+    if (hist_sqlite_open(dir, notes, out, err, errlen) != 0) {
+        close(fd);
+        return -1;
+    }
+    (*out)->lock_fd = fd;
+    return 0;
 }
 
 void hist_close(hist *h)
 {
-    if (h)
-        h->ops->close(h);
+    if (!h)
+        return;
+    int fd = h->lock_fd;
+    h->ops->close(h);
+    if (fd >= 0)
+        close(fd); /* the last descriptor of the lock file: the lock goes with it */
 }
 
 int hist_add(hist *h, const char *path, long long *run_id, int *already, char *err, size_t errlen)
@@ -103,6 +130,121 @@ int hist_cell_estimate(hist *h, long long run_id, const char *family, const char
                        hist_figures *out)
 {
     return h->ops->cell_estimate(h, run_id, family, mode, size, out);
+}
+
+// --- one writer at a time ------------------------------------------------------------------------------
+
+static volatile sig_atomic_t *hist_stop;
+
+void hist_watch(volatile sig_atomic_t *stop) { hist_stop = stop; }
+
+int hist_stopped(void) { return hist_stop != NULL && *hist_stop; }
+
+/* The process that holds the lock, as it wrote itself into the lock file (0 when unknown). */
+static long lock_holder(int fd)
+{
+    char buf[32] = "";
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    buf[n > 0 ? n : 0] = '\0';
+    return strtol(buf, NULL, 10);
+}
+
+/* Waits for the lock on fd (open on path), 50 ms between tries. Returns 0, or -1 with err. */
+static int lock_wait(int fd, const char *dir, FILE *notes, char *err, size_t errlen)
+{
+    const struct timespec pause = {0, 50 * 1000 * 1000};
+    for (long waited_ms = 0;; waited_ms += 50) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return 0;
+        if (errno != EWOULDBLOCK && errno != EINTR) {
+            snprintf(err, errlen, "%s/%s: cannot lock the history: %s", dir, HIST_LOCK_NAME, strerror(errno));
+            return -1;
+        }
+        long pid = lock_holder(fd);
+        if (waited_ms == 0 && notes)
+            fprintf(notes, "ringbench track: waiting for another job on %s (pid %ld) to finish\n", dir, pid);
+        if (hist_stopped()) {
+            snprintf(err, errlen, "interrupted while waiting for another job on %s (pid %ld)", dir, pid);
+            return -1;
+        }
+        if (waited_ms >= HIST_LOCK_WAIT_S * 1000L) {
+            snprintf(err, errlen, "another job (pid %ld) has held %s for %d minutes: giving up (its lock is %s/%s)",
+                     pid, dir, HIST_LOCK_WAIT_S / 60, dir, HIST_LOCK_NAME);
+            return -1;
+        }
+        nanosleep(&pause, NULL);
+    }
+}
+
+int hist_lock(const char *dir, FILE *notes, int *fd, char *err, size_t errlen)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, HIST_LOCK_NAME);
+    /* Close-on-exec: a child (gnuplot) never holds the history after ringbench is gone. */
+    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (*fd < 0) {
+        snprintf(err, errlen, "%s: cannot lock the history: %s", path, strerror(errno));
+        return -1;
+    }
+    if (lock_wait(*fd, dir, notes, err, errlen) != 0) {
+        close(*fd);
+        *fd = -1;
+        return -1;
+    }
+    /* Who holds it, for the message of the next job that waits (best effort: the lock is the flock). */
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(*fd, 0) != 0 || pwrite(*fd, pid, (size_t)n, 0) != n) {
+        /* The lock is held all the same; a waiting job will say pid 0. */
+    }
+    return 0;
+}
+
+int hist_temp_name(const char *name, long *pid)
+{
+    *pid = 0;
+    if (strcmp(name, "history.md.tmp") == 0) /* the page's temporary before it was NAME.tmp-PID */
+        return 1;
+    const int incoming = strncmp(name, ".incoming-", 10) == 0;
+    const char *p = incoming ? name + 10 : strstr(name, ".tmp-");
+    if (p == NULL)
+        return 0;
+    if (!incoming)
+        p += 5;
+    char *end;
+    long v = strtol(p, &end, 10);
+    if (end == p || v <= 0)
+        return 0;
+    *pid = v;
+    return incoming ? strcmp(end, ".h5") == 0 : strcmp(end, "") == 0 || strcmp(end, "-journal") == 0;
+}
+
+/* Removes the temporary files in folder path of jobs that ended before they were done (killed, or a
+ * crash): only the lock's holder writes such names there, so every one not of this process is left
+ * over. Returns how many. */
+static int sweep_folder(const char *path)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    int n = 0;
+    long pid;
+    while (d != NULL && (e = readdir(d)) != NULL)
+        if (hist_temp_name(e->d_name, &pid) && pid != (long)getpid() && unlinkat(dirfd(d), e->d_name, 0) == 0)
+            n++;
+    if (d != NULL)
+        closedir(d);
+    return n;
+}
+
+/* What earlier jobs left in DIR and DIR/plots (the page's), said in one line on notes. */
+static void sweep_leftovers(const char *dir, FILE *notes)
+{
+    char plots[4200];
+    snprintf(plots, sizeof plots, "%s/plots", dir);
+    int n = sweep_folder(dir) + sweep_folder(plots);
+    if (n && notes)
+        fprintf(notes, "ringbench track: removed %d temporary file%s left in %s by a job that did not finish\n", n,
+                n == 1 ? "" : "s", dir);
 }
 
 // --- what the backends share ---------------------------------------------------------------------------
@@ -218,25 +360,6 @@ int hist_mkdir_p(const char *dir)
     return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-int hist_same_bytes(const char *a, const char *b)
-{
-    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-    int same = fa && fb;
-    char x[65536], y[65536];
-    while (same) {
-        size_t na = fread(x, 1, sizeof x, fa), nb = fread(y, 1, sizeof y, fb);
-        if (na != nb || memcmp(x, y, na) != 0)
-            same = 0;
-        if (na < sizeof x)
-            break;
-    }
-    if (fa)
-        fclose(fa);
-    if (fb)
-        fclose(fb);
-    return same;
-}
-
 int hist_file_key(const char *path, char key[65], char *err, size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -269,13 +392,18 @@ int hist_copy_in(const char *src, const char *dir, const char *dst, char *err, s
 {
     char tmp[8300];
     snprintf(tmp, sizeof tmp, "%s/.incoming-%ld.h5", dir, (long)getpid());
-    int in = open(src, O_RDONLY), outfd = in < 0 ? -1 : open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int in = open(src, O_RDONLY | O_CLOEXEC),
+        outfd = in < 0 ? -1 : open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     int rc = in < 0 || outfd < 0 ? -1 : 0, e = errno;
     char buf[1 << 16];
     ssize_t n, w;
     /* A short write is written on until one fails: its errno is the reason (a full disk's ENOSPC); one
      * short write alone sets none, and an earlier call's stale errno was reported instead. */
     while (rc == 0 && (n = read(in, buf, sizeof buf)) != 0) {
+        if (hist_stopped()) {
+            rc = -1, e = EINTR;
+            break;
+        }
         for (ssize_t done = 0; rc == 0 && n > 0 && done < n; done += w)
             if ((w = write(outfd, buf + done, (size_t)(n - done))) < 0)
                 rc = -1, e = errno;
@@ -285,7 +413,7 @@ int hist_copy_in(const char *src, const char *dir, const char *dst, char *err, s
     if (rc == 0 && fsync(outfd) != 0)
         rc = -1, e = errno;
     if (rc != 0)
-        snprintf(err, errlen, "copying %s into %s: %s", src, dir, strerror(e));
+        snprintf(err, errlen, "copying %s into %s: %s", src, dir, e == EINTR ? "interrupted" : strerror(e));
     if (in >= 0)
         close(in);
     if (outfd >= 0 && close(outfd) != 0 && rc == 0) {

@@ -26,6 +26,7 @@
 #ifndef RINGBENCH_HISTORY_H
 #define RINGBENCH_HISTORY_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,8 +34,10 @@
 #define HIST_INDEX_NAME "index.sqlite"
 /* 2: cells gained mode_lo, mode_hi, slow_share: a latency cell's two modes, as its file records
  * them (schema 4's mode_fast, mode_slow, slow_share; the reader computes them for older files);
- * 3: trial_p50_min, trial_p50_max (what track judges throughput and control-block reads on). */
-#define HIST_INDEX_VERSION 3
+ * 3: trial_p50_min, trial_p50_max (what track judges throughput and control-block reads on);
+ * 4: runs gained file_key (hist_file_key), unique: a run is its bytes. An index of an older version is
+ * rebuilt from the files. */
+#define HIST_INDEX_VERSION 4
 
 typedef struct hist hist;
 
@@ -61,19 +64,30 @@ const char *hist_env_word(int i);
 
 /* --- open, add, close -------------------------------------------------------------------------- */
 
-/* Opens (creating DIR when absent) the history. The index is checked (SQLite integrity check and
- * the index version); a missing or damaged one is moved aside and rebuilt from the files. Then the
- * directory is scanned: run files not yet indexed are indexed, index rows whose file is gone are
- * dropped. What was rebuilt, added or skipped is reported, one line each, on `notes` (may be NULL).
- * Returns 0 and sets *out, or -1 with a one-line message in err. */
+/* Opens (creating DIR when absent) the history, for this job alone: jobs that overlap (two nightly
+ * `track`s) take turns, the second waiting for the first to close (one line on notes says it waits; see
+ * docs/tracking.md). What jobs that died left in DIR (temporary files) is removed first. The index is
+ * checked (SQLite integrity check and the index version); a missing one is created whole (never half
+ * a schema), a damaged one is moved aside and rebuilt from the files, one that is only busy is an
+ * error, never "damaged". Then the directory is scanned: run files not yet indexed are indexed, index
+ * rows whose file is gone are dropped, a file with the bytes of an indexed run is skipped. What was
+ * rebuilt, added or skipped is reported, one line each, on `notes` (may be NULL). Returns 0 and sets
+ * *out, or -1 with a one-line message in err. */
 int hist_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen);
 
+/* Closes the history and lets the next job have it. */
 void hist_close(hist *h);
 
+/* An interrupt flag (SIGINT/SIGTERM raise it; NULL: none) that the history polls: while it is raised,
+ * waiting for another job, a scan and a copy-in stop, their temporary files removed, and the call
+ * returns -1 with "interrupted". The index is changed only in whole transactions either way. */
+void hist_watch(volatile sig_atomic_t *stop);
+
 /* Copies the results file at path into the history (as DIR/<its name>, or <name>-N.h5 when that
- * name holds a different file; through a temporary file, fsynced and renamed) and indexes it. A
- * file whose bytes are already in the history is not copied again: *run_id is the existing run's,
- * and *already is set to 1. A file the reader refuses is not copied. Returns 0, or -1 with a
+ * name holds a different file; through a temporary file, fsynced and renamed) and indexes it. A run
+ * is its bytes (hist_file_key): a file whose bytes are already in the history, under any name, is
+ * not copied again: *run_id is the existing run's, and *already is set to 1. A file the reader
+ * refuses is not copied; a copy the index cannot take is removed again. Returns 0, or -1 with a
  * one-line message in err. */
 int hist_add(hist *h, const char *path, long long *run_id, int *already, char *err, size_t errlen);
 

@@ -40,9 +40,27 @@ struct hist {
     char dir[4096]; /* the folder of the run files, the page and its plots */
     FILE *notes;    /* where scans report, or NULL */
     char error[1024];
+    int lock_fd; /* the folder's lock (hist_lock), held from hist_open to hist_close; set by hist_open */
 };
 
-/* The folder backend: opens (creating) DIR and its SQLite index (history_sqlite.c). */
+/* --- one writer at a time ------------------------------------------------------------------------
+ * Every job that opens a history holds the folder's lock, DIR/.lock (flock, exclusive), from hist_open
+ * to hist_close: across the leftovers' removal, the scan, the copy-in, the index update and the page.
+ * A second job waits for it (saying so once, on notes) up to HIST_LOCK_WAIT_S; a job that dies, even by
+ * SIGKILL, lets it go with its last descriptor. The lock is the folder's, whatever indexes it: a backend
+ * whose index is elsewhere (a database server) still keeps the run files in DIR. */
+#define HIST_LOCK_NAME ".lock"
+#define HIST_LOCK_WAIT_S 1800
+
+/* Takes DIR's lock, waiting for its holder. Returns 0 with the descriptor in *fd, or -1 with err (no
+ * lock can be taken there, an interrupt while waiting, or HIST_LOCK_WAIT_S passed). */
+int hist_lock(const char *dir, FILE *notes, int *fd, char *err, size_t errlen);
+
+/* Whether the flag given to hist_watch is raised (never, when none was given). */
+int hist_stopped(void);
+
+/* The folder backend: opens (creating) DIR and its SQLite index (history_sqlite.c); DIR exists and its
+ * lock is held (hist_open). */
 int hist_sqlite_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen);
 
 /* One line on h->notes ("ringbench track: ..."), when there is one. */
@@ -79,10 +97,12 @@ void hist_utc_now(char *buf, size_t n);
 /* The run files of a folder. */
 int hist_ends_with(const char *s, const char *tail);
 int hist_mkdir_p(const char *dir);
-/* 1 when the two files hold the same bytes. */
-int hist_same_bytes(const char *a, const char *b);
-/* Copies src to dst through dst's directory: a temporary file, fsynced, then linked to dst (link
- * never replaces an existing file) and the temporary removed. Returns 0, or -1 with err. */
+/* Copies src to dst through dst's directory: a temporary file (DIR/.incoming-PID.h5), fsynced, then
+ * linked to dst (link never replaces an existing file) and the temporary removed; an interrupt
+ * (hist_watch) stops it and removes the temporary. Returns 0, or -1 with err. */
 int hist_copy_in(const char *src, const char *dir, const char *dst, char *err, size_t errlen);
+/* 1 when name is a temporary file of a history's writer: NAME.tmp-PID (with SQLite's -journal beside
+ * it), .incoming-PID.h5, or the page's older history.md.tmp; *pid is its writer (0 when none is said). */
+int hist_temp_name(const char *name, long *pid);
 
 #endif

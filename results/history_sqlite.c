@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -31,7 +32,8 @@ typedef struct hist_sqlite {
 static const char HIST_SQL_SCHEMA[] =
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
     "CREATE TABLE runs("
-    " run_id INTEGER PRIMARY KEY, file TEXT UNIQUE NOT NULL, file_size INTEGER, file_mtime INTEGER,"
+    " run_id INTEGER PRIMARY KEY, file TEXT UNIQUE NOT NULL, file_key TEXT UNIQUE NOT NULL,"
+    " file_size INTEGER, file_mtime INTEGER,"
     " start_utc TEXT, end_utc TEXT, added_utc TEXT, complete INTEGER, preset TEXT,"
     " machine TEXT NOT NULL, hostname TEXT, backend TEXT, gpu_name TEXT, pci_bus_id TEXT, wsl2 INTEGER,"
     " driver TEXT, cuda_runtime TEXT, kernel_release TEXT, suite_version TEXT, git_commit TEXT,"
@@ -49,19 +51,73 @@ static const char HIST_SQL_SCHEMA[] =
 
 static hist_sqlite *sq(hist *h) { return (hist_sqlite *)h; }
 
+/* The errno a write of a block into the index's folder, at the index's size, gets now: what cut
+ * SQLite's write short when SQLite keeps no errno of its own: a file-size limit's EFBIG, a disk still
+ * full. 0 when such a write works. The probe is a temporary file (the name index_create uses), removed
+ * at once. */
+static int write_errno_now(hist_sqlite *h)
+{
+    char probe[4300], block[4096] = {0};
+    struct stat sb;
+    off_t at = stat(h->index, &sb) == 0 ? sb.st_size : 0;
+    snprintf(probe, sizeof probe, "%s.tmp-%ld", h->index, (long)getpid());
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600), e = fd < 0 ? errno : 0;
+    for (size_t done = 0; e == 0 && done < sizeof block;) {
+        ssize_t w = pwrite(fd, block + done, sizeof block - done, at + (off_t)done);
+        if (w < 0)
+            e = errno;
+        else
+            done += (size_t)w;
+    }
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+    }
+    return e;
+}
+
+/* The last SQLite error of h as "INDEX: what (the system's reason)": a full disk or a file-size limit
+ * is said with its errno, which SQLite's own words ("database or disk is full", "disk I/O error") do
+ * not say: the one SQLite kept (of the call, or of the index file), else the one a write gets now. */
+static void db_error(hist_sqlite *h, char *err, size_t errlen)
+{
+    if (!h->db) {
+        snprintf(err, errlen, "%s: cannot open", h->index);
+        return;
+    }
+    int code = sqlite3_errcode(h->db) & 0xff, sys = 0;
+    if (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN || code == SQLITE_READONLY) {
+        sys = sqlite3_system_errno(h->db);
+        if (sys == 0)
+            sqlite3_file_control(h->db, "main", SQLITE_FCNTL_LAST_ERRNO, &sys);
+        if (sys == 0 && code != SQLITE_CANTOPEN && code != SQLITE_READONLY)
+            sys = write_errno_now(h);
+        /* SQLite answers a write that failed with ENOSPC with SQLITE_FULL and forgets the errno; a
+         * short write, the other cause, is a file-size limit that the probe above still meets. A disk
+         * with room again (the journal rolled back) was full. */
+        if (sys == 0 && code == SQLITE_FULL)
+            sys = ENOSPC;
+    }
+    snprintf(err, errlen, "%s: %s%s%s%s", h->index, sqlite3_errmsg(h->db), sys ? " (" : "", sys ? strerror(sys) : "",
+             sys ? ")" : "");
+}
+
 static int exec_sql(hist_sqlite *h, const char *sql, char *err, size_t errlen)
 {
-    char *msg = NULL;
-    if (sqlite3_exec(h->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", h->index, msg ? msg : sqlite3_errmsg(h->db));
-        sqlite3_free(msg);
+    if (sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+        db_error(h, err, errlen);
         return -1;
     }
     return 0;
 }
 
 /* The last SQLite error of h as hist_error's line; returns -1. */
-static int db_fail(hist_sqlite *h) { return hist_fail(&h->base, "%s", sqlite3_errmsg(h->db)); }
+static int db_fail(hist_sqlite *h)
+{
+    char err[sizeof h->index + 1024];
+    db_error(h, err, sizeof err);
+    return hist_fail(&h->base, "%s", err);
+}
 
 static long long sq_nruns(hist *hh)
 {
@@ -77,48 +133,78 @@ static long long sq_nruns(hist *hh)
 
 // --- the index file: open, check, rebuild ----------------------------------------------------------------
 
-/* 1 when the open index passes SQLite's quick check and carries this build's index version. */
-static int index_healthy(hist_sqlite *h)
+/* What an index file is: healthy, damaged (not a database, fails SQLite's quick check, or lacks this
+ * build's tables and version: rebuilt from the files), or not readable now (busy beyond the busy
+ * timeout, an I/O error: an error, never a reason to move a healthy index aside). */
+enum { INDEX_HEALTHY, INDEX_DAMAGED, INDEX_UNREADABLE };
+
+static int index_check(hist_sqlite *h)
 {
     sqlite3_stmt *st = NULL;
-    int ok = 0;
-    if (sqlite3_prepare_v2(h->db, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    int rc = sqlite3_prepare_v2(h->db, "PRAGMA quick_check", -1, &st, NULL), ok = 0;
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
         ok = strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0;
     sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ? INDEX_DAMAGED : INDEX_UNREADABLE;
     if (!ok)
-        return 0;
+        return INDEX_DAMAGED;
     ok = 0;
-    if (sqlite3_prepare_v2(h->db, "SELECT value FROM meta WHERE key = 'index_version'", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
+    rc = sqlite3_prepare_v2(h->db, "SELECT value FROM meta WHERE key = 'index_version'", -1, &st, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
         ok = sqlite3_column_int(st, 0) == HIST_INDEX_VERSION;
     sqlite3_finalize(st);
-    return ok;
+    if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED || (rc & 0xff) == SQLITE_IOERR)
+        return INDEX_UNREADABLE;
+    return ok ? INDEX_HEALTHY : INDEX_DAMAGED; /* no meta table, or another version */
 }
 
-static int db_open(hist_sqlite *h, char *err, size_t errlen)
+static int db_open(hist_sqlite *h, const char *path, char *err, size_t errlen)
 {
-    if (sqlite3_open_v2(h->index, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", h->index, h->db ? sqlite3_errmsg(h->db) : "cannot open");
+    if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        db_error(h, err, errlen);
         sqlite3_close(h->db);
         h->db = NULL;
         return -1;
     }
-    sqlite3_busy_timeout(h->db, 10000); /* two nightly jobs on one history wait for each other */
+    /* The folder's lock keeps other ringbench jobs out; this waits for anyone else reading or writing
+     * the index (the sqlite3 shell) instead of failing at once. */
+    sqlite3_busy_timeout(h->db, 10000);
     return 0;
 }
 
-/* Creates an empty index (the caller fills it from the files). */
+static void db_close(hist_sqlite *h)
+{
+    sqlite3_close(h->db);
+    h->db = NULL;
+}
+
+/* Creates an empty index (the caller fills it from the files) as a whole: the schema is written into
+ * INDEX.tmp-PID, which is then renamed into place, so that no job, killed or not, leaves an index
+ * with half a schema (that one was taken for damaged and moved aside). */
 static int index_create(hist_sqlite *h, char *err, size_t errlen)
 {
-    char sql[128];
+    char tmp[4300], journal[4400], sql[128];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", h->index, (long)getpid());
+    snprintf(journal, sizeof journal, "%s-journal", tmp);
     snprintf(sql, sizeof sql, "INSERT INTO meta VALUES('index_version', '%d');", HIST_INDEX_VERSION);
-    if (exec_sql(h, "BEGIN", err, errlen) != 0)
-        return -1;
-    if (exec_sql(h, HIST_SQL_SCHEMA, err, errlen) != 0 || exec_sql(h, sql, err, errlen) != 0) {
-        exec_sql(h, "ROLLBACK", err, 0);
+    unlink(tmp);
+    unlink(journal);
+    int rc = db_open(h, tmp, err, errlen);
+    if (rc == 0 && (exec_sql(h, "BEGIN", err, errlen) != 0 || exec_sql(h, HIST_SQL_SCHEMA, err, errlen) != 0 ||
+                    exec_sql(h, sql, err, errlen) != 0 || exec_sql(h, "COMMIT", err, errlen) != 0))
+        rc = -1;
+    db_close(h);
+    if (rc == 0 && rename(tmp, h->index) != 0) {
+        snprintf(err, errlen, "%s: cannot put the new index in place: %s", h->index, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0) {
+        unlink(tmp);
+        unlink(journal);
         return -1;
     }
-    return exec_sql(h, "COMMIT", err, errlen);
+    return db_open(h, h->index, err, errlen);
 }
 
 /* Opens the index; a missing one is created, a damaged one moved aside to index.sqlite.damaged
@@ -126,28 +212,31 @@ static int index_create(hist_sqlite *h, char *err, size_t errlen)
 static int index_open(hist_sqlite *h, char *err, size_t errlen)
 {
     struct stat sb;
-    int existed = stat(h->index, &sb) == 0;
-    if (existed) {
-        if (db_open(h, err, errlen) == 0 && index_healthy(h))
-            return 0;
-        sqlite3_close(h->db);
-        h->db = NULL;
-        char aside[4300];
-        snprintf(aside, sizeof aside, "%s.damaged", h->index);
-        if (rename(h->index, aside) != 0) {
-            snprintf(err, errlen, "%s is damaged and cannot be moved aside: %s", h->index, strerror(errno));
-            return -1;
-        }
-        char journal[4300];
-        snprintf(journal, sizeof journal, "%s-journal", h->index);
-        unlink(journal);
-        hist_note(&h->base, "%s was damaged or from another version: moved to %s; rebuilding from the run files",
-                  h->index, aside);
-    } else {
+    if (stat(h->index, &sb) != 0) {
         hist_note(&h->base, "no index in %s: building it from the run files", h->base.dir);
+        return index_create(h, err, errlen);
     }
-    if (db_open(h, err, errlen) != 0)
+    if (db_open(h, h->index, err, errlen) != 0)
         return -1;
+    int state = index_check(h);
+    if (state == INDEX_HEALTHY)
+        return 0;
+    if (state == INDEX_UNREADABLE) {
+        db_error(h, err, errlen);
+        return -1;
+    }
+    db_close(h);
+    char aside[4300];
+    snprintf(aside, sizeof aside, "%s.damaged", h->index);
+    if (rename(h->index, aside) != 0) {
+        snprintf(err, errlen, "%s is damaged and cannot be moved aside: %s", h->index, strerror(errno));
+        return -1;
+    }
+    char journal[4300];
+    snprintf(journal, sizeof journal, "%s-journal", h->index);
+    unlink(journal);
+    hist_note(&h->base, "%s was damaged or from another version: moved to %s; rebuilding from the run files", h->index,
+              aside);
     return index_create(h, err, errlen);
 }
 
@@ -195,16 +284,16 @@ static void bind_record(sqlite3_stmt *st, int i, const hist_record *rec)
     bind_text(st, i++, rec->pci_id);
 }
 
-static long long insert_run(hist_sqlite *h, const h5in *r, const char *name, const struct stat *sb, char *err,
-                            size_t errlen)
+static long long insert_run(hist_sqlite *h, const h5in *r, const char *name, const char *key, const struct stat *sb,
+                            char *err, size_t errlen)
 {
     static const char sql[] =
-        "INSERT INTO runs(file, file_size, file_mtime, start_utc, end_utc, added_utc, complete, preset, machine,"
-        " hostname, backend, gpu_name, pci_bus_id, wsl2, driver, cuda_runtime, kernel_release, suite_version,"
-        " git_commit, schema_version, pci_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        "INSERT INTO runs(file, file_key, file_size, file_mtime, start_utc, end_utc, added_utc, complete, preset,"
+        " machine, hostname, backend, gpu_name, pci_bus_id, wsl2, driver, cuda_runtime, kernel_release,"
+        " suite_version, git_commit, schema_version, pci_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
+        db_error(h, err, errlen);
         return -1;
     }
     hist_record rec;
@@ -214,14 +303,15 @@ static long long insert_run(hist_sqlite *h, const h5in *r, const char *name, con
         return -1;
     }
     bind_text(st, 1, name);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)sb->st_size);
-    sqlite3_bind_int64(st, 3, (sqlite3_int64)sb->st_mtime);
-    bind_record(st, 4, &rec);
+    bind_text(st, 2, key);
+    sqlite3_bind_int64(st, 3, (sqlite3_int64)sb->st_size);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)sb->st_mtime);
+    bind_record(st, 5, &rec);
     long long id = -1;
     if (sqlite3_step(st) == SQLITE_DONE)
         id = sqlite3_last_insert_rowid(h->db);
     else
-        snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
+        db_error(h, err, errlen);
     sqlite3_finalize(st);
     hist_record_free(&rec);
     return id;
@@ -271,14 +361,14 @@ static int insert_cells(hist_sqlite *h, const h5in *r, long long run_id, char *e
         " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
+        db_error(h, err, errlen);
         return -1;
     }
     int rc = 0;
     for (size_t k = 0; k < h5in_nrows(r) && rc == 0; k++) {
         bind_cell(st, run_id, h5in_row(r, k));
         if (sqlite3_step(st) != SQLITE_DONE) {
-            snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
+            db_error(h, err, errlen);
             rc = -1;
         }
         sqlite3_reset(st);
@@ -300,16 +390,70 @@ static void record_skipped(hist_sqlite *h, const char *name, const struct stat *
     sqlite3_finalize(st);
 }
 
-/* Indexes DIR/name. Returns the run id, 0 when the reader refused the file (recorded in skipped,
- * reason in err), or -1 on an index error. */
+/* The run whose file holds the bytes of content key `key`: its id and file name (into name, when not
+ * NULL); 0 when there is none, -1 on an index error (err). */
+static long long run_of_key(hist_sqlite *h, const char *key, char *name, size_t n, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    long long id = -1;
+    if (sqlite3_prepare_v2(h->db, "SELECT run_id, file FROM runs WHERE file_key = ?", -1, &st, NULL) != SQLITE_OK) {
+        db_error(h, err, errlen);
+        return -1;
+    }
+    bind_text(st, 1, key);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        id = sqlite3_column_int64(st, 0);
+        if (name)
+            snprintf(name, n, "%s", (const char *)sqlite3_column_text(st, 1));
+    } else if (step == SQLITE_DONE) {
+        id = 0;
+    } else {
+        db_error(h, err, errlen);
+    }
+    sqlite3_finalize(st);
+    return id;
+}
+
+/* The run and its cells into the index, in one transaction: a job killed half-way leaves the index as
+ * it was. BEGIN IMMEDIATE takes the write lock first, so that the busy timeout covers the whole
+ * transaction (a read lock upgraded later fails at once when another writer waits). */
+static long long insert_file(hist_sqlite *h, const h5in *r, const char *name, const char *key, const struct stat *sb,
+                             char *err, size_t errlen)
+{
+    if (exec_sql(h, "BEGIN IMMEDIATE", err, errlen) != 0)
+        return -1;
+    long long id = insert_run(h, r, name, key, sb, err, errlen);
+    if (id > 0 && insert_cells(h, r, id, err, errlen) != 0)
+        id = -1;
+    if (id > 0 && exec_sql(h, "COMMIT", err, errlen) != 0)
+        id = -1;
+    if (id <= 0)
+        sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+    return id;
+}
+
+/* Indexes DIR/name. Returns the run id, 0 when the file is not taken (the reader refused it, or it
+ * holds the bytes of a run already indexed: recorded in skipped, reason in err), or -1 on an index
+ * error. */
 static long long index_file(hist_sqlite *h, const char *name, char *err, size_t errlen)
 {
-    char path[8300];
+    char path[8300], key[65], same[1024];
     struct stat sb;
     snprintf(path, sizeof path, "%s/%s", h->base.dir, name);
     if (stat(path, &sb) != 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return 0;
+    }
+    if (hist_file_key(path, key, err, errlen) != 0)
+        return 0;
+    long long id = run_of_key(h, key, same, sizeof same, err, errlen);
+    if (id != 0) {
+        if (id > 0) {
+            snprintf(err, errlen, "the same bytes as %s, a run already indexed", same);
+            record_skipped(h, name, &sb, err);
+        }
+        return id > 0 ? 0 : -1;
     }
     h5in *r = NULL;
     char rerr[512];
@@ -321,14 +465,7 @@ static long long index_file(hist_sqlite *h, const char *name, char *err, size_t 
     /* Damaged rows are indexed with status "damaged" (never judged); the notes say which. */
     for (size_t i = 0; i < h5in_nwarnings(r); i++)
         hist_note(&h->base, "%s", h5in_warning(r, i));
-    long long id = -1;
-    if (exec_sql(h, "BEGIN", err, errlen) == 0) {
-        id = insert_run(h, r, name, &sb, err, errlen);
-        if (id > 0 && insert_cells(h, r, id, err, errlen) != 0)
-            id = -1;
-        if (exec_sql(h, id > 0 ? "COMMIT" : "ROLLBACK", err, errlen) != 0)
-            id = -1;
-    }
+    id = insert_file(h, r, name, key, &sb, err, errlen);
     h5in_close(r);
     return id;
 }
@@ -360,9 +497,11 @@ static int is_own_file(const char *name)
            strcmp(name, "history.md") == 0 || strcmp(name, "plots") == 0;
 }
 
-static int scan_one(hist_sqlite *h, const char *name)
+/* Indexes DIR/name when it is a run file the index does not hold yet. Returns 0, or -1 with err on an
+ * index error. */
+static int scan_one(hist_sqlite *h, const char *name, char *err, size_t errlen)
 {
-    char path[8300], err[600];
+    char path[8300], why[1100];
     struct stat sb;
     snprintf(path, sizeof path, "%s/%s", h->base.dir, name);
     if (stat(path, &sb) != 0 || S_ISDIR(sb.st_mode)) {
@@ -387,25 +526,35 @@ static int scan_one(hist_sqlite *h, const char *name)
         }
         return 0;
     }
-    long long id = index_file(h, name, err, sizeof err);
-    if (id < 0)
+    long long id = index_file(h, name, why, sizeof why);
+    if (id < 0) {
+        snprintf(err, errlen, "cannot update the index: %s", why);
         return -1;
+    }
     if (id == 0)
-        hist_note(&h->base, "skipped %s: %s", path, err);
+        hist_note(&h->base, "skipped %s: %s", path, why);
     else
         h->indexed++;
     return 0;
 }
 
-/* Drops index rows whose file has gone (the files are the record). */
-static void drop_vanished(hist_sqlite *h)
+/* Drops index rows whose file has gone (the files are the record), in one transaction. Returns 0, or
+ * -1 with err. */
+static int drop_vanished(hist_sqlite *h, char *err, size_t errlen)
 {
     sqlite3_stmt *st, *del;
-    if (sqlite3_prepare_v2(h->db, "SELECT run_id, file FROM runs", -1, &st, NULL) != SQLITE_OK)
-        return;
+    if (exec_sql(h, "BEGIN IMMEDIATE", err, errlen) != 0)
+        return -1;
+    if (sqlite3_prepare_v2(h->db, "SELECT run_id, file FROM runs", -1, &st, NULL) != SQLITE_OK) {
+        db_error(h, err, errlen);
+        sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
     if (sqlite3_prepare_v2(h->db, "DELETE FROM runs WHERE run_id = ?", -1, &del, NULL) != SQLITE_OK) {
+        db_error(h, err, errlen);
         sqlite3_finalize(st);
-        return;
+        sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
     }
     while (sqlite3_step(st) == SQLITE_ROW) {
         char path[8300];
@@ -419,6 +568,10 @@ static void drop_vanished(hist_sqlite *h)
     }
     sqlite3_finalize(del);
     sqlite3_finalize(st);
+    if (exec_sql(h, "COMMIT", err, errlen) == 0)
+        return 0;
+    sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
 }
 
 static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -461,15 +614,18 @@ static int scan(hist_sqlite *h, char *err, size_t errlen)
     closedir(d);
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
-        if (rc == 0 && scan_one(h, names[i]) != 0) {
-            snprintf(err, errlen, "%s: cannot update the index: %s", h->index, sqlite3_errmsg(h->db));
+        if (rc == 0 && hist_stopped()) {
+            snprintf(err, errlen, "interrupted while indexing %s (the index holds every run indexed so far)",
+                     h->base.dir);
             rc = -1;
         }
+        if (rc == 0)
+            rc = scan_one(h, names[i], err, errlen);
         free(names[i]);
     }
     free(names);
     if (rc == 0)
-        drop_vanished(h);
+        rc = drop_vanished(h, err, errlen);
     if (h->indexed)
         hist_note(&h->base, "indexed %zu run file%s found in %s", h->indexed, h->indexed == 1 ? "" : "s", h->base.dir);
     return rc;
@@ -477,38 +633,26 @@ static int scan(hist_sqlite *h, char *err, size_t errlen)
 
 // --- add, close ------------------------------------------------------------------------------------------
 
-static long long run_id_of(hist_sqlite *h, const char *name)
+/* A name for the copy of path in DIR: its own, or <stem>-N.h5 when that one is taken (by other bytes:
+ * the same bytes are found by their key first). Returns 0, or -1 with err. */
+static int free_name(hist_sqlite *h, const char *path, char *name, size_t n, char *dst, size_t dstlen, char *err,
+                     size_t errlen)
 {
-    sqlite3_stmt *st;
-    long long id = 0;
-    if (sqlite3_prepare_v2(h->db, "SELECT run_id FROM runs WHERE file = ?", -1, &st, NULL) != SQLITE_OK)
-        return 0;
-    bind_text(st, 1, name);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return id;
-}
-
-/* A run already in the history with the same bytes as path: its file name, or 0. */
-static int find_same(hist_sqlite *h, const char *path, off_t size, char *name, size_t n)
-{
-    sqlite3_stmt *st;
-    int found = 0;
-    if (sqlite3_prepare_v2(h->db, "SELECT file FROM runs WHERE file_size = ?", -1, &st, NULL) != SQLITE_OK)
-        return 0;
-    sqlite3_bind_int64(st, 1, (sqlite3_int64)size);
-    while (!found && sqlite3_step(st) == SQLITE_ROW) {
-        char other[8300];
-        const char *f = (const char *)sqlite3_column_text(st, 0);
-        snprintf(other, sizeof other, "%s/%s", h->base.dir, f);
-        if (hist_same_bytes(path, other)) {
-            snprintf(name, n, "%s", f);
-            found = 1;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char stem[900];
+    snprintf(stem, sizeof stem, "%.*s", (int)(hist_ends_with(base, ".h5") ? strlen(base) - 3 : strlen(base)), base);
+    snprintf(name, n, "%s.h5", stem);
+    for (int k = 1;; k++) {
+        snprintf(dst, dstlen, "%s/%s", h->base.dir, name);
+        if (access(dst, F_OK) != 0)
+            return 0;
+        if (k > 9999) {
+            snprintf(err, errlen, "%s: no free name for %s", h->base.dir, base);
+            return -1;
         }
+        snprintf(name, n, "%s-%d.h5", stem, k);
     }
-    sqlite3_finalize(st);
-    return found;
 }
 
 static int sq_add(hist *hh, const char *path, long long *run_id, int *already, char *err, size_t errlen)
@@ -520,37 +664,26 @@ static int sq_add(hist *hh, const char *path, long long *run_id, int *already, c
     if (h5in_open(path, &r, err, errlen) != 0)
         return -1;
     h5in_close(r);
-    struct stat sb;
-    if (stat(path, &sb) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    char key[65], name[1024], dst[8300];
+    if (hist_file_key(path, key, err, errlen) != 0)
+        return -1;
+    /* A run is its bytes: the same file under any name, or added by an earlier job, is that run. */
+    long long id = run_of_key(h, key, NULL, 0, err, errlen);
+    if (id != 0) {
+        *already = id > 0;
+        *run_id = id > 0 ? id : 0;
+        return id > 0 ? 0 : -1;
+    }
+    if (free_name(h, path, name, sizeof name, dst, sizeof dst, err, errlen) != 0 ||
+        hist_copy_in(path, h->base.dir, dst, err, errlen) != 0)
+        return -1;
+    id = index_file(h, name, err, errlen);
+    if (id <= 0) {
+        /* Not in the index (a write that failed, or a file that changed while it was copied): the copy
+         * goes too, and the history is as it was. */
+        unlink(dst);
         return -1;
     }
-    char name[1024];
-    if (find_same(h, path, sb.st_size, name, sizeof name)) {
-        *already = 1;
-        *run_id = run_id_of(h, name);
-        return 0;
-    }
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    char stem[900], dst[8300];
-    snprintf(stem, sizeof stem, "%.*s", (int)(hist_ends_with(base, ".h5") ? strlen(base) - 3 : strlen(base)), base);
-    snprintf(name, sizeof name, "%s.h5", stem);
-    for (int k = 1;; k++) {
-        snprintf(dst, sizeof dst, "%s/%s", h->base.dir, name);
-        if (access(dst, F_OK) != 0)
-            break;
-        if (k > 9999) {
-            snprintf(err, errlen, "%s: no free name for %s", h->base.dir, base);
-            return -1;
-        }
-        snprintf(name, sizeof name, "%s-%d.h5", stem, k);
-    }
-    if (hist_copy_in(path, h->base.dir, dst, err, errlen) != 0)
-        return -1;
-    long long id = index_file(h, name, err, errlen);
-    if (id <= 0)
-        return -1;
     *run_id = id;
     return 0;
 }
@@ -943,12 +1076,7 @@ int hist_sqlite_open(const char *dir, FILE *notes, hist **out, char *err, size_t
     snprintf(h->base.dir, sizeof h->base.dir, "%s", dir);
     snprintf(h->index, sizeof h->index, "%s/%s", dir, HIST_INDEX_NAME);
     h->base.notes = notes;
-    struct stat sb;
-    if (hist_mkdir_p(dir) != 0 || stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        snprintf(err, errlen, "%s: cannot create the history directory: %s", dir, strerror(errno ? errno : ENOTDIR));
-        free(h);
-        return -1;
-    }
+    h->base.lock_fd = -1;
     if (index_open(h, err, errlen) != 0 || exec_sql(h, "PRAGMA foreign_keys = ON", err, errlen) != 0 ||
         scan(h, err, errlen) != 0) {
         sq_close(&h->base);

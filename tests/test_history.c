@@ -20,7 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -1259,6 +1262,107 @@ static void test_procs_headline(void)
     g_leg_spread = 1.2;
 }
 
+/* Opens the history at dir with notes into a temporary file; returns the notes (caller frees) and the
+ * handle in *h (NULL when hist_open failed, err says why). */
+static char *open_noted(const char *dir, hist **h, char *err, size_t errlen)
+{
+    FILE *notes = tmpfile();
+    *h = NULL;
+    if (hist_open(dir, notes, h, err, errlen) != 0)
+        *h = NULL;
+    char *n = slurp(notes);
+    fclose(notes);
+    return n;
+}
+
+/* Runs are their bytes (issue 53): the same file under two names in the folder is indexed once (the
+ * other skipped, saying which run holds its bytes), and adding it again under a third name copies
+ * nothing. Leftovers of jobs that died (a copy-in's .incoming-PID.h5, the page's and a new index's
+ * temporary files) are removed by the next open, and nothing else is. */
+static void test_same_bytes_and_leftovers(void)
+{
+    char dir[1100], a[1300], b[1300], c[1300], err[3000];
+    snprintf(dir, sizeof dir, "%s/bytes", g_work);
+    snprintf(a, sizeof a, "%s/night-a.h5", g_work);
+    write_run(a, "K", 1, "580.95", 1.0);
+    hist *h;
+    long long id = 0, again = 0;
+    int already = -1;
+    free(open_noted(dir, &h, err, sizeof err));
+    CHECK_MSG(h && hist_add(h, a, &id, &already, err, sizeof err) == 0 && already == 0, "%s", err);
+    hist_close(h);
+    snprintf(b, sizeof b, "%s/night-a-copy.h5", dir);
+    snprintf(err, sizeof err, "cp '%s' '%s'", a, b);
+    CHECK(system(err) == 0);
+    const char *left[] = {
+        ".incoming-999999.h5",     "history.md.tmp-999999",           "history.md.tmp",
+        "index.sqlite.tmp-999999", "index.sqlite.tmp-999999-journal", "plots/m0_floor.dat.tmp-999999"};
+    snprintf(c, sizeof c, "%s/plots", dir);
+    mkdir(c, 0755);
+    for (size_t i = 0; i < sizeof left / sizeof *left; i++) {
+        snprintf(c, sizeof c, "%s/%s", dir, left[i]);
+        FILE *f = fopen(c, "w");
+        CHECK(f && fclose(f) == 0);
+    }
+    char *n = open_noted(dir, &h, err, sizeof err);
+    CHECK_MSG(strstr(n, "skipped") && strstr(n, "night-a-copy.h5: the same bytes as night-a.h5"), "%s", n);
+    CHECK_MSG(strstr(n, "removed 6 temporary files left in"), "%s", n);
+    free(n);
+    for (size_t i = 0; i < sizeof left / sizeof *left; i++) {
+        snprintf(c, sizeof c, "%s/%s", dir, left[i]);
+        CHECK_MSG(access(c, F_OK) != 0, "%s is still there", left[i]);
+    }
+    CHECK(access(b, F_OK) == 0); /* a run file is never removed, whatever it holds */
+    CHECK_INT(h ? hist_nruns(h) : -1, 1);
+    snprintf(c, sizeof c, "%s/renamed.h5", g_work);
+    snprintf(err, sizeof err, "cp '%s' '%s'", a, c);
+    CHECK(system(err) == 0);
+    CHECK_MSG(h && hist_add(h, c, &again, &already, err, sizeof err) == 0, "%s", err);
+    CHECK(already == 1 && again == id);
+    CHECK_INT(h ? hist_nruns(h) : -1, 1);
+    snprintf(c, sizeof c, "%s/renamed.h5", dir);
+    CHECK(access(c, F_OK) != 0);
+    hist_close(h);
+}
+
+/* One job at a time (issue 53): while another process holds the history, hist_open waits, says so
+ * once, and opens it when the other closes; an interrupt while it waits ends the wait with
+ * "interrupted". */
+static void test_one_job_at_a_time(void)
+{
+    char dir[1100], err[1024];
+    int ready[2];
+    snprintf(dir, sizeof dir, "%s/jobs", g_work);
+    CHECK(pipe(ready) == 0);
+    fflush(NULL);
+    pid_t child = fork();
+    if (child == 0) {
+        hist *h = NULL;
+        int ok = hist_open(dir, NULL, &h, err, sizeof err) == 0;
+        ssize_t w = write(ready[1], ok ? "1" : "0", 1);
+        nanosleep(&(struct timespec){0, 400 * 1000 * 1000}, NULL);
+        hist_close(h);
+        _exit(w == 1 && ok ? 0 : 1);
+    }
+    char got = 0;
+    CHECK(child > 0 && read(ready[0], &got, 1) == 1 && got == '1');
+    volatile sig_atomic_t stop = 1;
+    hist *h;
+    hist_watch(&stop);
+    free(open_noted(dir, &h, err, sizeof err));
+    CHECK_MSG(h == NULL && strstr(err, "interrupted while waiting for another job"), "%s", err);
+    hist_watch(NULL);
+    char *n = open_noted(dir, &h, err, sizeof err);
+    CHECK_MSG(h != NULL, "%s", err);
+    CHECK_MSG(strstr(n, "waiting for another job on") && strstr(n, "to finish"), "%s", n);
+    free(n);
+    hist_close(h);
+    int status = -1;
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(ready[0]);
+    close(ready[1]);
+}
+
 /* hist_file_key: the SHA-256 of the file's bytes (FIPS 180-2's "abc"), the same for a copy under
  * another name, another for one byte more, and one line with the errno for a file that is not there. */
 static void test_file_key(void)
@@ -1295,6 +1399,8 @@ int main(int argc, char **argv)
     if (system(cmd) != 0)
         return 1;
     test_file_key();
+    test_same_bytes_and_leftovers();
+    test_one_job_at_a_time();
     test_history();
     test_machine_shift();
     test_calls_shift();
