@@ -2,8 +2,12 @@
  * earlier runs (harness/track_night.h), print the night (plots/track.h), export its judgements, and
  * refresh the history page; the index is results/history.h.
  * Exit status: 0 no regression, 1 a regression, 2 a usage or file error (including a build without
- * SQLite, which says what is missing). Exercised by tests/track_cli.sh.
+ * SQLite, which says what is missing) or an interrupt. Jobs that overlap on one history take turns
+ * (history.h). SIGINT and SIGTERM stop it between steps, leaving no temporary file and every output
+ * whole (the one before, or the new one). Exercised by tests/track_cli.sh, tests/history_jobs.sh
+ * (overlapping and killed jobs) and tests/io_cli.sh (write failures).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +102,8 @@ static void usage_track(FILE *f)
         "  -v, --verbose      the shifts, the method and its budget, every headline cell's noise and every\n"
         "                     watched cell (the first line is the verdict either way)\n"
         "Method and false-alarm rate: docs/tracking.md.\n"
-        "Exit status: 0 no regression; 1 a regression; 2 a usage or file error.\n");
+        "Jobs on one history take turns: a second one waits for the first.\n"
+        "Exit status: 0 no regression; 1 a regression; 2 a usage or file error, or an interrupt.\n");
 }
 
 enum {
@@ -186,6 +191,15 @@ static int track_parse(int argc, char **argv, track_args *a)
 }
 
 #ifdef RINGBENCH_HAVE_SQLITE
+/* Whether SIGINT or SIGTERM stopped the command: says so on stderr, with what was left as it was. */
+static int track_interrupted(const char *left)
+{
+    if (!cli_stop)
+        return 0;
+    fprintf(stderr, "ringbench track: interrupted by %s: %s\n", cli_signal == SIGTERM ? "SIGTERM" : "SIGINT", left);
+    return 1;
+}
+
 /* Judges run id of h, prints the night on stdout and exports its judgements when asked (export_json:
  * as JSON). Returns the exit status. */
 static int judge_night(hist *h, long long id, const track_args *a, const track_options *o, int export_json)
@@ -217,6 +231,8 @@ static int track_add(hist *h, const track_args *a, const track_options *o, int e
     if (already)
         fprintf(stderr, "ringbench track: %s is already in %s (same bytes): judged again, not copied\n", a->run,
                 a->dir);
+    if (track_interrupted("the run is in the history, not judged"))
+        return CLI_EXIT_USAGE;
     return judge_night(h, id, a, o, export_json);
 }
 
@@ -237,6 +253,9 @@ static int track_history(const track_args *a)
     }
     char err[1024];
     hist *h = NULL;
+    /* An interrupt stops a wait for another job, a scan, a copy-in and the page (gnuplot ended). */
+    hist_watch(&cli_stop);
+    track_page_watch(&cli_stop);
     if (hist_open(a->dir, stderr, &h, err, sizeof err) != 0) {
         fprintf(stderr, "ringbench track: %s\n", err);
         return CLI_EXIT_USAGE;
@@ -251,12 +270,15 @@ static int track_history(const track_args *a)
     } else {
         printf("history %s: %lld runs indexed\n", a->dir, hist_nruns(h));
     }
-    if (a->page && track_history_page(h, &o, err, sizeof err) != 0) {
-        fprintf(stderr, "ringbench track: %s\n", err);
+    if (a->page && !cli_stop && track_history_page(h, &o, err, sizeof err) != 0) {
+        if (!cli_stop)
+            fprintf(stderr, "ringbench track: %s\n", err);
         rc = CLI_EXIT_USAGE;
-    } else if (a->page) {
+    } else if (a->page && !cli_stop) {
         fprintf(stderr, "ringbench track: wrote %s/history.md\n", a->dir);
     }
+    if (track_interrupted("the page before is left as it was"))
+        rc = CLI_EXIT_USAGE;
     hist_close(h);
     return rc;
 }
@@ -270,6 +292,7 @@ int cmd_track(int argc, char **argv)
         return rc;
     if (a.run && refuse_labelled(a.run) != 0)
         return CLI_EXIT_USAGE;
+    cli_install_signals();
 #ifndef RINGBENCH_HAVE_SQLITE
     fprintf(stderr, "ringbench track: this ringbench was built without SQLite, which the history index needs "
                     "(install libsqlite3-dev, then re-run cmake and rebuild)\n");

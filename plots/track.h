@@ -6,6 +6,7 @@
 #ifndef RINGBENCH_TRACK_H
 #define RINGBENCH_TRACK_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "history.h"
@@ -37,5 +38,9 @@ const char *track_change_interval_str(double change, double lo, double hi, char 
  * `track` judges it. Images (PNG and SVG) need gnuplot; without it the data and scripts are written and
  * the page says so. Returns 0, or -1 with err. */
 int track_history_page(hist *h, const track_options *o, char *err, size_t errlen);
+
+/* An interrupt flag (SIGINT/SIGTERM raise it; NULL: none): while it is raised, gnuplot is ended and
+ * track_history_page returns -1 ("interrupted"), history.md left as it was. */
+void track_page_watch(volatile sig_atomic_t *stop);
 
 #endif

@@ -8,6 +8,7 @@
  * Plots are made for an 800 px docs column: 960 px wide, 14 pt text, PNG and SVG beside their .gp and .dat.
  * Exercised by tests/test_history.c and tests/track_cli.sh.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -234,13 +235,16 @@ static double plot_unit(int k, const track_judged *x, const char **unit)
 /* The figure as plotted: the judged value times the side's unit factor. */
 static double plotted(double v, double f) { return isfinite(v) ? v * f : NAN; }
 
-/* DIR/plots/STEM.dat: per night its index, then per side the judged figure, the band's low and high
- * edge, the baseline and the night's call (0 none or not judged, 1 regression, 2 improvement, 3 watch). */
-static int figure_dat(const char *path, const page_night *p, size_t n, int k, int *has)
+/* DIR/plots/STEM.dat (name): per night its index, then per side the judged figure, the band's low and
+ * high edge, the baseline and the night's call (0 none or not judged, 1 regression, 2 improvement, 3
+ * watch). Written whole or not at all (report_file_open). Returns 0, or -1 with err. */
+static int figure_dat(const char *pdir, const char *name, const page_night *p, size_t n, int k, int *has, char *err,
+                      size_t errlen)
 {
-    FILE *dat = fopen(path, "w");
-    if (!dat)
+    report_file rf;
+    if (report_file_open(&rf, pdir, name, err, errlen) != 0)
         return -1;
+    FILE *dat = rf.f;
     fputs("# night, then per side (native, fallback): figure, band low, band high, baseline (in the unit its plot "
           "names), call (1 regression, 2 improvement, 3 watch)\n",
           dat);
@@ -262,7 +266,7 @@ static int figure_dat(const char *path, const page_night *p, size_t n, int k, in
         }
         fputc('\n', dat);
     }
-    return fclose(dat) == 0 ? 0 : -1;
+    return report_file_close(&rf, err, errlen);
 }
 
 /* One panel of a figure's plot: side s's band, baseline, figure and the nights it called. */
@@ -316,13 +320,17 @@ static void side_title(int s, const track_judged *x, char *buf, size_t n)
         snprintf(buf + strlen(buf), n - strlen(buf), " shift");
 }
 
-/* DIR/plots/STEM.gp: one panel per side that has a figure, stacked under one legend. */
-static int figure_gp(const char *path, const char *stem, const page_night *p, size_t n, int k, const int has[2],
-                     const char *title)
+/* DIR/plots/STEM.gp: one panel per side that has a figure, stacked under one legend; written whole or
+ * not at all. Returns 0, or -1 with err. */
+static int figure_gp(const char *pdir, const char *stem, const page_night *p, size_t n, int k, const int has[2],
+                     const char *title, char *err, size_t errlen)
 {
-    FILE *gp = fopen(path, "w");
-    if (!gp)
+    char name[160];
+    report_file rf;
+    snprintf(name, sizeof name, "%s.gp", stem);
+    if (report_file_open(&rf, pdir, name, err, errlen) != 0)
         return -1;
+    FILE *gp = rf.f;
     const int panels = has[0] + has[1];
     const double top = panels == 2 ? 0.855 : 0.75, legend = panels == 2 ? 0.07 : 0.12; /* under title and legend */
     report_gp_begin(gp, stem, title, (report_canvas){960, panels == 2 ? 720 : 420});
@@ -346,7 +354,7 @@ static int figure_gp(const char *path, const char *stem, const page_night *p, si
         row++;
     }
     report_gp_end(gp);
-    return fclose(gp) == 0 ? 0 : -1;
+    return report_file_close(&rf, err, errlen);
 }
 
 /* Headline figure k's plot over the machine's nights p (prefix: the machine's): its data and script in
@@ -354,15 +362,13 @@ static int figure_gp(const char *path, const char *stem, const page_night *p, si
 static int figure_plot(FILE *md, const char *pdir, const char *prefix, const page_night *p, size_t n, int k,
                        const char *gnuplot, char *err, size_t errlen)
 {
-    char stem[128], path[4400], title[128], sz[32];
+    char stem[128], name[160], title[128], sz[32];
     int has[2];
     const headline_def *d = &headline_defs[k];
     snprintf(stem, sizeof stem, "%s_%s", prefix, d->key);
-    snprintf(path, sizeof path, "%s/%s.dat", pdir, stem);
-    if (figure_dat(path, p, n, k, has) != 0) {
-        snprintf(err, errlen, "%s: cannot write", path);
+    snprintf(name, sizeof name, "%s.dat", stem);
+    if (figure_dat(pdir, name, p, n, k, has, err, errlen) != 0)
         return -1;
-    }
     if (d->fastest && !d->full_window)
         has[HL_FALLBACK] = 0; /* the fallback's round trip, plotted with the other figure at its size */
     const track_judged *x = &p[n - 1].hl[k][has[HL_NATIVE] ? HL_NATIVE : HL_FALLBACK];
@@ -377,14 +383,11 @@ static int figure_plot(FILE *md, const char *pdir, const char *prefix, const pag
         fprintf(md, "- %s: not measured in these nights.\n", title);
         return 0;
     }
-    snprintf(path, sizeof path, "%s/%s.gp", pdir, stem);
-    if (figure_gp(path, stem, p, n, k, has, title) != 0) {
-        snprintf(err, errlen, "%s: cannot write", path);
+    if (figure_gp(pdir, stem, p, n, k, has, title, err, errlen) != 0)
         return -1;
-    }
     char script[160], gerr[600];
     snprintf(script, sizeof script, "%s.gp", stem);
-    if (gnuplot && report_gnuplot_run(gnuplot, pdir, script, gerr, sizeof gerr) != 0)
+    if (gnuplot && report_gnuplot_run(gnuplot, pdir, script, gerr, sizeof gerr) != 0 && !report_stopped())
         fprintf(stderr, "ringbench track: warning: %s\n", gerr);
     fprintf(md, "![%s](plots/%s.png)\n\n", title, stem);
     return 0;
@@ -395,14 +398,13 @@ static int figure_plot(FILE *md, const char *pdir, const char *prefix, const pag
 static int floor_plot(FILE *md, hist *h, const char *pdir, const char *prefix, const page_night *p, size_t n,
                       const char *gnuplot, char *err, size_t errlen)
 {
-    char stem[128], path[4400];
+    char stem[128], name[160];
+    report_file rf;
     snprintf(stem, sizeof stem, "%s_floor", prefix);
-    snprintf(path, sizeof path, "%s/%s.dat", pdir, stem);
-    FILE *dat = fopen(path, "w");
-    if (!dat) {
-        snprintf(err, errlen, "%s: cannot write", path);
+    snprintf(name, sizeof name, "%s.dat", stem);
+    if (report_file_open(&rf, pdir, name, err, errlen) != 0)
         return -1;
-    }
+    FILE *dat = rf.f;
     const char *none[4] = {NULL, NULL, NULL, NULL};
     int any = 0, failed = 0;
     fputs("# night, the floor's p50 and its 95 % interval (us)\n", dat);
@@ -414,18 +416,19 @@ static int floor_plot(FILE *md, hist *h, const char *pdir, const char *prefix, c
         fprintf(dat, "%zu %.6g %.6g %.6g\n", i, found == 1 ? f.p50 : NAN, found == 1 ? f.ci_lo : NAN,
                 found == 1 ? f.ci_hi : NAN);
     }
-    if ((fclose(dat) != 0) | failed) {
-        snprintf(err, errlen, failed ? "index query: %s" : "%s: cannot write", failed ? hist_error(h) : path);
+    if (failed) {
+        report_file_discard(&rf);
+        snprintf(err, errlen, "index query: %s", hist_error(h));
         return -1;
     }
+    if (report_file_close(&rf, err, errlen) != 0)
+        return -1;
     if (!any)
         return 0;
-    snprintf(path, sizeof path, "%s/%s.gp", pdir, stem);
-    FILE *gp = fopen(path, "w");
-    if (!gp) {
-        snprintf(err, errlen, "%s: cannot write", path);
+    snprintf(name, sizeof name, "%s.gp", stem);
+    if (report_file_open(&rf, pdir, name, err, errlen) != 0)
         return -1;
-    }
+    FILE *gp = rf.f;
     const char *title = "the floor: one-word ping-pong through mapped pinned memory";
     report_gp_begin(gp, stem, title, (report_canvas){960, 460});
     report_gp_title(gp, title, "a reference of the machine, never judged");
@@ -438,13 +441,11 @@ static int floor_plot(FILE *md, hist *h, const char *pdir, const char *prefix, c
             "  '' using 1:2 with linespoints lc rgb '#404040' pt 7 ps 0.9 lw 2 title 'p50'\n",
             stem);
     report_gp_end(gp);
-    if (fclose(gp) != 0) {
-        snprintf(err, errlen, "%s: cannot write", path);
+    if (report_file_close(&rf, err, errlen) != 0)
         return -1;
-    }
     char script[160], gerr[600];
     snprintf(script, sizeof script, "%s.gp", stem);
-    if (gnuplot && report_gnuplot_run(gnuplot, pdir, script, gerr, sizeof gerr) != 0)
+    if (gnuplot && report_gnuplot_run(gnuplot, pdir, script, gerr, sizeof gerr) != 0 && !report_stopped())
         fprintf(stderr, "ringbench track: warning: %s\n", gerr);
     fprintf(md, "![the floor, a reference](plots/%s.png)\n", stem);
     return 0;
@@ -557,27 +558,28 @@ static int page_body(FILE *md, const page_ctx *c)
         rc = newest_md(md, c->h, &newest, c->o, c->err, c->errlen);
     else
         fputs("\nNo complete run in this history yet.\n", md);
-    for (size_t m = 0; rc == 0 && m < nm; m++)
+    for (size_t m = 0; rc == 0 && !report_stopped() && m < nm; m++)
         rc = machine_section(md, c, machines[m], (int)m);
     hist_strings_free(machines, nm);
     return rc;
 }
 
+void track_page_watch(volatile sig_atomic_t *stop) { report_watch(stop); }
+
 int track_history_page(hist *h, const track_options *o, char *err, size_t errlen)
 {
-    char pdir[4200], mdpath[4200], tmp[4300], gnuplot[4096];
+    char pdir[4200], gnuplot[4096];
     snprintf(pdir, sizeof pdir, "%s/plots", hist_dir(h));
-    snprintf(mdpath, sizeof mdpath, "%s/history.md", hist_dir(h));
-    snprintf(tmp, sizeof tmp, "%s.tmp", mdpath);
     if (mkdir(pdir, 0755) != 0 && access(pdir, W_OK) != 0) {
-        snprintf(err, errlen, "%s: cannot create", pdir);
+        snprintf(err, errlen, "%s: cannot create: %s", pdir, strerror(errno));
         return -1;
     }
-    FILE *md = fopen(tmp, "w");
-    if (!md) {
-        snprintf(err, errlen, "%s: cannot write", tmp);
+    /* history.md is written whole or not at all (report_file_open): an interrupted or failed page
+     * leaves the one before. */
+    report_file rf;
+    if (report_file_open(&rf, hist_dir(h), "history.md", err, errlen) != 0)
         return -1;
-    }
+    FILE *md = rf.f;
     const int have_gnuplot = report_gnuplot_find(gnuplot, sizeof gnuplot) == 0;
     const page_ctx c = {h, o, pdir, have_gnuplot ? gnuplot : NULL, err, errlen};
     fputs("# Run history\n", md);
@@ -588,15 +590,13 @@ int track_history_page(hist *h, const track_options *o, char *err, size_t errlen
           md);
     if (!have_gnuplot)
         fputs("\n*gnuplot was not found: the data and scripts are in `plots/`, the images are missing.*\n", md);
-    if (fclose(md) != 0 && rc == 0) {
-        snprintf(err, errlen, "%s: write error", tmp);
+    if (rc == 0 && report_stopped()) {
+        snprintf(err, errlen, "interrupted: %s/history.md left as it was", hist_dir(h));
         rc = -1;
     }
-    if (rc == 0 && rename(tmp, mdpath) != 0) {
-        snprintf(err, errlen, "%s: cannot rename into place", mdpath);
-        rc = -1;
+    if (rc != 0) {
+        report_file_discard(&rf);
+        return -1;
     }
-    if (rc != 0)
-        remove(tmp);
-    return rc;
+    return report_file_close(&rf, err, errlen);
 }
