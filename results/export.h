@@ -99,7 +99,9 @@ typedef struct export_judgement {
 
 /* Writes the judgements of run (its file name) of machine (its fingerprint) to path: JSON
  * {"run", "machine", "cells": [...]} (json = 1; needs jansson) or CSV with a header and one line per
- * cell. Returns 0, or -1 with a one-line message in err. */
+ * cell. The file is written whole or not at all (a temporary file renamed into place, outfs.h): on a
+ * write error the export before stays. Returns 0, or -1 with a one-line message in err ("cannot write
+ * PATH: " and the errno of the write that failed). */
 int export_judgements(const char *path, int json, const char *run, const char *machine, const export_judgement *j,
                       size_t n, char *err, size_t errlen);
 

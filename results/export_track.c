@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "export.h"
+#include "outfs.h"
 
 #ifdef RINGBENCH_HAVE_JANSSON
 #include <jansson.h>
@@ -93,21 +94,24 @@ static int export_json_judged(FILE *f, const char *run, const char *machine, con
 int export_judgements(const char *path, int json, const char *run, const char *machine, const export_judgement *j,
                       size_t n, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot write", path);
+    /* Written as PATH.tmp-PID and renamed (outfs.h): on a write error or an interrupt the export
+     * before stays as it was. */
+    outfs_file o;
+    if (outfs_path_check("--export", path, err, errlen) != 0 || outfs_file_open(&o, path, err, errlen) != 0)
         return -1;
-    }
     int rc = 0;
     err[0] = '\0';
     if (json)
-        rc = export_json_judged(f, run, machine, j, n, err, errlen);
+        rc = export_json_judged(o.f, run, machine, j, n, err, errlen);
     else
-        export_csv_judged(f, run, j, n);
-    if (fclose(f) != 0 || rc != 0) {
+        export_csv_judged(o.f, run, j, n);
+    /* A write that failed is said by the commit, with its errno; any other failure here (a build
+     * without jansson) has said why and is discarded. */
+    if (rc != 0 && outfs_stream_errno(o.f) == 0) {
         if (!err[0])
-            snprintf(err, errlen, "%s: write error", path);
+            snprintf(err, errlen, "cannot write %s: the JSON could not be encoded", path);
+        outfs_file_discard(&o);
         return -1;
     }
-    return 0;
+    return outfs_file_commit(&o, err, errlen);
 }
