@@ -10,6 +10,20 @@ else()
   set_tests_properties(test_history PROPERTIES LABELS unit SKIP_RETURN_CODE 77)
 endif()
 
+# Issue 53: several `track` jobs on one history at once, and jobs killed half-way (history_jobs.sh
+# says what each case checks); history_check reads the folder and its index as the jobs left them.
+if(RINGBENCH_HAVE_SQLITE)
+  add_executable(history_check history_check.c)
+  target_link_libraries(history_check PRIVATE rb_history SQLite::SQLite3)
+  foreach(what concurrent kill)
+    add_test(NAME test_history_jobs_${what}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/history_jobs.sh $<TARGET_FILE:ringbench>
+                     $<TARGET_FILE:history_check> $<TARGET_FILE:make_rows>
+                     ${CMAKE_CURRENT_BINARY_DIR}/history_jobs_${what} ${what})
+    set_tests_properties(test_history_jobs_${what} PROPERTIES LABELS unit TIMEOUT 300)
+  endforeach()
+endif()
+
 # export and track end to end on a tiny CPU run: BMF shape, CSV read back by pandas, exit codes.
 foreach(what export pandas track)
   add_test(NAME test_track_cli_${what}
