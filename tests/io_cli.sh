@@ -9,6 +9,10 @@
 #           errno's text (File too large), a non-zero exit and no signal; the run's file keeps its rows
 #           (readable, marked incomplete) and never replaces an earlier file; an earlier report,
 #           comparison or export is left as it was; no *.tmp-*, *.partial or staging folder is left
+#           track (with SQLite): its --export, its page and its index each failing in turn: exit 2 with
+#           one line and the errno's text, no signal, the export, page and history before left as they
+#           were (a run whose index update failed is not left in the folder) and no temporary file; the
+#           same track without the limit then adds the run
 # fulldisk  the same on a full disk (No space left on device): a small tmpfs in a mount namespace of its
 #           own (unshare; skipped, 77, where the system allows none); and track's copy into a history
 #           on it says the disk is full, not an earlier call's errno
@@ -126,6 +130,40 @@ failing_outputs() {
     no_leftovers "$dir"
 }
 
+# history_state H: H's run files and index with their checksums, and its page (the history as it was).
+history_state() { (cd "$1" && md5sum ./*.h5 index.sqlite history.md) 2>/dev/null; }
+
+# failing_track DIR WHY: track into the history DIR/hist whose writes fail as WHY says: its --export and its
+# page (the caller's `limited trk`), then its index update (`limited idx`, the run file fits).
+failing_track() {
+    local dir=$1 why=$2 h=$1/hist state csv i
+    for i in 1 2 3 4 5; do # an index larger than a run file, so that a limit between the two hits the index
+        "$rb" run "${tiny[@]}" -o "$work/t$i.h5" >/dev/null 2>&1 && "$rb" track "$work/t$i.h5" --history "$h" \
+            --no-page >/dev/null 2>&1 || bad "track t$i"
+    done
+    "$rb" track "$work/t5.h5" --history "$h" --export "$dir/night.csv" >/dev/null 2>&1 || bad "first track --export"
+    state=$(history_state "$h") csv=$(md5sum <"$dir/night.csv")
+    limited trk "$rb" track "$work/t5.h5" --history "$h" --export "$dir/night.csv" --no-page >/dev/null 2>"$work/err"
+    st=$?
+    write_fails "cannot write .*night.csv: $why" 2 "track --export"
+    [ "$(md5sum <"$dir/night.csv")" = "$csv" ] && ok || bad "track --export changed the export before"
+    limited trk "$rb" track --history "$h" >/dev/null 2>"$work/err"
+    st=$?
+    write_fails "cannot write .*$h/.*: $why" 2 "track's page"
+    [ "$(grep -vc "WARNING\|CPU REF" "$work/err")" -eq 1 ] && ok || bad "track's page: not one line: $(cat "$work/err")"
+    [ "$(history_state "$h")" = "$state" ] && ok || bad "track's page changed the history or the page before"
+    "$rb" run "${tiny[@]}" -o "$work/t6.h5" >/dev/null 2>&1
+    limited idx "$rb" track "$work/t6.h5" --history "$h" --no-page >/dev/null 2>"$work/err"
+    st=$?
+    write_fails "index.sqlite: .*$why" 2 "track's index update"
+    [ "$(history_state "$h")" = "$state" ] && ok || bad "a failed index update changed the history: $(ls "$h")"
+    no_leftovers "$dir"
+    [ -z "$(find "$h" -name '.incoming-*' -o -name '*-journal')" ] && ok || bad "left in the history: $(ls -a "$h")"
+    "$rb" track "$work/t6.h5" --history "$h" --no-page >"$work/out" 2>"$work/err"
+    [ $? -le 1 ] && ok || bad "track after the failures: $(cat "$work/err")" # 1: a regression (CPU runs are noisy)
+    [ "$(ls "$h"/*.h5 | wc -l)" -eq 6 ] && ok || bad "the history holds $(ls "$h"/*.h5 | wc -l) runs, wanted 6"
+}
+
 # earlier_outputs DIR: a run, its report, a comparison and an export, made before anything fails.
 earlier_outputs() {
     local dir=$1
@@ -156,17 +194,22 @@ stdout)
 fsize)
     # ulimit -f counts KiB: a run stops after a few hundred KiB of rows (it keeps room for the next row
     # and the close); report.md is 27 KiB, the CSV a few; every plot's PNG or SVG is over 40.
+    # track: 1 KiB for its export (3 KiB) and page (its plot scripts, over 1 KiB each); for its index, the
+    # index's size: a run file (67 KiB) is copied in, the index cannot grow.
     limited() {
         local kind=$1 kib=1100
         shift
         [ "$kind" = out ] && kib=8
         [ "$kind" = img ] && kib=40
+        [ "$kind" = trk ] && kib=1
+        [ "$kind" = idx ] && kib=$(($(stat -c %s "$work/d/hist/index.sqlite") / 1024))
         (ulimit -f $kib && exec "$@")
     }
     mkdir -p "$work/d"
     earlier_outputs "$work/d"
     failing_run "$work/d" "File too large"
     failing_outputs "$work/d" "File too large"
+    [ "$have_sqlite" = ON ] && failing_track "$work/d" "File too large"
     ;;
 fulldisk)
     if [ "${RB_IO_INNER:-}" != 1 ]; then
@@ -192,8 +235,9 @@ fulldisk)
         case $kind in
         run) fill $(($(df -k --output=avail "$work/disk" | tail -1) - 1100)) ;;
         few) fill $(($(df -k --output=avail "$work/disk" | tail -1) - 20)) ;;
-        out) fill 100000 ;;
+        out | trk) fill 100000 ;;
         img) fill $(($(df -k --output=avail "$work/disk" | tail -1) - 100)) ;;
+        idx) fill $(($(df -k --output=avail "$work/disk" | tail -1) - 76)) ;; # a run file fits (69-71 KiB)
         esac
         "$@"
         local st=$?
@@ -210,6 +254,8 @@ fulldisk)
         limited few "$rb" track "$work/other.h5" --history "$work/disk/hist" --no-page >/dev/null 2>"$work/err"
         st=$?
         write_fails "copying .*No space left on device" 2 "track onto a full disk"
+        rm -rf "$work/disk/hist"
+        failing_track "$work/disk" "No space left on device"
     fi
     umount "$work/disk"
     ;;
