@@ -48,7 +48,8 @@ struct hist {
  * to hist_close: across the leftovers' removal, the scan, the copy-in, the index update and the page.
  * A second job waits for it (saying so once, on notes) up to HIST_LOCK_WAIT_S; a job that dies, even by
  * SIGKILL, lets it go with its last descriptor. The lock is the folder's, whatever indexes it: a backend
- * whose index is elsewhere (a database server) still keeps the run files in DIR. */
+ * whose index is elsewhere (a database server) still keeps the run files in DIR. SQLite's own locking
+ * is not enough: docs/decisions/0150-one-writer-per-history.md. */
 #define HIST_LOCK_NAME ".lock"
 #define HIST_LOCK_WAIT_S 1800
 
