@@ -151,9 +151,9 @@ static const char *change_label(double est)
 }
 
 /* compare_changes.dat: row, ratio, lo, hi, label; ytics into tics. Returns how many rows; the x range
- * the rows and the noise band need into *xlo, *xhi. */
+ * the rows and the noise band need into *xlo, *xhi, the longest tick label's length into *widest. */
 static size_t changes_dat(const compare_ctx *c, FILE *f, char *tics, size_t ticlen, double band, double *xlo,
-                          double *xhi)
+                          double *xhi, size_t *widest)
 {
     size_t *idx = NULL, n = compare_changed_pairs(c, &idx), used = 0;
     char label[160];
@@ -169,6 +169,7 @@ static size_t changes_dat(const compare_ctx *c, FILE *f, char *tics, size_t ticl
         *xlo = fmin(*xlo, lo > 0 ? lo : r);
         *xhi = fmax(*xhi, hi);
         cell_label(c, p, label, sizeof label);
+        *widest = strlen(label) > *widest ? strlen(label) : *widest;
         size_t len = strlen(tics);
         snprintf(tics + len, ticlen - len, "%s'%s' %zu", k ? ", " : "", label, k);
         used++;
@@ -187,11 +188,13 @@ int compare_plot_changes(const compare_ctx *c, const char *dir, char *err, size_
     const double noise = compare_noise(c), band = isfinite(noise) ? noise : 0.0;
     char tics[CHANGES_MAX * 180 + 64], title[1400], label[1100];
     double xlo, xhi;
-    size_t *idx = NULL, nchanged = compare_changed_pairs(c, &idx);
+    size_t *idx = NULL, nchanged = compare_changed_pairs(c, &idx), widest = 0;
     free(idx);
     if (report_file_open(&dat, dir, "compare_changes.dat", err, errlen) != 0)
         return -1;
-    const size_t n = changes_dat(c, dat.f, tics, sizeof tics, band, &xlo, &xhi);
+    const size_t n = changes_dat(c, dat.f, tics, sizeof tics, band, &xlo, &xhi, &widest);
+    /* The tick labels (13 pt, about 10 px a character) get the room they need, at most 60 % of the width. */
+    const double lmargin = fmin(0.6, fmax(0.3, (10.0 * (double)widest + 30) / REPORT_DOC_W));
     if (report_file_close(&dat, err, errlen) != 0 || report_file_open(&rf, dir, "compare_changes.gp", err, errlen) != 0)
         return -1;
     FILE *gp = rf.f;
@@ -207,10 +210,10 @@ int compare_plot_changes(const compare_ctx *c, const char *dir, char *err, size_
     report_gp_title(gp, title, note);
     ratio_axis(gp, xlo / 1.15, xhi * (xhi / xlo >= 8 ? 2.5 : 1.25)); /* room right of each interval for its label */
     fprintf(gp,
-            "unset key\nset yrange [%d.6:-0.6]\nset grid noytics\nset lmargin at screen 0.5\nset rmargin 3\n"
+            "unset key\nset yrange [%d.6:-0.6]\nset grid noytics\nset lmargin at screen %.3f\nset rmargin 3\n"
             "set object 1 rect from first %.6g, graph 0 to first %.6g, graph 1 fc rgb '#DDDDDD' fs solid 0.8 "
             "noborder behind\nset arrow 1 from first 1, graph 0 to first 1, graph 1 nohead lc rgb '#444444' back\n",
-            n ? (int)n - 1 : 2, 1.0 / (1.0 + band), 1.0 + band);
+            n ? (int)n - 1 : 2, lmargin, 1.0 / (1.0 + band), 1.0 + band);
     if (n == 0)
         fputs("set ytics ('' 1)\nset label 1 'no cell changed beyond the noise' at graph 0.5, graph 0.5 center "
               "font ',16'\nplot 1 lc rgb '#FFFFFF' notitle\n",

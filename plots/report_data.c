@@ -458,4 +458,13 @@ void report_md_text(FILE *f, const char *s)
     }
 }
 
+void report_md_code(FILE *f, const char *s)
+{
+    /* Inside a code span outside a table a '|' is itself; a backquote would end the span. */
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        fputc(c < 0x20 || c == 0x7f ? ' ' : c == '`' ? '\'' : c, f);
+    }
+}
+
 int report_unit_is_rate(const char *unit) { return rb_unit_is_rate(unit); }

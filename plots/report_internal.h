@@ -127,6 +127,8 @@ const char *report_times(double ratio);
 void report_put_padded(FILE *out, const char *s, size_t width, int right);
 /* Markdown cell text: '|' escaped, control characters as spaces, "" as "-". */
 void report_md_text(FILE *f, const char *s);
+/* s for a code span in running text (not a table cell): as it is, control characters as spaces. */
+void report_md_code(FILE *f, const char *s);
 /* 1 for a unit in GB/s (bigger is better), 0 for time (smaller is better). */
 int report_unit_is_rate(const char *unit);
 

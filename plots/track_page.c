@@ -124,7 +124,7 @@ static int newest_md(FILE *md, hist *h, const hist_run *run, const track_options
     md_text(md, line);
     fprintf(md, "**\n\n`%s`, %s UTC, commit `%s`, machine `", run->file, when(run->start, t, sizeof t),
             run->env[HIST_ENV_git_commit]);
-    md_text(md, run->machine);
+    report_md_code(md, run->machine);
     fputs("`.\n", md);
     regressed_md(md, &night);
     track_night_free(&night);
@@ -491,7 +491,7 @@ static int machine_section(FILE *md, const page_ctx *c, const char *machine, int
     char prefix[16], t0[32], t1[32];
     snprintf(prefix, sizeof prefix, "m%d", m);
     fprintf(md, "\n## Machine %d: `", m);
-    md_text(md, machine);
+    report_md_code(md, machine);
     fprintf(md, "`\n\n%zu complete runs, %s to %s UTC.\n", n, n ? when(runs[0].start, t0, sizeof t0) : "-",
             n ? when(runs[n - 1].start, t1, sizeof t1) : "-");
     page_night *p = n ? judge_nights(c, runs, n, &np) : NULL;
