@@ -35,10 +35,10 @@ all: build
 # Checks each need of .ci/packages by whether it works (cmake >= 3.25 from anywhere, a C11 compiler,
 # an HDF5 that this project's configure finds with CMAKE_ARGS, ...), and installs only what does not:
 # on Debian/Ubuntu, with apt-get as root or through `sudo -n`, its output in BUILD/deps.log. CI's own
-# tools (kind ci: clang, clang-format, debootstrap) are left to .ci/run. A required need still missing
-# stops (exit 2); where it could not install, one command installs everything missing ("as root:"
-# for a user without sudo). It says loudly when there is no nvcc. RINGBENCH_NO_INSTALL=1 makes it
-# check and never install.
+# tools (kind ci: clang, clang-format, debootstrap, the PostgreSQL server) are left to .ci/run. A
+# required need still missing stops (exit 2); where it could not install, one command installs
+# everything missing ("as root:" for a user without sudo). It says loudly when there is no nvcc.
+# RINGBENCH_NO_INSTALL=1 makes it check and never install.
 deps:
 	@mkdir -p $(BUILD) && RINGBENCH_CMAKE_ARGS="$(CMAKE_ARGS)" RINGBENCH_DEPS_LOG=$(abspath $(BUILD))/deps.log sh .ci/deps.sh
 

@@ -3,7 +3,7 @@
 #
 #   sh .ci/deps.sh          called by `make bench`, `make test` (as `make deps`)
 #   sh .ci/deps.sh --ci     also CI's own tools (the needs of kind ci: clang, clang-format,
-#                           debootstrap), called by .ci/run
+#                           debootstrap, the PostgreSQL server), called by .ci/run
 #
 # Each need of .ci/packages is a capability, checked as it would be used: a cmake of 3.25 or newer
 # on PATH from any source (a Python environment's counts), a C compiler that compiles C11, an HDF5
@@ -71,6 +71,16 @@ check_sqlite3() { sqlite3 --version >/dev/null 2>&1; }
 check_clang() { clang --version >/dev/null 2>&1; }
 check_clang_format() { clang-format --version >/dev/null 2>&1; }
 check_debootstrap() { debootstrap --version >/dev/null 2>&1; }
+# PostgreSQL's server programs: on PATH, or where Debian keeps them (/usr/lib/postgresql/VERSION/bin,
+# not on PATH); tests/pg_cluster.sh looks in the same places.
+check_pg_server() {
+    for d in "" /usr/lib/postgresql/*/bin/; do
+        if [ -z "$d" ] || [ -x "${d}initdb" ]; then
+            "${d}initdb" --version >/dev/null 2>&1 && "${d}pg_ctl" --version >/dev/null 2>&1 && return 0
+        fi
+    done
+    return 1
+}
 # The tests use the first python3 that has the module: PATH's, else the distribution's (a pyenv or venv
 # python3 on PATH often lacks what apt installed for /usr/bin/python3).
 py_has() {
@@ -111,13 +121,14 @@ check() { # check CAPABILITY
     make) check_make ;;
     cc) check_cc ;;
     c++) check_cxx ;;
-    hdf5 | sqlite | jansson) check_lib "$1" ;;
+    hdf5 | sqlite | libpq | jansson) check_lib "$1" ;;
     gnuplot) check_gnuplot ;;
     h5dump) check_h5dump ;;
     sqlite3) check_sqlite3 ;;
     clang) check_clang ;;
     clang-format) check_clang_format ;;
     debootstrap) check_debootstrap ;;
+    pg_server) check_pg_server ;;
     h5py) check_h5py ;;
     pandas) check_pandas ;;
     *)
@@ -158,7 +169,7 @@ report() {
         case $kind in
         required | cuda)
             if [ "$cap" = cmake ] && [ -n "$(cmake --version 2>/dev/null)" ]; then why="$why; found $(cmake --version | head -n 1)"; fi
-            case $cap in hdf5 | sqlite | jansson) [ "$probe" = ok ] || why="$why (not checked: CMake and a C compiler must work first)" ;; esac
+            case $cap in hdf5 | sqlite | libpq | jansson) [ "$probe" = ok ] || why="$why (not checked: CMake and a C compiler must work first)" ;; esac
             say "MISSING $cap (required; Debian package $pkg): $why"
             ;;
         *) say "warning: no $cap ($kind; Debian package $pkg): $why" ;;

@@ -103,10 +103,10 @@ for c in sh dirname mktemp rm sed grep head cp cat awk env timeout make cc gcc a
 done
 [ -e "$work/sys/cmake" ] && bad "the cmake-less PATH has a cmake"
 
-# The real list without the optional libraries (SQLite, jansson): whether this machine has them is
-# its own business (the H100 machine has neither), and the cases below must not depend on it. The
-# library probe itself is exercised by the HDF5 cases.
-grep -Ev '^(sqlite|jansson)[[:space:]]' "$(dirname "$deps")/packages" >"$work/packages"
+# The real list without the optional libraries (SQLite, libpq, jansson) and the PostgreSQL server:
+# whether this machine has them is its own business (the H100 machine has none of them), and the cases
+# below must not depend on it. The library probe itself is exercised by the HDF5 cases.
+grep -Ev '^(sqlite|libpq|jansson|pg_server)[[:space:]]' "$(dirname "$deps")/packages" >"$work/packages"
 grep -q '^hdf5 ' "$work/packages" && grep -q '^gnuplot ' "$work/packages" || bad "the list lost hdf5 or gnuplot"
 export FAKE_WORK="$work" RINGBENCH_PYTHONS=python3 RINGBENCH_DEPS_LOG="$work/apt.log" RINGBENCH_DEPS_LIST="$work/packages"
 export RINGBENCH_CUDA_BIN="$work/no-cuda/bin"

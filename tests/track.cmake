@@ -46,5 +46,5 @@ set_tests_properties(test_track_cli_nightly PROPERTIES LABELS unit TIMEOUT 300 S
 # without pkg-config). Skipped (77) where there is no dpkg-query.
 add_test(NAME test_features
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/features_test.sh ${PROJECT_SOURCE_DIR}/.ci/packages
-                 "sqlite=${RINGBENCH_HAVE_SQLITE}" "jansson=${RINGBENCH_HAVE_JANSSON}" "hdf5=ON")
+                 "sqlite=${RINGBENCH_HAVE_SQLITE}" "libpq=${RINGBENCH_HAVE_LIBPQ}" "jansson=${RINGBENCH_HAVE_JANSSON}" "hdf5=ON")
 set_tests_properties(test_features PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 30)
