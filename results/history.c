@@ -32,7 +32,14 @@ static void sweep_leftovers(const char *dir, FILE *notes);
 
 int hist_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen)
 {
-    *out = NULL;
+    const hist_open_options o = {.notes = notes};
+    return hist_open_with(dir, &o, out, err, errlen);
+}
+
+/* A folder history: DIR made when absent, its lock taken (this job alone until hist_close), what jobs
+ * that died left there removed, then its SQLite index opened. Returns 0, or -1 with err. */
+static int folder_open(const char *dir, const hist_open_options *o, hist **out, char *err, size_t errlen)
+{
     struct stat sb;
     if (strlen(dir) >= 4000) {
         snprintf(err, errlen, "%s: path too long", dir);
@@ -43,16 +50,95 @@ int hist_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen
         return -1;
     }
     int fd;
-    if (hist_lock(dir, notes, &fd, err, errlen) != 0)
+    if (hist_lock(dir, o->notes, &fd, err, errlen) != 0)
         return -1;
-    sweep_leftovers(dir, notes);
-    if (hist_sqlite_open(dir, notes, out, err, errlen) != 0) {
+    sweep_leftovers(dir, o->notes);
+    if (hist_sqlite_open(dir, o, out, err, errlen) != 0) {
         close(fd);
         return -1;
     }
     (*out)->lock_fd = fd;
     return 0;
 }
+
+int hist_is_database(const char *where)
+{
+    return strncmp(where, "postgresql://", 13) == 0 || strncmp(where, "postgres://", 11) == 0;
+}
+
+int hist_open_with(const char *where, const hist_open_options *o, hist **out, char *err, size_t errlen)
+{
+    static const hist_open_options none = {0};
+    char shown[4096];
+    int rc;
+    o = o ? o : &none;
+    *out = NULL;
+    hist_mask_location(where, shown, sizeof shown);
+    if (hist_is_database(where)) {
+#ifdef RINGBENCH_HAVE_LIBPQ
+        rc = hist_pg_open(where, o, out, err, errlen);
+#else
+        snprintf(err, errlen,
+                 "%s: this ringbench was built without libpq, which a PostgreSQL history needs (install "
+                 "libpq-dev, then re-run cmake and rebuild)",
+                 shown);
+        return -1;
+#endif
+    } else if (o->store) {
+        snprintf(err, errlen, "--store is for a database history: a folder history (%s) keeps its runs in its folder",
+                 where);
+        return -1;
+    } else {
+        rc = folder_open(where, o, out, err, errlen);
+    }
+    if (rc == 0)
+        snprintf((*out)->location, sizeof (*out)->location, "%s", shown);
+    return rc;
+}
+
+/* The end of a URI's authority (user:password@host:port): the first '/', '?' or '#' after "://". */
+static const char *authority_end(const char *s)
+{
+    return s + strcspn(s, "/?#");
+}
+
+char *hist_mask_location(const char *where, char *buf, size_t n)
+{
+    const char *sep = strstr(where, "://");
+    if (!hist_is_database(where) || !sep) {
+        snprintf(buf, n, "%s", where);
+        return buf;
+    }
+    const char *auth = sep + 3, *end = authority_end(auth);
+    const char *at = NULL, *colon = NULL;
+    for (const char *p = auth; p < end; p++)
+        if (*p == '@')
+            at = p; /* the last '@': a password may hold one, percent-encoded or not */
+    for (const char *p = auth; at && p < at && !colon; p++)
+        if (*p == ':')
+            colon = p;
+    size_t len = 0;
+    const char *from = where;
+    if (colon) { /* scheme://user: then *** then @host... */
+        len += (size_t)snprintf(buf + len, n - len, "%.*s***", (int)(colon + 1 - where), where);
+        from = at;
+    }
+    /* The parameters: password=... replaced, the others kept. */
+    const char *q = strchr(end, '?');
+    if (len < n)
+        len += (size_t)snprintf(buf + len, n - len, "%.*s", (int)((q ? q : from + strlen(from)) - from), from);
+    for (const char *p = q; p && *p && len < n;) {
+        const char *amp = strchr(p + 1, '&'), *stop = amp ? amp : p + strlen(p);
+        if (strncmp(p + 1, "password=", 9) == 0)
+            len += (size_t)snprintf(buf + len, n - len, "%cpassword=***", *p);
+        else
+            len += (size_t)snprintf(buf + len, n - len, "%.*s", (int)(stop - p), p);
+        p = amp;
+    }
+    return buf;
+}
+
+const char *hist_location(const hist *h) { return h->location; }
 
 void hist_close(hist *h)
 {
@@ -245,6 +331,28 @@ static void sweep_leftovers(const char *dir, FILE *notes)
     if (n && notes)
         fprintf(notes, "ringbench track: removed %d temporary file%s left in %s by a job that did not finish\n", n,
                 n == 1 ? "" : "s", dir);
+}
+
+// --- judgements, the list, headline figures ----------------------------------------------------------
+
+int hist_judgement_put(hist *h, long long run_id, const hist_judgement *j)
+{
+    return h->ops->judgement_put(h, run_id, j);
+}
+
+int hist_list(hist *h, hist_listed **out, size_t *n) { return h->ops->list(h, out, n); }
+
+int hist_run_headlines(hist *h, long long run_id, hist_headline **out, size_t *n)
+{
+    return h->ops->run_headlines(h, run_id, out, n);
+}
+
+size_t hist_summarise(hist *h, const char *path, hist_headline out[HIST_MAX_HEADLINES])
+{
+    size_t n = 0;
+    if (!h->summarise || h->summarise(path, out, HIST_MAX_HEADLINES, &n, h->summarise_ctx) != 0)
+        return 0;
+    return n < HIST_MAX_HEADLINES ? n : HIST_MAX_HEADLINES;
 }
 
 // --- what the backends share ---------------------------------------------------------------------------

@@ -4,14 +4,18 @@
  *
  * Everything outside results/history*.c sees the history only through this header: an opaque hist
  * handle and typed queries that return C structs, never SQL or a database type. The calls are
- * backend-neutral; the one backend today is a folder with an SQLite index (history_sqlite.c), and a
- * second one implements the table of history_internal.h beside it.
+ * backend-neutral, with two backends behind the table of history_internal.h: a folder with an SQLite
+ * index (history_sqlite.c), and a database on a PostgreSQL server that many machines share
+ * (history_pg.c, when libpq was found: RINGBENCH_HAVE_LIBPQ), opened by a postgresql:// or
+ * postgres:// URI. There the database is the record of what judging needs (runs, machines, cells,
+ * headline figures, judgements), and each run file is kept in a store folder, its path and content
+ * key recorded (docs/tracking.md "A shared history").
  *
  * Layout of a folder history DIR (ringbench track's default: $XDG_STATE_HOME/ringbench/history,
  * bench/cmd_track.c):
  *   *.h5           the runs, as `ringbench run` wrote them
- *   index.sqlite   tables runs, cells, skipped and meta (see HIST_SQL_SCHEMA in history_sqlite.c, and
- *                  docs/tracking.md for queries with sqlite3)
+ *   index.sqlite   tables runs, cells, headlines, judgements, skipped and meta (see HIST_SQL_SCHEMA
+ *                  in history_sqlite.c, and docs/tracking.md for queries with sqlite3)
  * Anything else in DIR that is not a run file is reported once per scan and skipped; a damaged or
  * foreign .h5 file is recorded in `skipped` with the reader's reason, and no other run is affected.
  *
@@ -35,9 +39,11 @@
 /* 2: cells gained mode_lo, mode_hi, slow_share: a latency cell's two modes, as its file records
  * them (schema 4's mode_fast, mode_slow, slow_share; the reader computes them for older files);
  * 3: trial_p50_min, trial_p50_max (what track judges throughput and control-block reads on);
- * 4: runs gained file_key (hist_file_key), unique: a run is its bytes. An index of an older version is
- * rebuilt from the files. */
-#define HIST_INDEX_VERSION 4
+ * 4: runs gained file_key (hist_file_key), unique: a run is its bytes;
+ * 5: headlines (each run's headline figures, for the fleet page) and judgements (each night's verdict,
+ * for track --list). An index of an older version is rebuilt from the files; the judgements then come
+ * back as `track --list` judges the runs that have none. */
+#define HIST_INDEX_VERSION 5
 
 typedef struct hist hist;
 
@@ -83,6 +89,51 @@ void hist_close(hist *h);
  * returns -1 with "interrupted". The index is changed only in whole transactions either way. */
 void hist_watch(volatile sig_atomic_t *stop);
 
+/* The headline figures of one run as a history stores them beside its cells (the list and the
+ * estimator are harness/headline.h's; a history only keeps what its summariser computed). */
+typedef struct hist_headline {
+    char key[48];                  /* headline_defs[].key: "round_trip_8B", "cb_read", ... */
+    int rate;                      /* 1: values are rates (larger is better); the ratio is on time */
+    double value[2], lo[2], hi[2]; /* side 0 the native reference, side 1 the WSL2 fallback; NAN: none */
+    double ratio, ratio_lo, ratio_hi; /* fallback / native on time with its 95 % interval; NAN: none */
+    uint64_t size, window;
+} hist_headline;
+#define HIST_MAX_HEADLINES 16
+
+/* Computes the headline figures of the run file at path into out[0 .. *n) (at most max). Returns 0,
+ * or -1 when the file has none to give (the run is then stored without them). */
+typedef int (*hist_summary_fn)(const char *path, hist_headline *out, size_t max, size_t *n, void *ctx);
+
+/* How a history is opened (hist_open_with); zero for the defaults. */
+typedef struct hist_open_options {
+    FILE *notes;               /* where scans and copies report, one line each (NULL: nowhere) */
+    const char *store;         /* a database history: the folder run files are copied into, a shared
+                                  one for a fleet (NULL: HIST_LOCAL_STORE under XDG_STATE_HOME or HOME);
+                                  a folder history keeps its runs in its folder and refuses one */
+    hist_summary_fn summarise; /* the headline figures of each run file indexed (NULL: none stored) */
+    void *summarise_ctx;
+} hist_open_options;
+
+/* A database history's store when no --store is given: XDG_STATE_HOME/ringbench/runs, else
+ * HOME/.local/state/ringbench/runs. The run file stays on the machine that measured it. */
+#define HIST_LOCAL_STORE "ringbench/runs"
+
+/* hist_open with options: where is a folder, or a postgresql:// or postgres:// URI (libpq's: user,
+ * password, host, port, database and parameters; a password is better kept in ~/.pgpass or
+ * PGPASSWORD). A database history creates its schema on first use; a database of another schema
+ * version is refused with what to do. Errors never show a password (hist_mask_location). */
+int hist_open_with(const char *where, const hist_open_options *o, hist **out, char *err, size_t errlen);
+
+/* 1 when where names a database history (a postgresql:// or postgres:// URI), 0 for a folder. */
+int hist_is_database(const char *where);
+
+/* where as it may be printed: a URI's password (user:PASSWORD@, or password=... among its
+ * parameters) replaced by ***. Returns buf. */
+char *hist_mask_location(const char *where, char *buf, size_t n);
+
+/* The open history's location as it may be printed (a folder, or a masked URI). */
+const char *hist_location(const hist *h);
+
 /* Copies the results file at path into the history (as DIR/<its name>, or <name>-N.h5 when that
  * name holds a different file; through a temporary file, fsynced and renamed) and indexes it. A run
  * is its bytes (hist_file_key): a file whose bytes are already in the history, under any name, is
@@ -97,7 +148,7 @@ int hist_add(hist *h, const char *path, long long *run_id, int *already, char *e
  * ("PATH: strerror" with the errno of the open or read that failed). */
 int hist_file_key(const char *path, char key[65], char *err, size_t errlen);
 
-/* The folder of the history: its run files, history.md and plots/. */
+/* The folder of the history: its run files, history.md and plots/ (a database history: its store). */
 const char *hist_dir(const hist *h);
 
 /* Number of runs in the index (-1 on an index error). */
@@ -206,5 +257,33 @@ int hist_each_positive(hist *h, int (*fn)(const hist_value *v, void *arg), void 
  * there is none, -1 on an index error. */
 int hist_cell_estimate(hist *h, long long run_id, const char *family, const char *const mode[4], long long size,
                        hist_figures *out);
+
+/* --- judgements, every run, headline figures ---------------------------------------------------------- */
+
+/* The night's verdict on a run as `ringbench track` judged it against the earlier runs of its machine. */
+typedef struct hist_judgement {
+    char verdict[24]; /* track_night_verdict's word: "regression", "no change", ...; "" when none is stored */
+    int regressions, improvements, watch;
+    char judged_utc[32];
+} hist_judgement;
+
+/* Stores (replacing) the judgement of run run_id. Returns 0, or -1 (hist_error says why). */
+int hist_judgement_put(hist *h, long long run_id, const hist_judgement *j);
+
+/* A run as `track --list` and the fleet page show it: the index's run, what its machine fingerprint
+ * is made of, its stored judgement, and where its file is. */
+typedef struct hist_listed {
+    hist_run run;
+    char host[128], backend[16], gpu[128];
+    int wsl2;
+    hist_judgement j;
+    char stored[600]; /* the run file: a folder history's name in DIR; a database's "host:path" */
+} hist_listed;
+
+/* Every run of the history, ordered by start time, then id. */
+int hist_list(hist *h, hist_listed **out, size_t *n);
+
+/* The headline figures stored with run run_id (none when it was indexed without a summariser). */
+int hist_run_headlines(hist *h, long long run_id, hist_headline **out, size_t *n);
 
 #endif

@@ -5,8 +5,8 @@
  * starts with struct hist. history.c dispatches the public calls through the table and holds what
  * does not depend on the backend: the fingerprint and fields of a run read from its file
  * (hist_record), the modes of a cell, notes and errors, and the run files' copy-in. The folder
- * backend with its SQLite index is history_sqlite.c, the one file that speaks SQL; a second backend
- * (PostgreSQL through libpq) fills the same table in a file of its own.
+ * backend with its SQLite index is history_sqlite.c; the PostgreSQL backend, through libpq, is
+ * history_pg.c. Those two files are the only ones that speak SQL.
  */
 #ifndef RINGBENCH_HISTORY_INTERNAL_H
 #define RINGBENCH_HISTORY_INTERNAL_H
@@ -32,6 +32,9 @@ typedef struct hist_ops {
     int (*each_positive)(hist *h, int (*fn)(const hist_value *v, void *arg), void *arg);
     int (*cell_estimate)(hist *h, long long run_id, const char *family, const char *const mode[4], long long size,
                          hist_figures *out);
+    int (*judgement_put)(hist *h, long long run_id, const hist_judgement *j);
+    int (*list)(hist *h, hist_listed **out, size_t *n);
+    int (*run_headlines)(hist *h, long long run_id, hist_headline **out, size_t *n);
 } hist_ops;
 
 /* The part of every backend's handle that history.c reads: the first member of each. */
@@ -40,16 +43,20 @@ struct hist {
     char dir[4096]; /* the folder of the run files, the page and its plots */
     FILE *notes;    /* where scans report, or NULL */
     char error[1024];
-    int lock_fd; /* the folder's lock (hist_lock), held from hist_open to hist_close; set by hist_open */
+    int lock_fd; /* a folder's lock (hist_lock), held from open to hist_close; -1: none (a database) */
+    char location[4096];       /* what messages call the history: the folder, or the masked URI */
+    hist_summary_fn summarise; /* hist_open_options' */
+    void *summarise_ctx;
 };
 
 /* --- one writer at a time ------------------------------------------------------------------------
  * Every job that opens a history holds the folder's lock, DIR/.lock (flock, exclusive), from hist_open
  * to hist_close: across the leftovers' removal, the scan, the copy-in, the index update and the page.
  * A second job waits for it (saying so once, on notes) up to HIST_LOCK_WAIT_S; a job that dies, even by
- * SIGKILL, lets it go with its last descriptor. The lock is the folder's, whatever indexes it: a backend
- * whose index is elsewhere (a database server) still keeps the run files in DIR. SQLite's own locking
- * is not enough: docs/decisions/0150-one-writer-per-history.md. */
+ * SIGKILL, lets it go with its last descriptor. SQLite's own locking is not enough:
+ * docs/decisions/0150-one-writer-per-history.md. A database history takes no folder lock: its server's
+ * transactions and the run's unique content key keep its writers apart, and its store's files are
+ * written whole under their key (docs/decisions/0160-shared-history-schema.md). */
 #define HIST_LOCK_NAME ".lock"
 #define HIST_LOCK_WAIT_S 1800
 
@@ -60,9 +67,18 @@ int hist_lock(const char *dir, FILE *notes, int *fd, char *err, size_t errlen);
 /* Whether the flag given to hist_watch is raised (never, when none was given). */
 int hist_stopped(void);
 
+
 /* The folder backend: opens (creating) DIR and its SQLite index (history_sqlite.c); DIR exists and its
- * lock is held (hist_open). */
-int hist_sqlite_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen);
+ * lock is held (hist_open_with); o's notes and summariser serve the scan. */
+int hist_sqlite_open(const char *dir, const hist_open_options *o, hist **out, char *err, size_t errlen);
+
+/* The database backend: connects to the server of uri, creates or checks the schema, and keeps run
+ * files in the folder store (history_pg.c). Only when built with libpq. */
+int hist_pg_open(const char *uri, const hist_open_options *o, hist **out, char *err, size_t errlen);
+
+/* The headline figures of the run file at path, by h's summariser, into out (at most
+ * HIST_MAX_HEADLINES); 0 figures when there is no summariser or it had none to give. */
+size_t hist_summarise(hist *h, const char *path, hist_headline out[HIST_MAX_HEADLINES]);
 
 /* One line on h->notes ("ringbench track: ..."), when there is one. */
 void hist_note(hist *h, const char *fmt, ...);

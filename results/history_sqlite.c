@@ -47,7 +47,14 @@ static const char HIST_SQL_SCHEMA[] =
     " mode_lo REAL, mode_hi REAL, slow_share REAL, trial_p50_min REAL, trial_p50_max REAL,"
     " PRIMARY KEY(run_id, cell));"
     "CREATE INDEX cells_by_cell ON cells(cell, run_id);"
-    "CREATE TABLE skipped(file TEXT PRIMARY KEY, file_size INTEGER, file_mtime INTEGER, reason TEXT);";
+    "CREATE TABLE skipped(file TEXT PRIMARY KEY, file_size INTEGER, file_mtime INTEGER, reason TEXT);"
+    "CREATE TABLE headlines("
+    " run_id INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE, figure TEXT NOT NULL, rate INTEGER,"
+    " native REAL, native_lo REAL, native_hi REAL, fallback REAL, fallback_lo REAL, fallback_hi REAL,"
+    " ratio REAL, ratio_lo REAL, ratio_hi REAL, size_bytes INTEGER, window INTEGER, PRIMARY KEY(run_id, figure));"
+    "CREATE TABLE judgements("
+    " run_id INTEGER PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE, verdict TEXT NOT NULL,"
+    " regressions INTEGER, improvements INTEGER, watch INTEGER, judged_utc TEXT);";
 
 static hist_sqlite *sq(hist *h) { return (hist_sqlite *)h; }
 
@@ -390,6 +397,40 @@ static void record_skipped(hist_sqlite *h, const char *name, const struct stat *
     sqlite3_finalize(st);
 }
 
+/* A run's headline figures hl[0 .. n) (the summariser's, hist_summarise) under run_id. */
+static int insert_headlines(hist_sqlite *h, const hist_headline *hl, size_t n, long long run_id, char *err,
+                            size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (n == 0)
+        return 0;
+    if (sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO headlines VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st,
+                           NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
+        return -1;
+    }
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        const hist_headline *x = &hl[k];
+        const double v[9] = {x->value[0], x->lo[0], x->hi[0], x->value[1], x->lo[1],
+                             x->hi[1],    x->ratio, x->ratio_lo, x->ratio_hi};
+        sqlite3_bind_int64(st, 1, run_id);
+        bind_text(st, 2, x->key);
+        sqlite3_bind_int(st, 3, x->rate);
+        for (int i = 0; i < 9; i++)
+            bind_real(st, 4 + i, v[i]);
+        sqlite3_bind_int64(st, 13, (sqlite3_int64)x->size);
+        sqlite3_bind_int64(st, 14, (sqlite3_int64)x->window);
+        if (sqlite3_step(st) != SQLITE_DONE) {
+            snprintf(err, errlen, "%s: %s", h->index, sqlite3_errmsg(h->db));
+            rc = -1;
+        }
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* The run whose file holds the bytes of content key `key`: its id and file name (into name, when not
  * NULL); 0 when there is none, -1 on an index error (err). */
 static long long run_of_key(hist_sqlite *h, const char *key, char *name, size_t n, char *err, size_t errlen)
@@ -415,16 +456,16 @@ static long long run_of_key(hist_sqlite *h, const char *key, char *name, size_t 
     return id;
 }
 
-/* The run and its cells into the index, in one transaction: a job killed half-way leaves the index as
- * it was. BEGIN IMMEDIATE takes the write lock first, so that the busy timeout covers the whole
+/* The run, its cells and its headline figures hl[0 .. n) into the index, in one transaction: a job
+ * killed half-way leaves the index as it was. BEGIN IMMEDIATE takes the write lock first, so that the busy timeout covers the whole
  * transaction (a read lock upgraded later fails at once when another writer waits). */
 static long long insert_file(hist_sqlite *h, const h5in *r, const char *name, const char *key, const struct stat *sb,
-                             char *err, size_t errlen)
+                             const hist_headline *hl, size_t n, char *err, size_t errlen)
 {
     if (exec_sql(h, "BEGIN IMMEDIATE", err, errlen) != 0)
         return -1;
     long long id = insert_run(h, r, name, key, sb, err, errlen);
-    if (id > 0 && insert_cells(h, r, id, err, errlen) != 0)
+    if (id > 0 && (insert_cells(h, r, id, err, errlen) != 0 || insert_headlines(h, hl, n, id, err, errlen) != 0))
         id = -1;
     if (id > 0 && exec_sql(h, "COMMIT", err, errlen) != 0)
         id = -1;
@@ -465,7 +506,10 @@ static long long index_file(hist_sqlite *h, const char *name, char *err, size_t 
     /* Damaged rows are indexed with status "damaged" (never judged); the notes say which. */
     for (size_t i = 0; i < h5in_nwarnings(r); i++)
         hist_note(&h->base, "%s", h5in_warning(r, i));
-    id = insert_file(h, r, name, key, &sb, err, errlen);
+    /* The headline figures are computed before the transaction (a bootstrap: half a second), not in it. */
+    hist_headline hl[HIST_MAX_HEADLINES];
+    size_t nhl = hist_summarise(&h->base, path, hl);
+    id = insert_file(h, r, name, key, &sb, hl, nhl, err, errlen);
     h5in_close(r);
     return id;
 }
@@ -1053,14 +1097,104 @@ static int sq_cell_estimate(hist *hh, long long run_id, const char *family, cons
     return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : db_fail(h);
 }
 
+// --- judgements, the list of runs, headline figures ----------------------------------------------------
+
+static int sq_judgement_put(hist *hh, long long run_id, const hist_judgement *j)
+{
+    hist_sqlite *h = sq(hh);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO judgements VALUES(?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+        return db_fail(h);
+    sqlite3_bind_int64(st, 1, run_id);
+    bind_text(st, 2, j->verdict);
+    sqlite3_bind_int(st, 3, j->regressions);
+    sqlite3_bind_int(st, 4, j->improvements);
+    sqlite3_bind_int(st, 5, j->watch);
+    bind_text(st, 6, j->judged_utc);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(h);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+#define ENV_COLUMN(col, words) ", r." #col
+static const char LIST_SQL[] =
+    "SELECT r.run_id, r.file, r.start_utc, r.machine, r.complete, r.schema_version" HIST_ENV_FIELDS(
+        ENV_COLUMN) ", r.hostname, r.backend, r.gpu_name, r.wsl2, j.verdict, j.regressions, j.improvements, j.watch, "
+                    "j.judged_utc FROM runs r LEFT JOIN judgements j ON j.run_id = r.run_id ORDER BY r.start_utc, "
+                    "r.run_id";
+#undef ENV_COLUMN
+
+static void read_listed(sqlite3_stmt *st, void *elem)
+{
+    hist_listed *x = elem;
+    int c = 6 + HIST_ENV_COUNT;
+    memset(x, 0, sizeof *x);
+    read_run(st, &x->run);
+    copy_col(x->host, sizeof x->host, st, c);
+    copy_col(x->backend, sizeof x->backend, st, c + 1);
+    copy_col(x->gpu, sizeof x->gpu, st, c + 2);
+    x->wsl2 = sqlite3_column_int(st, c + 3);
+    copy_col(x->j.verdict, sizeof x->j.verdict, st, c + 4);
+    x->j.regressions = sqlite3_column_int(st, c + 5);
+    x->j.improvements = sqlite3_column_int(st, c + 6);
+    x->j.watch = sqlite3_column_int(st, c + 7);
+    copy_col(x->j.judged_utc, sizeof x->j.judged_utc, st, c + 8);
+    snprintf(x->stored, sizeof x->stored, "%s", x->run.file);
+}
+
+static int sq_list(hist *hh, hist_listed **out, size_t *n)
+{
+    hist_sqlite *h = sq(hh);
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    if (sqlite3_prepare_v2(h->db, LIST_SQL, -1, &st, NULL) != SQLITE_OK)
+        return db_fail(h);
+    return collect(h, st, 0, sizeof **out, read_listed, (void **)out, n);
+}
+
+static void read_headline(sqlite3_stmt *st, void *elem)
+{
+    hist_headline *x = elem;
+    copy_col(x->key, sizeof x->key, st, 0);
+    x->rate = sqlite3_column_int(st, 1);
+    for (int side = 0; side < 2; side++) {
+        x->value[side] = col_real(st, 2 + 3 * side);
+        x->lo[side] = col_real(st, 3 + 3 * side);
+        x->hi[side] = col_real(st, 4 + 3 * side);
+    }
+    x->ratio = col_real(st, 8);
+    x->ratio_lo = col_real(st, 9);
+    x->ratio_hi = col_real(st, 10);
+    x->size = (uint64_t)sqlite3_column_int64(st, 11);
+    x->window = (uint64_t)sqlite3_column_int64(st, 12);
+}
+
+static int sq_run_headlines(hist *hh, long long run_id, hist_headline **out, size_t *n)
+{
+    hist_sqlite *h = sq(hh);
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    if (sqlite3_prepare_v2(h->db,
+                           "SELECT figure, rate, native, native_lo, native_hi, fallback, fallback_lo, fallback_hi, "
+                           "ratio, ratio_lo, ratio_hi, size_bytes, window FROM headlines WHERE run_id = ?1 ORDER BY "
+                           "rowid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fail(h);
+    sqlite3_bind_int64(st, 1, run_id);
+    return collect(h, st, 0, sizeof **out, read_headline, (void **)out, n);
+}
+
 // --- open --------------------------------------------------------------------------------------------------
 
 static const hist_ops sqlite_ops = {
-    sq_close,         sq_add,       sq_nruns,       sq_run_get,    sq_machine_runs, sq_other_machines, sq_machines,
-    sq_complete_runs, sq_run_cells, sq_cell_series, sq_pool_cells, sq_paired_cells, sq_each_positive,  sq_cell_estimate,
+    sq_close,         sq_add,           sq_nruns,       sq_run_get,    sq_machine_runs,  sq_other_machines,
+    sq_machines,      sq_complete_runs, sq_run_cells,   sq_cell_series, sq_pool_cells,   sq_paired_cells,
+    sq_each_positive, sq_cell_estimate, sq_judgement_put, sq_list,     sq_run_headlines,
 };
 
-int hist_sqlite_open(const char *dir, FILE *notes, hist **out, char *err, size_t errlen)
+int hist_sqlite_open(const char *dir, const hist_open_options *o, hist **out, char *err, size_t errlen)
 {
     *out = NULL;
     if (strlen(dir) >= 4000) {
@@ -1075,8 +1209,10 @@ int hist_sqlite_open(const char *dir, FILE *notes, hist **out, char *err, size_t
     h->base.ops = &sqlite_ops;
     snprintf(h->base.dir, sizeof h->base.dir, "%s", dir);
     snprintf(h->index, sizeof h->index, "%s/%s", dir, HIST_INDEX_NAME);
-    h->base.notes = notes;
+    h->base.notes = o->notes;
     h->base.lock_fd = -1;
+    h->base.summarise = o->summarise;
+    h->base.summarise_ctx = o->summarise_ctx;
     if (index_open(h, err, errlen) != 0 || exec_sql(h, "PRAGMA foreign_keys = ON", err, errlen) != 0 ||
         scan(h, err, errlen) != 0) {
         sq_close(&h->base);
