@@ -1110,6 +1110,19 @@ double track_night_catch(const track_night *night, const track_judged *x, double
     return fmax(expm1(*thr * sd), night->o.params.min_effect);
 }
 
+const char *track_night_verdict(const track_night *night)
+{
+    if (night->n <= 1)
+        return "new machine";
+    if (night->count[TRACK_REGRESSION])
+        return "regression";
+    if (night->count[TRACK_IMPROVEMENT])
+        return "improvement";
+    if (night->count[TRACK_NO_HISTORY] && !night->count[TRACK_UNCHANGED] && !night->count[TRACK_WATCH])
+        return "too few runs";
+    return "no change";
+}
+
 /* --- the export -------------------------------------------------------------------------------- */
 
 /* A cell's judgement on the figures as measured (*m) and beyond the machine's shift (*b): r is the one

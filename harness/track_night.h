@@ -119,6 +119,12 @@ int track_pool_is_median(const char *family);
 /* "driver 580.1 -> 590.2, kernel a -> b" into buf; returns the number of fields that differ. */
 int track_env_diff(const hist_run *a, const hist_run *b, char *buf, size_t n);
 
+/* The night's verdict in a few words, as `track --list` shows it and a history stores it:
+ * "regression" (a cell called one), "improvement" (none, but a cell improved), "no change",
+ * "new machine" (no earlier complete run of it: nothing to compare), or "too few runs" (earlier runs,
+ * but fewer than --min-history, so no cell was judged). */
+const char *track_night_verdict(const track_night *night);
+
 /* Writes the night's judgement of every cell to path (results/export.h export_judgements): JSON
  * (json = 1, needs jansson) or CSV. Returns 0, or -1 with a one-line message in err. */
 int track_night_export(const track_night *night, const char *path, int json, char *err, size_t errlen);
