@@ -389,7 +389,9 @@ static int track_list(hist *h, const track_args *a, const track_options *o)
 static int track_pages(hist *h, const track_args *a, const track_options *o, int rc)
 {
     char err[1024];
-    if (a->page && !hist_is_database(a->dir)) {
+    /* history.md: a folder history's page, refreshed by a run added or a bare --page, not by --list
+     * or the fleet page alone. */
+    if (a->page && !hist_is_database(a->dir) && !a->list && (a->run || !a->page_dir)) {
         if (track_history_page(h, o, err, sizeof err) != 0)
             return cli_stop ? CLI_EXIT_USAGE : history_failed(a, err); /* an interrupt: said once, by the caller */
         fprintf(stderr, "ringbench track: wrote %s/history.md\n", a->dir);
@@ -399,8 +401,8 @@ static int track_pages(hist *h, const track_args *a, const track_options *o, int
     fleet_page_summary sum;
     if (fleet_page_write(h, a->page_dir, &sum, err, sizeof err) != 0)
         return cli_stop ? CLI_EXIT_USAGE : history_failed(a, err);
-    printf("fleet page %s/fleet.md: %zu machines, %zu runs, %zu WSL2 / native pair%s: %s\n", a->page_dir,
-           sum.machines, sum.runs, sum.pairs, sum.pairs == 1 ? "" : "s",
+    printf("fleet page %s/fleet.md: %zu machines, %zu runs, %zu WSL2 / native pair%s: %s\n", a->page_dir, sum.machines,
+           sum.runs, sum.pairs, sum.pairs == 1 ? "" : "s",
            sum.regressions ? "REGRESSION of a cross-platform ratio (see the page)"
            : sum.pairs     ? "no cross-platform ratio moved beyond noise"
                            : "no cross-platform ratio to judge");

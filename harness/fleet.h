@@ -12,7 +12,7 @@
  * (window 20, at least 5 earlier nights, 3 % minimum effect), the |z| it needs set so that a pair's
  * figures together keep a 5 % false-alarm chance per night (track_family_threshold). A ratio that grew
  * is a regression; the driver, CUDA runtime and kernel changes of either machine at the night the
- * change first shows are named beside it (docs/decisions/0161-cross-platform-ratio.md).
+ * change first shows are named beside it (docs/decisions/0160-shared-history-schema.md).
  *
  * Reads the history through results/history.h only (its list of runs and their stored headline
  * figures: what the database holds, never a run file). plots/fleet_page.c renders it. Tests:
@@ -47,9 +47,9 @@ typedef struct fleet_machine {
 
 /* One night of a cross-platform series. */
 typedef struct fleet_point {
-    double est, lo, hi;   /* WSL2 over native, on time, with its 95 % interval (NAN: none) */
-    size_t wsl, native;   /* the two runs (indices into fleet.runs) */
-    char change[256];     /* versions that changed since the night before ("" when none) */
+    double est, lo, hi; /* WSL2 over native, on time, with its 95 % interval (NAN: none) */
+    size_t wsl, native; /* the two runs (indices into fleet.runs) */
+    char change[256];   /* versions that changed since the night before ("" when none) */
 } fleet_point;
 
 typedef struct fleet_series {

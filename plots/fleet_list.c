@@ -44,6 +44,21 @@ int fleet_summarise(const char *path, hist_headline *out, size_t max, size_t *n,
     return 0;
 }
 
+const char *fleet_verdict_words(const hist_listed *x, char *buf, size_t n)
+{
+    const hist_judgement *j = &x->j;
+    const char *tail = x->run.complete ? "" : ", interrupted run";
+    if (!j->verdict[0])
+        snprintf(buf, n, "not judged%s", tail);
+    else if (strcmp(j->verdict, "regression") == 0)
+        snprintf(buf, n, "REGRESSION (%d cell%s)%s", j->regressions, j->regressions == 1 ? "" : "s", tail);
+    else if (strcmp(j->verdict, "improvement") == 0)
+        snprintf(buf, n, "improvement (%d cell%s)%s", j->improvements, j->improvements == 1 ? "" : "s", tail);
+    else
+        snprintf(buf, n, "%s%s", j->verdict, tail);
+    return buf;
+}
+
 /* The columns of a listed run, as printed. */
 enum { COL_MACHINE, COL_PLATFORM, COL_GPU, COL_DRIVER, COL_START, COL_COMMIT, COL_VERDICT, NCOLS };
 
@@ -56,18 +71,7 @@ static void columns(const hist_listed *x, char col[NCOLS][160])
     snprintf(col[COL_DRIVER], 160, "%s", cpu ? "-" : x->run.env[HIST_ENV_driver]);
     snprintf(col[COL_START], 160, "%s", x->run.start);
     snprintf(col[COL_COMMIT], 160, "%.12s", x->run.env[HIST_ENV_git_commit]);
-    const hist_judgement *j = &x->j;
-    const char *tail = x->run.complete ? "" : ", interrupted run";
-    if (!j->verdict[0])
-        snprintf(col[COL_VERDICT], 160, "not judged%s", tail);
-    else if (strcmp(j->verdict, "regression") == 0)
-        snprintf(col[COL_VERDICT], 160, "REGRESSION (%d cell%s)%s", j->regressions, j->regressions == 1 ? "" : "s",
-                 tail);
-    else if (strcmp(j->verdict, "improvement") == 0)
-        snprintf(col[COL_VERDICT], 160, "improvement (%d cell%s)%s", j->improvements, j->improvements == 1 ? "" : "s",
-                 tail);
-    else
-        snprintf(col[COL_VERDICT], 160, "%s%s", j->verdict, tail);
+    fleet_verdict_words(x, col[COL_VERDICT], 160);
 }
 
 void fleet_print_list(FILE *out, const hist_listed *runs, size_t n)

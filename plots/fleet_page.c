@@ -55,8 +55,11 @@ static const char *fig_label(const fleet *f, headline_id k, char *buf, size_t n)
     char sz[32] = "";
     if (d->size != HL_SIZE_NONE && x)
         report_size_str(x->size, sz, sizeof sz);
-    snprintf(buf, n, "%s%s%s%s", d->full_window ? "full window" : d->fastest ? "round trip" : d->label, sz[0] ? " " : "",
-             sz, d->fastest && !d->full_window ? ", fastest" : "");
+    snprintf(buf, n, "%s%s%s%s",
+             d->full_window ? "full window"
+             : d->fastest   ? "round trip"
+                            : d->label,
+             sz[0] ? " " : "", sz, d->fastest && !d->full_window ? ", fastest" : "");
     return buf;
 }
 
@@ -67,11 +70,6 @@ static const char *machine_label(const fleet_machine *m, char *buf, size_t n)
     snprintf(buf, n, "%s · %s · %s", l->host, l->wsl2 ? "WSL2" : "native",
              strcmp(l->backend, "cuda") == 0 ? l->gpu : "CPU backend");
     return buf;
-}
-
-static const char *verdict_words(const hist_listed *l)
-{
-    return l->j.verdict[0] ? l->j.verdict : "not judged";
 }
 
 static const char *pct(double x, char *buf, size_t n)
@@ -92,8 +90,61 @@ typedef struct plot_row {
     const char *mark; /* a version change at this row, or NULL */
 } plot_row;
 
-/* Writes STEM.dat and STEM.gp (a time series per figure of group g, bands for the intervals, dashed
- * lines at the marks) and renders it. Returns 0, or -1 with err. */
+/* The page's lines under a plot: its image, and what each numbered dashed line marks. */
+static void plot_md(page *pg, const char *stem, const char *title, const plot_row *rows, size_t n)
+{
+    fprintf(pg->md, "\n![%s](plots/%s.png)\n", title, stem);
+    for (size_t r = 0, k = 0; r < n; r++)
+        if (rows[r].mark) {
+            fprintf(pg->md, "%s%zu: %.10s, ", k ? "; " : "\nDashed lines: ", k + 1, rows[r].start);
+            report_md_text(pg->md, rows[r].mark);
+            k++;
+        }
+    for (size_t r = 0; r < n; r++)
+        if (rows[r].mark) {
+            fputs(".\n", pg->md);
+            break;
+        }
+}
+
+/* The plot's script after its data: a time series per figure of group g on a log2 scale (ticks at
+ * 1x, 2x, 4x, ... whatever the range), bands for the intervals, and a dashed line at each mark,
+ * numbered in the top margin (the words are under the plot on the page, never over data). */
+static void plot_script(FILE *gp, page *pg, const char *stem, const char *title, size_t g, const plot_row *rows,
+                        size_t n)
+{
+    report_gp_begin(gp, stem, title, (report_canvas){960, 540});
+    fputs("set xdata time\nset timefmt '%Y-%m-%dT%H:%M:%SZ'\nset format x '%m-%d'\nset xtics rotate by -30\n"
+          "set rmargin 6\nset tmargin 4\nset key outside below center horizontal\n"
+          "set style fill transparent solid 0.18 noborder\nset logscale y 2\nset ylabel 'ratio on time'\n"
+          "set format y '%g×'\n",
+          gp);
+    fputs("set title ", gp);
+    report_gp_quote(gp, title);
+    fputs(" font ',15' offset 0,0.6\n", gp);
+    for (size_t r = 0, k = 0; r < n; r++)
+        if (rows[r].mark) {
+            k++;
+            fprintf(gp, "set arrow %zu from '%s', graph 0 to '%s', graph 1 nohead lc rgb '#C04000' dt 2 lw 1.5\n", k,
+                    rows[r].start, rows[r].start);
+            fprintf(gp, "set label %zu '%zu' at '%s', graph 1.03 center front font ',13' tc rgb '#C04000'\n", k, k,
+                    rows[r].start);
+        }
+    fputs("plot ", gp);
+    for (size_t k = 0; k < GROUPS[g].n; k++) {
+        char label[96];
+        int c = 2 + 3 * (int)k;
+        fprintf(gp,
+                "%s'%s.dat' using 1:%d:%d with filledcurves lc rgb '%s' notitle, \\\n  '%s.dat' using 1:%d with "
+                "linespoints lc rgb '%s' pt 7 ps 0.7 lw 2 title ",
+                k ? ", \\\n  " : "", stem, c + 1, c + 2, COLOURS[k], stem, c, COLOURS[k]);
+        report_gp_quote(gp, fig_label(pg->f, GROUPS[g].figs[k], label, sizeof label));
+    }
+    fputc('\n', gp);
+    report_gp_end(gp);
+}
+
+/* Writes STEM.dat and STEM.gp, renders it, and puts it on the page. Returns 0, or -1 with err. */
 static int write_plot(page *pg, const char *stem, const char *title, size_t g, const plot_row *rows, size_t n,
                       char *err, size_t errlen)
 {
@@ -115,41 +166,14 @@ static int write_plot(page *pg, const char *stem, const char *title, size_t g, c
     snprintf(path, sizeof path, "%s/%s.gp", pg->pdir, stem);
     if (!(gp = fopen(path, "w")))
         goto fail;
-    report_gp_begin(gp, stem, title, (report_canvas){960, 540});
-    fputs("set xdata time\nset timefmt '%Y-%m-%dT%H:%M:%SZ'\nset format x '%m-%d'\nset xtics rotate by -30\n"
-          "set key outside below center horizontal\nset style fill transparent solid 0.18 noborder\n"
-          "set logscale y\nset ylabel 'ratio on time (log)'\nset format y '%g×'\n",
-          gp);
-    fputs("set title ", gp);
-    report_gp_quote(gp, title);
-    fputs(" font ',15'\n", gp);
-    for (size_t r = 0, k = 0; r < n; r++)
-        if (rows[r].mark) {
-            fprintf(gp, "set arrow %zu from '%s', graph 0 to '%s', graph 1 nohead lc rgb '#C04000' dt 2 lw 1.5\n",
-                    ++k, rows[r].start, rows[r].start);
-            fprintf(gp, "set label %zu ", k);
-            report_gp_quote(gp, rows[r].mark);
-            fprintf(gp, " at '%s', graph 0.97 rotate by 90 right front font ',13' tc rgb '#C04000' offset -0.8,0\n",
-                    rows[r].start);
-        }
-    fputs("plot ", gp);
-    for (size_t k = 0; k < GROUPS[g].n; k++) {
-        char label[96];
-        int c = 2 + 3 * (int)k;
-        fprintf(gp,
-                "%s'%s.dat' using 1:%d:%d with filledcurves lc rgb '%s' notitle, \\\n  '%s.dat' using 1:%d with "
-                "linespoints lc rgb '%s' pt 7 ps 0.7 lw 2 title ",
-                k ? ", \\\n  " : "", stem, c + 1, c + 2, COLOURS[k], stem, c, COLOURS[k]);
-        report_gp_quote(gp, fig_label(pg->f, GROUPS[g].figs[k], label, sizeof label));
-    }
-    fputc('\n', gp);
-    report_gp_end(gp);
+    plot_script(gp, pg, stem, title, g, rows, n);
     if (fclose(gp) != 0)
         goto fail;
     char script[160], gerr[600];
     snprintf(script, sizeof script, "%s.gp", stem);
     if (pg->gnuplot[0] && report_gnuplot_run(pg->gnuplot, pg->pdir, script, gerr, sizeof gerr) != 0)
         fprintf(stderr, "ringbench track: warning: %s\n", gerr);
+    plot_md(pg, stem, title, rows, n);
     return 0;
 fail:
     snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
@@ -190,7 +214,7 @@ static int pair_plots(page *pg, size_t pi, char *err, size_t errlen)
     return rc;
 }
 
-/* The marked fields that changed between two runs of one machine, "driver 580 -> 590, kernel ...". */
+/* The marked fields that changed between two runs of one machine, "driver 580.1 -> 590.2, kernel a -> b". */
 static void run_change(const fleet_run *a, const fleet_run *b, char *buf, size_t n)
 {
     static const int fields[] = {HIST_ENV_driver, HIST_ENV_cuda_runtime, HIST_ENV_kernel_release};
@@ -198,8 +222,8 @@ static void run_change(const fleet_run *a, const fleet_run *b, char *buf, size_t
     buf[0] = '\0';
     for (size_t k = 0; k < 3 && len < n; k++)
         if (strcmp(a->l.run.env[fields[k]], b->l.run.env[fields[k]]) != 0)
-            len += (size_t)snprintf(buf + len, n - len, "%s%s %s", len ? ", " : "", hist_env_word(fields[k]),
-                                    b->l.run.env[fields[k]]);
+            len += (size_t)snprintf(buf + len, n - len, "%s%s %s -> %s", len ? ", " : "", hist_env_word(fields[k]),
+                                    a->l.run.env[fields[k]], b->l.run.env[fields[k]]);
 }
 
 /* A machine's plots: its own fallback / native ratios, run by run. */
@@ -207,7 +231,7 @@ static int machine_plots(page *pg, size_t mi, char *err, size_t errlen)
 {
     const fleet_machine *m = &pg->f->m[mi];
     plot_row *rows = calloc(m->n ? m->n : 1, sizeof *rows);
-    char (*marks)[256] = calloc(m->n ? m->n : 1, sizeof *marks);
+    char(*marks)[256] = calloc(m->n ? m->n : 1, sizeof *marks);
     int rc = rows && marks ? 0 : -1;
     for (size_t g = 0; g < NGROUPS && rc == 0; g++) {
         for (size_t r = 0; r < m->n; r++) {
@@ -247,14 +271,14 @@ static const char *date_of(const char *start, char *buf, size_t n)
 static void machines_md(page *pg)
 {
     const fleet *f = pg->f;
-    char label[400], d[16];
+    char label[400], d[16], v[96];
     fputs("| machine | runs | newest run | its verdict |\n| --- | ---: | --- | --- |\n", pg->md);
     for (size_t m = 0; m < f->nm; m++) {
         const fleet_run *nr = &f->runs[f->m[m].newest];
         fputs("| ", pg->md);
         report_md_text(pg->md, machine_label(&f->m[m], label, sizeof label));
-        fprintf(pg->md, " | %zu | %s | %s%s |\n", f->m[m].nall, date_of(nr->l.run.start, d, sizeof d),
-                verdict_words(&nr->l), nr->l.run.complete ? "" : " (interrupted run)");
+        fprintf(pg->md, " | %zu | %s | %s |\n", f->m[m].nall, date_of(nr->l.run.start, d, sizeof d),
+                fleet_verdict_words(&nr->l, v, sizeof v));
     }
 }
 
@@ -269,7 +293,8 @@ static void pair_verdict_md(page *pg, const fleet_pair *p)
         if (s->r.kind != TRACK_REGRESSION && s->r.kind != TRACK_IMPROVEMENT)
             continue;
         const fleet_point *first = &s->pts[s->r.first];
-        fprintf(pg->md, "%s**%s** of the WSL2 / native ratio of %s: %s → %s (%s [%s, %s], z %.1f, needs %.1f), first "
+        fprintf(pg->md,
+                "%s**%s** of the WSL2 / native ratio of %s: %s → %s (%s [%s, %s], z %.1f, needs %.1f), first "
                 "seen on %s; ",
                 said++ ? "\n" : "", s->r.kind == TRACK_REGRESSION ? "REGRESSION" : "Improvement",
                 fig_label(pg->f, (headline_id)k, label, sizeof label), report_times(s->r.baseline),
@@ -341,9 +366,6 @@ static int pairs_md(page *pg, char *err, size_t errlen)
         pair_table_md(pg, p);
         if (pair_plots(pg, i, err, errlen) != 0)
             return -1;
-        for (size_t g = 0; g < NGROUPS; g++)
-            fprintf(pg->md, "\n![WSL2 over native, %s](plots/fleet_pair%zu_%s.png)\n", GROUPS[g].title, i,
-                    GROUPS[g].stem);
     }
     return 0;
 }
@@ -353,8 +375,7 @@ static void machine_figure_md(page *pg, const fleet_machine *m, headline_id k)
 {
     const hist_headline *x = m->n ? fleet_figure(&pg->f->runs[m->runs[m->n - 1]], k) : NULL;
     if (x && isfinite(x->ratio))
-        fprintf(pg->md, " %s [%s, %s] |", report_times(x->ratio), report_times(x->ratio_lo),
-                report_times(x->ratio_hi));
+        fprintf(pg->md, " %s [%s, %s] |", report_times(x->ratio), report_times(x->ratio_lo), report_times(x->ratio_hi));
     else if (x && isfinite(x->value[HL_FALLBACK]))
         fputs(" no ratio: the native path was not measured |", pg->md);
     else
@@ -390,27 +411,24 @@ static int machine_md(page *pg, size_t mi, char *err, size_t errlen)
 {
     const fleet_machine *m = &pg->f->m[mi];
     const fleet_run *nr = &pg->f->runs[m->newest];
-    char label[400], d0[16], d1[16];
+    char label[400], d0[16], d1[16], v[96];
     fputs("\n## ", pg->md);
     report_md_text(pg->md, machine_label(m, label, sizeof label));
-    fprintf(pg->md, "\n\nNewest run `%s` (%s): **%s**", nr->l.run.file, nr->l.run.start, verdict_words(&nr->l));
+    fprintf(pg->md, "\n\nNewest run `%s` (%s): **%s**", nr->l.run.file, nr->l.run.start,
+            fleet_verdict_words(&nr->l, v, sizeof v));
     if (nr->l.j.verdict[0])
-        fprintf(pg->md, " (%d regressions, %d improvements, %d watched)", nr->l.j.regressions, nr->l.j.improvements,
-                nr->l.j.watch);
+        fprintf(pg->md, ", %d cell%s watched", nr->l.j.watch, nr->l.j.watch == 1 ? "" : "s");
     fprintf(pg->md, ". %zu complete runs of %zu, %s to %s; driver %s, kernel %s, commit %.12s.\n", m->n, m->nall,
             m->n ? date_of(pg->f->runs[m->runs[0]].l.run.start, d0, sizeof d0) : "-",
             m->n ? date_of(pg->f->runs[m->runs[m->n - 1]].l.run.start, d1, sizeof d1) : "-",
             nr->l.run.env[HIST_ENV_driver], nr->l.run.env[HIST_ENV_kernel_release], nr->l.run.env[HIST_ENV_git_commit]);
     fputs("Fingerprint: `", pg->md);
-    report_md_text(pg->md, m->fingerprint);
+    for (const char *c = m->fingerprint; *c; c++) /* a code span: no escapes, no backtick */
+        fputc(*c == '`' ? '\'' : (unsigned char)*c < 0x20 ? ' ' : *c, pg->md);
     fputs("`\n", pg->md);
     if (m->n == 0)
         return 0;
-    if (machine_plots(pg, mi, err, errlen) != 0)
-        return -1;
-    for (size_t g = 0; g < NGROUPS; g++)
-        fprintf(pg->md, "\n![this machine's %s](plots/fleet_m%zu_%s.png)\n", GROUPS[g].title, mi, GROUPS[g].stem);
-    return 0;
+    return machine_plots(pg, mi, err, errlen);
 }
 
 static int page_body(page *pg, hist *h, char *err, size_t errlen)

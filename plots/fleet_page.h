@@ -21,6 +21,10 @@ int fleet_summarise(const char *path, hist_headline *out, size_t max, size_t *n,
  * driver, start time, commit and the night's verdict ("not judged" where none is stored). */
 void fleet_print_list(FILE *out, const hist_listed *runs, size_t n);
 
+/* A run's stored verdict as --list and the page say it: "no change", "REGRESSION (3 cells)",
+ * "not judged", with ", interrupted run" after it for an incomplete run. Returns buf. */
+const char *fleet_verdict_words(const hist_listed *x, char *buf, size_t n);
+
 /* What the fleet page found, for the command's summary line and exit status. */
 typedef struct fleet_page_summary {
     size_t machines, runs, pairs, regressions, improvements;

@@ -92,15 +92,12 @@ int hist_open_with(const char *where, const hist_open_options *o, hist **out, ch
         rc = folder_open(where, o, out, err, errlen);
     }
     if (rc == 0)
-        snprintf((*out)->location, sizeof (*out)->location, "%s", shown);
+        snprintf((*out)->location, sizeof(*out)->location, "%s", shown);
     return rc;
 }
 
 /* The end of a URI's authority (user:password@host:port): the first '/', '?' or '#' after "://". */
-static const char *authority_end(const char *s)
-{
-    return s + strcspn(s, "/?#");
-}
+static const char *authority_end(const char *s) { return s + strcspn(s, "/?#"); }
 
 char *hist_mask_location(const char *where, char *buf, size_t n)
 {

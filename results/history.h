@@ -92,9 +92,9 @@ void hist_watch(volatile sig_atomic_t *stop);
 /* The headline figures of one run as a history stores them beside its cells (the list and the
  * estimator are harness/headline.h's; a history only keeps what its summariser computed). */
 typedef struct hist_headline {
-    char key[48];                  /* headline_defs[].key: "round_trip_8B", "cb_read", ... */
-    int rate;                      /* 1: values are rates (larger is better); the ratio is on time */
-    double value[2], lo[2], hi[2]; /* side 0 the native reference, side 1 the WSL2 fallback; NAN: none */
+    char key[48];                     /* headline_defs[].key: "round_trip_8B", "cb_read", ... */
+    int rate;                         /* 1: values are rates (larger is better); the ratio is on time */
+    double value[2], lo[2], hi[2];    /* side 0 the native reference, side 1 the WSL2 fallback; NAN: none */
     double ratio, ratio_lo, ratio_hi; /* fallback / native on time with its 95 % interval; NAN: none */
     uint64_t size, window;
 } hist_headline;

@@ -142,10 +142,7 @@ static PGresult *query(hist_pg *h, const char *sql, int n, const char *const *pa
     return res_ok(h, res, PGRES_TUPLES_OK) ? res : NULL;
 }
 
-static void rollback(hist_pg *h)
-{
-    PQclear(PQexec(h->db, "ROLLBACK"));
-}
+static void rollback(hist_pg *h) { PQclear(PQexec(h->db, "ROLLBACK")); }
 
 // --- the schema: created on first use, checked every time -----------------------------------------------
 
@@ -329,8 +326,8 @@ static int run_by_key(hist_pg *h, const char *key, long long *id)
 /* The machine of rec (inserted when new) into *id. Returns 0, or -1. */
 static int machine_id(hist_pg *h, const hist_record *rec, char *id, size_t n)
 {
-    const char *p[6] = {rec->machine, rec->hostname, rec->backend, rec->gpu_name, rec->pci_bus_id,
-                        rec->wsl2 ? "t" : "f"};
+    const char *p[6] = {rec->machine,  rec->hostname,   rec->backend,
+                        rec->gpu_name, rec->pci_bus_id, rec->wsl2 ? "t" : "f"};
     /* DO UPDATE, not DO NOTHING: it returns the row also when it was there (or was just inserted by
      * another transaction, which this one then waits for). */
     PGresult *res = query(h,
@@ -357,9 +354,23 @@ static int insert_run(hist_pg *h, const h5in *r, const char *name, const char *k
     snprintf(size, sizeof size, "%lld", (long long)sb->st_size);
     snprintf(schema, sizeof schema, "%d", rec.schema_version);
     snprintf(stored, sizeof stored, "%s/%s", h->base.dir, name);
-    const char *p[17] = {key,  mid,         name,          size, h->host, stored, rec.start_utc, rec.end_utc,
-                         rec.complete ? "t" : "f", rec.preset, rec.driver, rec.cuda_runtime, rec.kernel_release,
-                         rec.suite_version, rec.git_commit, schema, rec.pci_id};
+    const char *p[17] = {key,
+                         mid,
+                         name,
+                         size,
+                         h->host,
+                         stored,
+                         rec.start_utc,
+                         rec.end_utc,
+                         rec.complete ? "t" : "f",
+                         rec.preset,
+                         rec.driver,
+                         rec.cuda_runtime,
+                         rec.kernel_release,
+                         rec.suite_version,
+                         rec.git_commit,
+                         schema,
+                         rec.pci_id};
     PGresult *res =
         rc != 0 ? NULL
                 : query(h,
@@ -441,8 +452,8 @@ static size_t cell_line(char *line, size_t n, long long run_id, const rb_row *ro
     put_real(line, n, &len, row->ci_hi);
     put_text(line, n, &len, row->ci_method[0] ? row->ci_method : RB_CI_SAMPLES);
     put_int(line, n, &len, (long long)row->trials);
-    const double reals[9] = {row->trial_cv, row->msgs_per_s, row->ratio_floor, row->ratio_memcpy,  lo, hi,
-                              share,         row->trial_p50_min, row->trial_p50_max};
+    const double reals[9] = {row->trial_cv, row->msgs_per_s,    row->ratio_floor,  row->ratio_memcpy, lo, hi,
+                             share,         row->trial_p50_min, row->trial_p50_max};
     for (int i = 0; i < 9; i++)
         put_real(line, n, &len, reals[i]);
     if (len < n)
@@ -477,7 +488,8 @@ static int insert_cells(hist_pg *h, const h5in *r, long long run_id)
         PQclear(res);
     if (!ok)
         return -1;
-    return exec_cmd(h, "INSERT INTO ringbench.cells SELECT DISTINCT ON (cell) * FROM incoming ORDER BY cell, ctid DESC");
+    return exec_cmd(h,
+                    "INSERT INTO ringbench.cells SELECT DISTINCT ON (cell) * FROM incoming ORDER BY cell, ctid DESC");
 }
 
 /* The headline figures hl[0 .. n) of run_id. */
@@ -485,7 +497,7 @@ static int insert_headlines(hist_pg *h, long long run_id, const hist_headline *h
 {
     for (size_t k = 0; k < n; k++) {
         const hist_headline *x = &hl[k];
-        const double v[9] = {x->value[0], x->lo[0], x->hi[0], x->value[1], x->lo[1],
+        const double v[9] = {x->value[0], x->lo[0], x->hi[0],    x->value[1], x->lo[1],
                              x->hi[1],    x->ratio, x->ratio_lo, x->ratio_hi};
         char id[32], ord[24], num[9][40], size[32], win[32];
         const char *p[15] = {id, x->key, ord, x->rate ? "t" : "f"};
@@ -866,7 +878,7 @@ static int pg_each_positive(hist *hh, int (*fn)(const hist_value *v, void *arg),
     while ((res = PQgetResult(h->db)) != NULL) {
         ExecStatusType st = PQresultStatus(res);
         if (st == PGRES_SINGLE_TUPLE && rc == 0) {
-            const hist_value v = {PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 4),         PQgetvalue(res, 0, 2),
+            const hist_value v = {PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 4),        PQgetvalue(res, 0, 2),
                                   col_int(res, 0, 1),    (uint64_t)col_int(res, 0, 5), col_real(res, 0, 3)};
             rc = fn(&v, arg);
         } else if (st == PGRES_TUPLES_OK) {
@@ -990,9 +1002,9 @@ static int pg_run_headlines(hist *hh, long long run_id, hist_headline **out, siz
 // --- open ---------------------------------------------------------------------------------------------------
 
 static const hist_ops pg_ops = {
-    pg_close,         pg_add,           pg_nruns,       pg_run_get,     pg_machine_runs, pg_other_machines,
-    pg_machines,      pg_complete_runs, pg_run_cells,   pg_cell_series, pg_pool_cells,   pg_paired_cells,
-    pg_each_positive, pg_cell_estimate, pg_judgement_put, pg_list,      pg_run_headlines,
+    pg_close,         pg_add,           pg_nruns,         pg_run_get,     pg_machine_runs,  pg_other_machines,
+    pg_machines,      pg_complete_runs, pg_run_cells,     pg_cell_series, pg_pool_cells,    pg_paired_cells,
+    pg_each_positive, pg_cell_estimate, pg_judgement_put, pg_list,        pg_run_headlines,
 };
 
 /* Connects to the server of uri: libpq's URI with its defaults, environment (PGPASSWORD, ...) and

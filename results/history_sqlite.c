@@ -412,7 +412,7 @@ static int insert_headlines(hist_sqlite *h, const hist_headline *hl, size_t n, l
     int rc = 0;
     for (size_t k = 0; k < n && rc == 0; k++) {
         const hist_headline *x = &hl[k];
-        const double v[9] = {x->value[0], x->lo[0], x->hi[0], x->value[1], x->lo[1],
+        const double v[9] = {x->value[0], x->lo[0], x->hi[0],    x->value[1], x->lo[1],
                              x->hi[1],    x->ratio, x->ratio_lo, x->ratio_hi};
         sqlite3_bind_int64(st, 1, run_id);
         bind_text(st, 2, x->key);
@@ -1189,9 +1189,9 @@ static int sq_run_headlines(hist *hh, long long run_id, hist_headline **out, siz
 // --- open --------------------------------------------------------------------------------------------------
 
 static const hist_ops sqlite_ops = {
-    sq_close,         sq_add,           sq_nruns,       sq_run_get,    sq_machine_runs,  sq_other_machines,
-    sq_machines,      sq_complete_runs, sq_run_cells,   sq_cell_series, sq_pool_cells,   sq_paired_cells,
-    sq_each_positive, sq_cell_estimate, sq_judgement_put, sq_list,     sq_run_headlines,
+    sq_close,         sq_add,           sq_nruns,         sq_run_get,     sq_machine_runs,  sq_other_machines,
+    sq_machines,      sq_complete_runs, sq_run_cells,     sq_cell_series, sq_pool_cells,    sq_paired_cells,
+    sq_each_positive, sq_cell_estimate, sq_judgement_put, sq_list,        sq_run_headlines,
 };
 
 int hist_sqlite_open(const char *dir, const hist_open_options *o, hist **out, char *err, size_t errlen)
