@@ -83,7 +83,7 @@ const char *fixture_unsupported(const mode_spec *m)
 
 fixture_opts fixture_defaults(void)
 {
-    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL, 0, 0.0, 0, 0.0, 0.0, 0, NULL};
+    fixture_opts o = {"cuda", 1, 1.0, 1.0, 0, 0, 0, NULL, NULL, 0, 0.0, 0, 0.0, 0.0, 0, NULL, NULL, NULL, NULL};
     return o;
 }
 
@@ -175,7 +175,7 @@ static int put_row(writer *wr, rb_family f, const mode_spec *m, uint64_t size, c
     size_t k = wr->o->trials > 1 ? (size_t)wr->o->trials : 1;
     if (f == RB_FAM_LATENCY && wr->o->latency_samples > 0)
         n = wr->o->latency_samples;
-    int32_t cell = (int32_t)wr->row_seq;
+    int32_t cell = (int32_t)wr->row_seq + 1; /* 0 is no cell: the id of every row written without trials */
     fix_rng g = {wr->o->seed * 1000003ull + wr->row_seq++};
 
     memset(&r, 0, sizeof r);
@@ -357,9 +357,7 @@ static int put_attrs(writer *wr)
     const fixture_opts *o = wr->o;
     int cpu = o->backend && strcmp(o->backend, "cpu") == 0;
     static const char *const prov[][2] = {
-        {"hostname", "h100-test-01"},
         {"os", "Debian GNU/Linux 12 (bookworm)"},
-        {"kernel_release", "6.1.0-28-amd64"},
         {"kernel_version", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.119-1"},
         {"wsl2_evidence", "no 'microsoft' in /proc/sys/kernel/osrelease; no /dev/dxg"},
         {"virtualization", "kvm"},
@@ -372,8 +370,6 @@ static int put_attrs(writer *wr)
         {"suite_version", "0.1.0"},
         {"git_commit", "0123456789ab"},
         {"command_line", "ringbench run --preset full -o \"run 1.h5\""},
-        {"start_utc", "2026-11-22T10:00:00Z"},
-        {"end_utc", "2026-11-22T10:42:00Z"},
         {"preset", "full"},
         {"seed", "1"},
         {"nvml_sm_clock_mhz", "1980"},
@@ -381,6 +377,11 @@ static int put_attrs(writer *wr)
     int rc = 0;
     for (size_t i = 0; i < sizeof prov / sizeof prov[0]; i++)
         rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, prov[i][0], prov[i][1]);
+    rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, "hostname", o->hostname ? o->hostname : "h100-test-01");
+    rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, "kernel_release",
+                         o->kernel_release ? o->kernel_release : "6.1.0-28-amd64");
+    rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, "start_utc", o->start_utc ? o->start_utc : "2026-11-22T10:00:00Z");
+    rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, "end_utc", o->start_utc ? o->start_utc : "2026-11-22T10:42:00Z");
     rc |= h5out_attr_str(wr->w, RB_H5_PROVENANCE, "gpu_name",
                          cpu           ? ""
                          : o->gpu_name ? o->gpu_name

@@ -41,6 +41,9 @@ typedef struct fixture_opts {
      * size and 1 % slower at 8 B; 0 = one row per cell at window 0. */
     int windows;
     const char *wsl2; /* provenance wsl2: NULL "0" (native); "1" for a file that says it ran on WSL2 */
+    /* Provenance for a fleet of machines and nights (NULL: "h100-test-01", "2026-11-22T10:00:00Z",
+     * "6.1.0-28-amd64"): the host name, the start time (end_utc then equals it) and the kernel. */
+    const char *hostname, *start_utc, *kernel_release;
 } fixture_opts;
 
 #define FIXTURE_WINDOWS \
