@@ -58,11 +58,15 @@ bench: build
 # (run --window-procs; about 3 s each on an H100, 0 turns it off), with the run's own progress line
 # (a line every 5 s in a log), then `ringbench track` into HISTORY, which refreshes HISTORY/history.md. HISTORY empty (the default) is track's own default,
 # $XDG_STATE_HOME/ringbench/history (~/.local/state/ringbench/history): outside the checkout, which
-# stays clean. Exit status: track's (0 no regression, 1 a regression, 2 a file error or no tracking in
+# stays clean. HISTORY may be a postgresql:// URI, a history many machines share (docs/tracking.md; the
+# password in ~/.pgpass or PGPASSWORD, not in the URI): the run file then goes to STORE (a folder every
+# machine sees) or, without it, to this machine's $XDG_STATE_HOME/ringbench/runs. Exit status: track's
+# (0 no regression, 1 a regression, 2 a file error, a server that cannot be reached, or no tracking in
 # this build), or 1 when the run itself failed a cell. The run is written under BUILD/nightly/ and
-# removed once the history holds its copy; otherwise kept there, and the last line says so (a machine
-# without SQLite measures and tracks elsewhere).
+# removed once the history holds its copy; otherwise kept there, and the last lines say so and how to
+# retry (a machine without SQLite measures and tracks elsewhere).
 HISTORY ?=
+STORE ?=
 TRACK_ARGS ?=
 WINDOW_PROCS ?= 24
 nightly: build
@@ -70,8 +74,8 @@ nightly: build
 	out=$(BUILD)/nightly/$$(hostname | tr -c 'A-Za-z0-9\n-' _)-$$(date -u +%Y%m%dT%H%M%SZ).h5; \
 	$(BUILD)/bench/ringbench run --preset default --window-procs $(WINDOW_PROCS) -o "$$out" $(BENCH_ARGS); run=$$?; \
 	if [ ! -f "$$out" ]; then echo "nightly: the run wrote no file (exit $$run)" >&2; exit 2; fi; \
-	$(BUILD)/bench/ringbench track "$$out" $(if $(HISTORY),--history "$(HISTORY)") $(TRACK_ARGS); track=$$?; \
-	if [ $$track -le 1 ]; then rm -f "$$out"; else echo "nightly: track exited $$track (above: why); the run is kept in $$out for ringbench track FILE --history DIR, here or on a machine whose ringbench has SQLite" >&2; fi; \
+	$(BUILD)/bench/ringbench track "$$out" $(if $(HISTORY),--history "$(HISTORY)") $(if $(STORE),--store "$(STORE)") $(TRACK_ARGS); track=$$?; \
+	if [ $$track -le 1 ]; then rm -f "$$out"; else echo "nightly: track exited $$track (above: why, and for a server the command to retry); the run is kept in $$out for ringbench track FILE --history DIR|URI, here or on a machine whose ringbench has SQLite" >&2; fi; \
 	if [ $$track -eq 0 ] && [ $$run -ne 0 ]; then echo "nightly: the run reported a failure (exit $$run)" >&2; exit 1; fi; \
 	exit $$track
 
