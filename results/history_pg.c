@@ -282,6 +282,13 @@ static int open_store(hist_pg *h, const char *store, char *err, size_t errlen)
     return 0;
 }
 
+/* 1 when the file at path has content key key. */
+static int has_key(const char *path, const char *key)
+{
+    char k[65], err[64];
+    return hist_file_key(path, k, err, sizeof err) == 0 && strcmp(k, key) == 0;
+}
+
 /* Puts the file at path into the store as name (STEM.h5, or STEM-KEY12.h5 where STEM.h5 holds other
  * bytes); a file of the same bytes already there is used as it is. Returns 0, or -1 with err. */
 static int store_file(hist_pg *h, const char *path, const char *key, char *name, size_t n, char *err, size_t errlen)
@@ -297,13 +304,13 @@ static int store_file(hist_pg *h, const char *path, const char *key, char *name,
             snprintf(name, n, "%.*s-%.12s.h5", stem > 200 ? 200 : stem, base, key);
         snprintf(dst, sizeof dst, "%s/%s", h->base.dir, name);
         if (access(dst, F_OK) == 0) {
-            if (hist_same_bytes(path, dst))
+            if (has_key(dst, key))
                 return 0;
             continue;
         }
         if (hist_copy_in(path, h->base.dir, dst, err, errlen) == 0)
             return 0;
-        if (access(dst, F_OK) == 0 && hist_same_bytes(path, dst))
+        if (access(dst, F_OK) == 0 && has_key(dst, key))
             return 0; /* another job stored the same file meanwhile */
         return -1;
     }

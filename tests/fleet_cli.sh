@@ -7,14 +7,17 @@
 #
 # NIGHTS holds tests/fleet_fixture.c's nights 1..10 of two machines of one GPU, one native and one
 # WSL2, whose control-block read steps up 1.6x from night 5 beside a WSL2 driver change.
-#   concurrent  four ingests at once, two nights of each machine: exactly four runs, two machines
-#   twice       the same file again, under another name, and (pg) twice at once: stored once
+#   concurrent  four ingests at once, two nights of each machine: exactly four runs, two machines (a
+#               folder history without the single-host lock, DIR/.lock, takes them one after the other)
+#   twice       the same file again, under another name, and twice at once: stored once
 #   page        eight nights of each: --page DIR names both machines, shows the cross-platform ratio
 #               and reports its regression with the driver change beside it (exit 1); plots PNG + SVG
 #   list        one line per run with machine, platform, GPU, driver, start, commit and a verdict
+#   alike       (pg) the same nights in a folder history: a night judged there prints the same
 #   real        two real CPU runs, one in a mount and UTS namespace whose kernel reads as WSL2 (unshare:
 #               root, or a user namespace) with its own host name: two machines, one pair on the page;
 #               a --platform-limits wsl2 run is refused (it is not a WSL2 run)
+#   store       (pg) --store DIR: the file copied there, host, path and checksum recorded; (sqlite) refused
 #   pg only     a database of a newer schema refused with what to do; a password never printed; the
 #               server stopped before an ingest (exit 2, the run kept, the printed command retries it)
 #               and during one; an ingest killed inside its transaction: nothing of it stays
@@ -60,18 +63,29 @@ nruns() { listed "$1" | wc -l; }
 track() { "$rb" track "$@" --no-page >>"$work/track.out" 2>>"$work/track.err"; }
 
 # --- four concurrent ingests from two machines ----------------------------------------------------------
-# A new folder history is made first: two jobs creating one at once are the single-host locking's
-# case (its own tests), not this one. A database's schema is made by whichever ingest comes first.
-[ "$backend" = sqlite ] && "$rb" track --history "$H" --no-page >/dev/null 2>&1
+# A database's schema is made by whichever ingest comes first. A folder history is made first: two jobs
+# creating one at once, and writers that overlap at all, are the single-host lock's case (DIR/.lock, its
+# own tests); a folder without one takes the four one after the other, and says so.
+at_once=1
+if [ "$backend" = sqlite ]; then
+    "$rb" track --history "$H" --no-page >/dev/null 2>&1
+    [ -e "$H/.lock" ] || { at_once=0 && echo "note: this folder history has no lock (DIR/.lock): its four ingests run one after the other"; }
+fi
 pids=""
 for f in native-001 wsl-001 native-002 wsl-002; do
     "$rb" track "$(night $f)" --history "$H" --no-page >"$work/c-$f.out" 2>"$work/c-$f.err" &
     pids="$pids $!"
+    [ $at_once = 1 ] || { wait $! && echo 0 || echo $?; } >"$work/c-$f.rc"
 done
 for p in $pids; do
+    [ $at_once = 1 ] || continue
     wait "$p"
     rc=$?
     [ $rc -le 1 ] && ok || bad "a concurrent ingest exited $rc: $(cat "$work"/c-*.err | head -c 600)"
+done
+for f in native-001 wsl-001 native-002 wsl-002; do
+    [ $at_once = 0 ] || continue
+    [ "$(cat "$work/c-$f.rc")" -le 1 ] && ok || bad "ingest of $f exited $(cat "$work/c-$f.rc"): $(cat "$work/c-$f.err")"
 done
 n=$(nruns "$H")
 [ "$n" -eq 4 ] && ok || bad "four concurrent ingests left $n runs: $(listed "$H")"
@@ -88,9 +102,8 @@ grep -q "already in" "$work/err" && [ "$(nruns "$H")" -eq 4 ] && ok || bad "the 
 cp "$(night native-001)" "$work/renamed-copy.h5"
 "$rb" track "$work/renamed-copy.h5" --history "$H" --no-page >/dev/null 2>"$work/err"
 grep -q "already in" "$work/err" && [ "$(nruns "$H")" -eq 4 ] && ok || bad "the same bytes under another name: $(cat "$work/err")"
-# One file twice at once: the database's unique key decides. (A folder history stores it once only
-# under the single-host lock, whose own tests cover it; here it is ingested once.)
-if [ "$backend" = pg ]; then
+# One file twice at once: the database's unique key decides; a folder history's lock.
+if [ $at_once = 1 ]; then
     track "$(night native-003)" --history "$H" &
     p1=$!
     track "$(night native-003)" --history "$H" &
@@ -149,6 +162,19 @@ grep -Eq '^fleet-wsl +wsl2 +NVIDIA GeForce RTX 4090 +591\.44 +2026-08-08T03:00:0
 grep -Eq '^fleet-native +native +NVIDIA GeForce RTX 4090 +580\.65\.06 +2026-08-01T02:00:00Z +0123456789ab +new machine$' "$work/list" \
     && ok || bad "--list's first line: $(sed -n 2p "$work/list")"
 
+# --- one night judged alike from either backend ---------------------------------------------------------------
+# The same sixteen nights in a folder history: the WSL2 machine's night 8 judged there prints what the
+# database's judgement printed (every query of the judging answered alike by both backends).
+if [ "$backend" = pg ]; then
+    for k in 001 002 003 004 005 006 007 008; do
+        for m in native wsl; do track "$(night $m-$k)" --history "$work/folder"; done
+    done
+    "$rb" track "$(night wsl-008)" --history "$H" --no-page >"$work/night-pg" 2>/dev/null
+    "$rb" track "$(night wsl-008)" --history "$work/folder" --no-page >"$work/night-folder" 2>/dev/null
+    diff "$work/night-pg" "$work/night-folder" >"$work/night.diff" && grep -q REGRESSION "$work/night-pg" && ok \
+        || bad "night 8 judged differently from the database and from a folder: $(head -20 "$work/night.diff")"
+fi
+
 # --- two real CPU runs as two machines, one of them WSL2 by its kernel ---------------------------------------
 # as_machine HOST native|wsl FILE: a tiny CPU run in a new UTS namespace named HOST, its kernel release
 # reading as WSL2's for wsl (bound over /proc/sys/kernel/osrelease in a new mount namespace).
@@ -187,11 +213,24 @@ expect 2 track "$work/limits.h5" --history "$H"
 grep -q "LIMITS APPLIED (wsl2), not a wsl2 run.*kept out of the history" "$work/err" && ok \
     || bad "a --platform-limits run is refused: $(cat "$work/err")"
 
-[ "$backend" = pg ] || { echo "fleet_cli ($backend): $checks checks, $fails failed (the database's own cases: pg)"; [ $fails -eq 0 ]; exit; }
+if [ "$backend" = sqlite ]; then
+    expect 2 track "$(night wsl-010)" --history "$H" --store "$work/shared"
+    grep -q "^ringbench track: --store is for a database history" "$work/err" && ok || bad "--store on a folder: $(cat "$work/err")"
+    echo "fleet_cli ($backend): $checks checks, $fails failed (the database's own cases: pg)"
+    [ $fails -eq 0 ]
+    exit
+fi
 
 # --- PostgreSQL only -----------------------------------------------------------------------------------------
 count() { pg_sql "SELECT count(*) FROM ringbench.runs"; }
 keyed() { pg_sql "SELECT count(*) FROM ringbench.runs WHERE run_key = '$(sha256sum "$1" | cut -c1-64)'"; }
+
+# --store DIR: the run file copied there, its host, path and checksum recorded.
+track "$(night wsl-010)" --history "$H" --store "$work/shared"
+row=$(pg_sql "SELECT stored_on || ' ' || stored_path || ' ' || run_key FROM ringbench.runs WHERE file = 'fleet-wsl-010.h5'")
+[ "$row" = "$(hostname) $work/shared/fleet-wsl-010.h5 $(sha256sum "$work/shared/fleet-wsl-010.h5" | cut -c1-64)" ] \
+    && cmp -s "$work/shared/fleet-wsl-010.h5" "$(night wsl-010)" && ok || bad "--store: the record is '$row'"
+[ -f "$XDG_STATE_HOME/ringbench/runs/fleet-native-001.h5" ] && ok || bad "no run in the machine's own store"
 
 # A database of a newer schema: refused, with what to do; nothing written.
 pg_sql "UPDATE ringbench.meta SET value = '99' WHERE key = 'schema_version'" >/dev/null
