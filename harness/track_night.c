@@ -1119,7 +1119,7 @@ const char *track_night_verdict(const track_night *night)
     if (night->count[TRACK_IMPROVEMENT])
         return "improvement";
     if (night->count[TRACK_NO_HISTORY] && !night->count[TRACK_UNCHANGED] && !night->count[TRACK_WATCH])
-        return "too few runs";
+        return "not judged yet";
     return "no change";
 }
 

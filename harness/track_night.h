@@ -121,8 +121,8 @@ int track_env_diff(const hist_run *a, const hist_run *b, char *buf, size_t n);
 
 /* The night's verdict in a few words, as `track --list` shows it and a history stores it:
  * "regression" (a cell called one), "improvement" (none, but a cell improved), "no change",
- * "new machine" (no earlier complete run of it: nothing to compare), or "too few runs" (earlier runs,
- * but fewer than --min-history, so no cell was judged). */
+ * "new machine" (no earlier complete run of it: nothing to compare), or "not judged yet" (earlier runs,
+ * but fewer than --min-history, so no cell was judged: the terminal's and history.md's words). */
 const char *track_night_verdict(const track_night *night);
 
 /* Writes the night's judgement of every cell to path (results/export.h export_judgements): JSON

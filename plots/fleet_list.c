@@ -49,11 +49,13 @@ const char *fleet_verdict_words(const hist_listed *x, char *buf, size_t n)
     const hist_judgement *j = &x->j;
     const char *tail = x->run.complete ? "" : ", interrupted run";
     if (!j->verdict[0])
-        snprintf(buf, n, "not judged%s", tail);
+        snprintf(buf, n, "no verdict stored%s", tail);
     else if (strcmp(j->verdict, "regression") == 0)
         snprintf(buf, n, "REGRESSION (%d cell%s)%s", j->regressions, j->regressions == 1 ? "" : "s", tail);
     else if (strcmp(j->verdict, "improvement") == 0)
         snprintf(buf, n, "improvement (%d cell%s)%s", j->improvements, j->improvements == 1 ? "" : "s", tail);
+    else if (strcmp(j->verdict, "no change") == 0)
+        snprintf(buf, n, "OK%s", tail); /* the terminal's and history.md's word for a green night */
     else
         snprintf(buf, n, "%s%s", j->verdict, tail);
     return buf;

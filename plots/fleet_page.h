@@ -18,11 +18,12 @@
 int fleet_summarise(const char *path, hist_headline *out, size_t max, size_t *n, void *ctx);
 
 /* The runs of a history, one line each under a header: machine (host), platform (native / wsl2), GPU,
- * driver, start time, commit and the night's verdict ("not judged" where none is stored). */
+ * driver, start time, commit and the night's verdict ("no verdict stored" where none is). */
 void fleet_print_list(FILE *out, const hist_listed *runs, size_t n);
 
-/* A run's stored verdict as --list and the page say it: "no change", "REGRESSION (3 cells)",
- * "not judged", with ", interrupted run" after it for an incomplete run. Returns buf. */
+/* A run's stored verdict as --list and the page say it: "OK" (no change), "REGRESSION (3 cells)",
+ * "improvement (2 cells)", "new machine", "not judged yet", "no verdict stored", with ", interrupted run" after it for
+ * an incomplete run. Returns buf. */
 const char *fleet_verdict_words(const hist_listed *x, char *buf, size_t n);
 
 /* What the fleet page found, for the command's summary line and exit status. */

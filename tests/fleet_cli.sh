@@ -155,12 +155,15 @@ done
 rc=$?
 head -1 "$work/list" | grep -q '^machine  *platform  *GPU  *driver  *start (UTC)  *commit  *verdict$' && ok \
     || bad "--list header: $(head -1 "$work/list")"
-[ $rc -eq 0 ] && [ "$(tail -n +2 "$work/list" | wc -l)" -eq 16 ] && ! grep -q "not judged" "$work/list" && ok \
+[ $rc -eq 0 ] && [ "$(tail -n +2 "$work/list" | wc -l)" -eq 16 ] && ! grep -q "no verdict stored" "$work/list" && ok \
     || bad "--list: exit $rc, $(tail -n +2 "$work/list" | wc -l) lines: $(cat "$work/list" "$work/err" | head -c 800)"
 grep -Eq '^fleet-wsl +wsl2 +NVIDIA GeForce RTX 4090 +591\.44 +2026-08-08T03:00:00Z +0123456789ab +REGRESSION \([0-9]+ cells\)$' "$work/list" \
     && ok || bad "--list's line of the WSL2 machine's night 8: $(grep 2026-08-08T03 "$work/list")"
 grep -Eq '^fleet-native +native +NVIDIA GeForce RTX 4090 +580\.65\.06 +2026-08-01T02:00:00Z +0123456789ab +new machine$' "$work/list" \
     && ok || bad "--list's first line: $(sed -n 2p "$work/list")"
+grep -Eq '^fleet-native +native +.* +2026-08-08T02:00:00Z +0123456789ab +OK$' "$work/list" \
+    && grep -Eq '^fleet-native +native +.* +2026-08-04T02:00:00Z +0123456789ab +not judged yet$' "$work/list" \
+    && ok || bad "--list's words for a green night (OK) and an early one (not judged yet), as track prints them: $(cat "$work/list")"
 
 # --- one night judged alike from either backend ---------------------------------------------------------------
 # The same sixteen nights in a folder history: the WSL2 machine's night 8 judged there prints what the
