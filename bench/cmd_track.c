@@ -328,9 +328,13 @@ static int judge_night(hist *h, long long id, const track_args *a, const track_o
     int rc = CLI_EXIT_USAGE;
     if (track_night_judge(h, id, o, &night, err, sizeof err) == 0) {
         track_print_night(stdout, &night, a->verbose);
-        if (store_verdict(h, id, &night) != 0)
+        /* The export the user asked for first: a failed write is said as that file's, and the verdict
+         * not stored then is judged again by the next --list. */
+        if (a->export_path && track_night_export(&night, a->export_path, export_json, err, sizeof err) != 0)
+            rc = CLI_EXIT_USAGE;
+        else if (store_verdict(h, id, &night) != 0)
             snprintf(err, sizeof err, "storing the verdict: %s", hist_error(h));
-        else if (!a->export_path || track_night_export(&night, a->export_path, export_json, err, sizeof err) == 0)
+        else
             rc = night.count[TRACK_REGRESSION] ? CLI_EXIT_FAIL : CLI_EXIT_OK;
     }
     track_night_free(&night);
