@@ -43,7 +43,7 @@ struct hist {
     char dir[4096]; /* the folder of the run files, the page and its plots */
     FILE *notes;    /* where scans report, or NULL */
     char error[1024];
-    int lock_fd; /* a folder's lock (hist_lock), held from open to hist_close; -1: none (a database) */
+    int lock_fd;               /* a folder's lock (hist_lock), held from open to hist_close; -1: none (a database) */
     char location[4096];       /* what messages call the history: the folder, or the masked URI */
     hist_summary_fn summarise; /* hist_open_options' */
     void *summarise_ctx;
@@ -66,7 +66,6 @@ int hist_lock(const char *dir, FILE *notes, int *fd, char *err, size_t errlen);
 
 /* Whether the flag given to hist_watch is raised (never, when none was given). */
 int hist_stopped(void);
-
 
 /* The folder backend: opens (creating) DIR and its SQLite index (history_sqlite.c); DIR exists and its
  * lock is held (hist_open_with); o's notes and summariser serve the scan. */

@@ -457,8 +457,8 @@ static long long run_of_key(hist_sqlite *h, const char *key, char *name, size_t 
 }
 
 /* The run, its cells and its headline figures hl[0 .. n) into the index, in one transaction: a job
- * killed half-way leaves the index as it was. BEGIN IMMEDIATE takes the write lock first, so that the busy timeout covers the whole
- * transaction (a read lock upgraded later fails at once when another writer waits). */
+ * killed half-way leaves the index as it was. BEGIN IMMEDIATE takes the write lock first, so that the busy timeout
+ * covers the whole transaction (a read lock upgraded later fails at once when another writer waits). */
 static long long insert_file(hist_sqlite *h, const h5in *r, const char *name, const char *key, const struct stat *sb,
                              const hist_headline *hl, size_t n, char *err, size_t errlen)
 {
