@@ -35,8 +35,22 @@ typedef struct names {
 
 static void names_add(names *s, const char *name)
 {
-    s->v = realloc(s->v, (s->n + 1) * sizeof *s->v);
-    s->v[s->n++] = strdup(name);
+    char **v = realloc(s->v, (s->n + 1) * sizeof *s->v);
+    char *copy = strdup(name);
+    if (v == NULL || copy == NULL) {
+        fprintf(stderr, "history_check: out of memory\n");
+        exit(2);
+    }
+    s->v = v;
+    s->v[s->n++] = copy;
+}
+
+static void names_free(names *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+    *s = (names){0};
 }
 
 static int names_has(const names *s, const char *name)
@@ -121,5 +135,9 @@ int main(int argc, char **argv)
             fault("a run lost (no run holds its bytes)", argv[i]);
     }
     printf("runs %zu files %zu\n", runs.n, files.n);
+    names_free(&runs);
+    names_free(&skipped);
+    names_free(&files);
+    names_free(&keys);
     return faults ? 1 : 0;
 }
