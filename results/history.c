@@ -243,16 +243,20 @@ static int lock_wait(int fd, const char *dir, FILE *notes, char *err, size_t err
             snprintf(err, errlen, "%s/%s: cannot lock the history: %s", dir, HIST_LOCK_NAME, strerror(errno));
             return -1;
         }
-        long pid = lock_holder(fd);
+        /* The holder writes its pid just after it takes the lock: a waiter can read it before. */
+        char who[40] = "";
+        const long pid = lock_holder(fd);
+        if (pid > 0)
+            snprintf(who, sizeof who, " (pid %ld)", pid);
         if (waited_ms == 0 && notes)
-            fprintf(notes, "ringbench track: waiting for another job on %s (pid %ld) to finish\n", dir, pid);
+            fprintf(notes, "ringbench track: waiting for another job on %s%s to finish\n", dir, who);
         if (hist_stopped()) {
-            snprintf(err, errlen, "interrupted while waiting for another job on %s (pid %ld)", dir, pid);
+            snprintf(err, errlen, "interrupted while waiting for another job on %s%s", dir, who);
             return -1;
         }
         if (waited_ms >= HIST_LOCK_WAIT_S * 1000L) {
-            snprintf(err, errlen, "another job (pid %ld) has held %s for %d minutes: giving up (its lock is %s/%s)",
-                     pid, dir, HIST_LOCK_WAIT_S / 60, dir, HIST_LOCK_NAME);
+            snprintf(err, errlen, "another job%s has held %s for %d minutes: giving up (its lock is %s/%s)", who, dir,
+                     HIST_LOCK_WAIT_S / 60, dir, HIST_LOCK_NAME);
             return -1;
         }
         nanosleep(&pause, NULL);
@@ -278,7 +282,7 @@ int hist_lock(const char *dir, FILE *notes, int *fd, char *err, size_t errlen)
     char pid[32];
     int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
     if (ftruncate(*fd, 0) != 0 || pwrite(*fd, pid, (size_t)n, 0) != n) {
-        /* The lock is held all the same; a waiting job will say pid 0. */
+        /* The lock is held all the same; a waiting job names no pid. */
     }
     return 0;
 }
